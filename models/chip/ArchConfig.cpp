@@ -1,0 +1,160 @@
+#include "models/chip/ArchConfig.h"
+
+#include "models/common/Yaml.h"
+
+#include <set>
+
+namespace cclsim {
+
+CoreCoord parseCoord(const std::string& text, const std::string& where) {
+    const auto dash = text.find('-');
+    try {
+        if (dash == std::string::npos) throw std::invalid_argument(text);
+        std::size_t p1 = 0, p2 = 0;
+        const int x = std::stoi(text.substr(0, dash), &p1);
+        const int y = std::stoi(text.substr(dash + 1), &p2);
+        if (p1 != dash || p2 != text.size() - dash - 1 || x < 0 || y < 0 || x > 63 || y > 63)
+            throw std::invalid_argument(text);
+        return CoreCoord{std::uint8_t(x), std::uint8_t(y)};
+    } catch (const std::exception&) {
+        throw ConfigError(fmt::format("{}: expected a coordinate 'x-y', found '{}'", where, text));
+    }
+}
+
+namespace {
+
+std::vector<CoreCoord> coordList(const YamlMap& m, const std::string& key, const NocConfig& noc) {
+    const YamlSeq s = m.seq(key);
+    std::vector<CoreCoord> out;
+    std::set<CoreCoord> seen;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const CoreCoord c = parseCoord(s.get<std::string>(i), s.where(i));
+        if (c.x >= noc.gridX || c.y >= noc.gridY)
+            s.fail(i, fmt::format("coordinate {} is outside the {}x{} grid", c.str(), noc.gridX, noc.gridY));
+        if (!seen.insert(c).second) s.fail(i, fmt::format("coordinate {} is listed twice", c.str()));
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<unsigned> uintList(const YamlMap& m, const std::string& key) {
+    const YamlSeq s = m.seq(key);
+    std::vector<unsigned> out;
+    for (std::size_t i = 0; i < s.size(); ++i) out.push_back(s.get<unsigned>(i));
+    return out;
+}
+
+template <class T> T positive(const YamlMap& m, const std::string& key) {
+    const T v = m.get<T>(key);
+    if (!(v > 0)) m.fail(key, "must be > 0");
+    return v;
+}
+
+FirmwareCosts firmwareCosts(const YamlMap& fw, const ArchConfig& a, bool eth) {
+    FirmwareCosts c;
+    c.l1Access = a.cycles(fw.get<double>("l1_access_cycles"));
+    c.pollIteration = a.cycles(fw.get<double>("poll_iteration_cycles"));
+    c.nocCmdIssue = a.cycles(fw.get<double>("noc_cmd_issue_cycles"));
+    c.timerRead = a.cycles(fw.get<double>("timer_read_cycles"));
+    if (eth) {
+        c.ethSendIssue = nsToTicks(fw.get<double>("eth_send_issue_ns"));
+        c.runRouting = nsToTicks(fw.get<double>("run_routing_ns"));
+    }
+    fw.finish();
+    return c;
+}
+
+}  // namespace
+
+ArchConfig loadArchConfig(const std::string& file) {
+    const YamlMap root = YamlMap::loadFile(file);
+    ArchConfig a;
+    a.file = file;
+    a.name = root.get<std::string>("name");
+    a.aiclkMhz = positive<double>(root, "aiclk_mhz");
+
+    const YamlMap grid = root.map("grid");
+    a.noc.gridX = positive<unsigned>(grid, "x");
+    a.noc.gridY = positive<unsigned>(grid, "y");
+    if (a.noc.gridX > 63 || a.noc.gridY > 63) grid.fail("x", "grid dimensions must be <= 63");
+    grid.finish();
+
+    const YamlMap noc = root.map("noc");
+    a.noc.linkBytesPerNs = positive<double>(noc, "link_bytes_per_cycle") * a.aiclkMhz / 1000.0;
+    a.noc.hopLatency = a.cycles(noc.get<double>("hop_latency_cycles"));
+    a.noc.startupLatency = a.cycles(noc.get<double>("startup_latency_cycles"));
+    a.noc.maxPacketBytes = positive<unsigned>(noc, "max_packet_bytes");
+    a.noc.headerBytes = noc.get<unsigned>("header_bytes");
+    noc.finish();
+
+    const YamlMap w = root.map("worker");
+    const auto xs = uintList(w, "cores_x");
+    const auto ys = uintList(w, "cores_y");
+    for (unsigned y : ys)
+        for (unsigned x : xs) {
+            if (x >= a.noc.gridX || y >= a.noc.gridY)
+                w.fail("cores_x", fmt::format("worker {}-{} is outside the grid", x, y));
+            a.workers.push_back(CoreCoord{std::uint8_t(x), std::uint8_t(y)});
+        }
+    a.worker.l1.sizeBytes = positive<std::uint64_t>(w, "l1_bytes");
+    a.workerUnreservedBase = w.get<std::uint32_t>("l1_unreserved_base");
+    if (a.workerUnreservedBase >= a.worker.l1.sizeBytes) w.fail("l1_unreserved_base", "must lie inside l1_bytes");
+    const YamlMap dma = w.map("pe_dma");
+    a.worker.dma.chunkBytes = positive<double>(dma, "chunk_bytes");
+    const YamlMap weights = dma.map("weights");
+    a.worker.dma.computeWeight = positive<double>(weights, "vc_compute");
+    a.worker.dma.commWeight = positive<double>(weights, "vc_comm");
+    a.worker.dma.responseWeight = positive<double>(weights, "response");
+    weights.finish();
+    dma.finish();
+    a.worker.dma.injectBytesPerNs = a.noc.linkBytesPerNs;
+    a.worker.costs = firmwareCosts(w.map("firmware"), a, false);
+    w.finish();
+
+    const YamlMap e = root.map("eth");
+    a.ethCores = coordList(e, "cores", a.noc);
+    EriscConfig& ec = a.erisc;
+    ec.l1.sizeBytes = positive<std::uint64_t>(e, "l1_bytes");
+    ec.syncInfoBase = e.get<std::uint32_t>("sync_info_base");
+    ec.maxConcurrentTransactions = positive<std::uint32_t>(e, "max_concurrent_transactions");
+    ec.unreservedBase = e.get<std::uint32_t>("l1_unreserved_base");
+    ec.barrierBytes = e.get<std::uint32_t>("barrier_bytes");
+    if (ec.syncInfoBase % 16) e.fail("sync_info_base", "must be 16 B aligned");
+    if (ec.unreservedBase % 16) e.fail("l1_unreserved_base", "must be 16 B aligned");
+    if (ec.syncInfoBase + 16 * ec.maxConcurrentTransactions > ec.unreservedBase)
+        e.fail("sync_info_base", "erisc_info channels overlap the kernel region");
+    if (ec.unreservedBase + 16 >= ec.kernelRegionEnd()) e.fail("l1_unreserved_base", "leaves no kernel region");
+    EthConfig& eth = ec.eth;
+    eth.lineBytesPerNs = positive<double>(e, "line_rate_gbps") / 8.0;
+    eth.wordBytes = positive<std::uint32_t>(e, "word_bytes");
+    const YamlMap pkt = e.map("packet");
+    eth.minPacketBytes = positive<std::uint32_t>(pkt, "min_bytes");
+    eth.maxPacketBytes = positive<std::uint32_t>(pkt, "max_bytes");
+    eth.packetOverheadBytes = pkt.get<std::uint32_t>("overhead_bytes");
+    if (eth.minPacketBytes > eth.maxPacketBytes) pkt.fail("min_bytes", "must not exceed max_bytes");
+    pkt.finish();
+    eth.latency = nsToTicks(e.get<double>("latency_ns"));
+    const YamlMap txq = e.map("tx_cmd_q");
+    eth.txQueues = positive<unsigned>(txq, "count");
+    eth.txQueueDepth = positive<unsigned>(txq, "depth");
+    txq.finish();
+    ec.costs = firmwareCosts(e.map("firmware"), a, true);
+    ec.injectBytesPerNs = a.noc.linkBytesPerNs;
+    e.finish();
+
+    if (auto d = root.optMap("dram")) {
+        a.dramCores = coordList(*d, "cores", a.noc);
+        d->finish();
+    }
+    root.finish();
+
+    // Cores may not share a coordinate.
+    std::set<CoreCoord> used;
+    for (const CoreCoord& c : a.workers) used.insert(c);
+    for (const CoreCoord& c : a.ethCores)
+        if (!used.insert(c).second)
+            throw ConfigError(fmt::format("{}: Ethernet core {} overlaps another core", file, c.str()));
+    return a;
+}
+
+}  // namespace cclsim

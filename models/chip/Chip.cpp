@@ -1,0 +1,66 @@
+#include "models/chip/Chip.h"
+
+#include "models/common/Report.h"
+
+namespace cclsim {
+
+Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, const ArchConfig& arch,
+           const ChipOptions& opts)
+    : sc_core::sc_module(name), id_(id), arch_(arch) {
+    const std::size_t cells = std::size_t(arch.noc.gridX) * arch.noc.gridY;
+    byCoord_.assign(cells, nullptr);
+    for (unsigned n = 0; n < 2; ++n) {
+        nocs_.push_back(std::make_unique<Noc>(n, arch.noc));
+        endpoints_[n].assign(cells, nullptr);
+    }
+    PeCoreConfig wc = arch.worker;
+    wc.l1.storePayload = opts.storePayload;
+    for (const CoreCoord& c : arch.workers) {
+        const std::string nm = "w" + std::to_string(c.x) + "_" + std::to_string(c.y);
+        workers_.push_back(std::make_unique<PeCore>(nm.c_str(), eq, id, c, *nocs_[0], *nocs_[1], wc));
+        byCoord_[std::size_t(c.y) * arch.noc.gridX + c.x] = workers_.back().get();
+    }
+    EriscConfig ec = arch.erisc;
+    ec.l1.storePayload = opts.storePayload;
+    for (unsigned ch = 0; ch < arch.ethCores.size(); ++ch) {
+        const CoreCoord c = arch.ethCores[ch];
+        const std::string nm = "eth" + std::to_string(ch);
+        eriscs_.push_back(std::make_unique<EriscCore>(nm.c_str(), eq, id, ch, c, *nocs_[0], *nocs_[1], ec));
+        byCoord_[std::size_t(c.y) * arch.noc.gridX + c.x] = eriscs_.back().get();
+    }
+    for (std::size_t i = 0; i < cells; ++i) {
+        if (!byCoord_[i]) continue;
+        for (unsigned n = 0; n < 2; ++n) endpoints_[n][i] = &byCoord_[i]->niu(n);
+    }
+    for (std::size_t i = 0; i < cells; ++i) {
+        if (!byCoord_[i]) continue;
+        for (unsigned n = 0; n < 2; ++n) byCoord_[i]->niu(n).setEndpoints(&endpoints_[n]);
+    }
+}
+
+EriscCore& Chip::erisc(unsigned channel) {
+    if (channel >= eriscs_.size())
+        CCLSIM_ERROR(name(), "Ethernet channel {} does not exist (the chip has {})", channel, eriscs_.size());
+    return *eriscs_[channel];
+}
+
+PeCore* Chip::worker(CoreCoord c) {
+    ProgrammableCore* p = core(c);
+    return p && !p->isEthernet() ? static_cast<PeCore*>(p) : nullptr;
+}
+
+ProgrammableCore* Chip::core(CoreCoord c) {
+    if (c.x >= arch_.noc.gridX || c.y >= arch_.noc.gridY) return nullptr;
+    return byCoord_[std::size_t(c.y) * arch_.noc.gridX + c.x];
+}
+
+void Chip::trace(TraceFile& tf, bool allCores) {
+    // By default only cores that run kernels or move Ethernet traffic are
+    // traced, which keeps large boards' VCDs readable.
+    for (auto& e : eriscs_)
+        if (allCores || e->eth.link().connected || !e->kernels().empty()) e->trace(tf);
+    for (auto& w : workers_)
+        if (allCores || !w->kernels().empty()) w->trace(tf);
+}
+
+}  // namespace cclsim

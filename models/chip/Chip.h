@@ -1,0 +1,53 @@
+// One Wormhole-class chip: the two NoCs, the worker cores, the Ethernet
+// cores, elaborated from an ArchConfig.
+#pragma once
+
+#include "models/chip/ArchConfig.h"
+#include "models/common/EventQueue.h"
+#include "models/common/Trace.h"
+#include "models/erisc/EriscCore.h"
+#include "models/noc/Noc.h"
+#include "models/pe/PeCore.h"
+
+#include <systemc>
+
+#include <memory>
+#include <vector>
+
+namespace cclsim {
+
+struct ChipOptions {
+    bool storePayload = true;  ///< false: timing-only (--no-data)
+};
+
+class Chip : public sc_core::sc_module {
+public:
+    Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, const ArchConfig& arch,
+         const ChipOptions& opts);
+    Chip(const Chip&) = delete;
+    Chip& operator=(const Chip&) = delete;
+
+    unsigned id() const { return id_; }
+    const ArchConfig& arch() const { return arch_; }
+    Noc& noc(unsigned i) { return *nocs_.at(i); }
+
+    unsigned numEthChannels() const { return unsigned(eriscs_.size()); }
+    EriscCore& erisc(unsigned channel);
+    const std::vector<std::unique_ptr<PeCore>>& workers() const { return workers_; }
+    PeCore* worker(CoreCoord c);
+    /// Any programmable core at `c` (worker or Ethernet), or nullptr.
+    ProgrammableCore* core(CoreCoord c);
+
+    void trace(TraceFile& tf, bool allCores);
+
+private:
+    unsigned id_;
+    ArchConfig arch_;
+    std::vector<std::unique_ptr<Noc>> nocs_;
+    std::vector<std::unique_ptr<PeCore>> workers_;
+    std::vector<std::unique_ptr<EriscCore>> eriscs_;
+    std::vector<ProgrammableCore*> byCoord_;
+    std::vector<Niu*> endpoints_[2];
+};
+
+}  // namespace cclsim

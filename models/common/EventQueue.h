@@ -1,0 +1,59 @@
+// A calendar of timed callbacks, the model's payload-event queue.
+//
+// Components that keep their own timing arithmetic (bandwidth servers, NoC
+// reservations, Ethernet delivery) schedule "at tick T call f" here instead of
+// owning an SC_THREAD per transfer. One SC_METHOD drains the calendar, so a
+// transfer costs one heap push/pop and no context switch. Callbacks scheduled
+// for the same tick run in the order they were scheduled (deterministic).
+#pragma once
+
+#include "models/common/Time.h"
+
+#include <systemc>
+
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace cclsim {
+
+class EventQueue : public sc_core::sc_module {
+public:
+    using Callback = std::function<void()>;
+
+    explicit EventQueue(const sc_core::sc_module_name& name);
+    EventQueue(const EventQueue&) = delete;
+    EventQueue& operator=(const EventQueue&) = delete;
+
+    /// Run `cb` at absolute tick `when` (clamped to now).
+    void at(Tick when, Callback cb);
+    /// Run `cb` `delay` ticks from now.
+    void after(Tick delay, Callback cb) { at(now() + delay, std::move(cb)); }
+
+    std::size_t pending() const { return heap_.size(); }
+    std::uint64_t fired() const { return fired_; }
+
+private:
+    struct Entry {
+        Tick when;
+        std::uint64_t seq;
+        Callback cb;
+    };
+    struct Later {
+        bool operator()(const Entry& a, const Entry& b) const {
+            return a.when != b.when ? a.when > b.when : a.seq > b.seq;
+        }
+    };
+
+    void drain();
+    void arm();
+
+    std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
+    sc_core::sc_event wake_;
+    std::uint64_t seq_ = 0;
+    std::uint64_t fired_ = 0;
+    Tick armedFor_ = kNever;
+    bool draining_ = false;
+};
+
+}  // namespace cclsim

@@ -1,0 +1,185 @@
+#include "models/common/Yaml.h"
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace cclsim {
+
+std::string yamlLocation(const std::string& file, const YAML::Node& n) {
+    const YAML::Mark m = n.Mark();
+    if (m.line < 0) return file;
+    return fmt::format("{}:{}", file, m.line + 1);
+}
+
+namespace {
+const char* typeName(const YAML::Node& n) {
+    switch (n.Type()) {
+        case YAML::NodeType::Map: return "a mapping";
+        case YAML::NodeType::Sequence: return "a list";
+        case YAML::NodeType::Scalar: return "a scalar";
+        case YAML::NodeType::Null: return "empty";
+        default: return "undefined";
+    }
+}
+
+template <class T> const char* wanted() {
+    if constexpr (std::is_same_v<T, bool>) return "true or false";
+    else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) return "a non-negative integer";
+    else if constexpr (std::is_integral_v<T>) return "an integer";
+    else if constexpr (std::is_floating_point_v<T>) return "a number";
+    else return "a string";
+}
+}  // namespace
+
+template <class T> T yamlScalar(const YAML::Node& n, const std::string& where) {
+    if (!n.IsScalar()) throw ConfigError(fmt::format("{}: expected {}, found {}", where, wanted<T>(), typeName(n)));
+    const std::string text = n.Scalar();
+    if constexpr (std::is_same_v<T, std::string>) {
+        return text;
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // Integers, with 0x hex; reject fractions, signs on unsigned, overflow.
+        std::size_t pos = 0;
+        long long v = 0;
+        try {
+            v = std::stoll(text, &pos, 0);
+        } catch (const std::exception&) {
+            pos = 0;
+        }
+        if (pos != text.size() || text.empty())
+            throw ConfigError(fmt::format("{}: expected {}, found '{}'", where, wanted<T>(), text));
+        if (v < 0 && std::is_unsigned_v<T>)
+            throw ConfigError(fmt::format("{}: expected {}, found '{}'", where, wanted<T>(), text));
+        if (v > static_cast<long long>(std::numeric_limits<T>::max()) ||
+            v < static_cast<long long>(std::numeric_limits<T>::min()))
+            throw ConfigError(fmt::format("{}: value '{}' is out of range", where, text));
+        return static_cast<T>(v);
+    } else {
+        try {
+            return n.as<T>();
+        } catch (const YAML::Exception&) {
+            throw ConfigError(fmt::format("{}: expected {}, found '{}'", where, wanted<T>(), text));
+        }
+    }
+}
+
+template bool yamlScalar<bool>(const YAML::Node&, const std::string&);
+template int yamlScalar<int>(const YAML::Node&, const std::string&);
+template unsigned yamlScalar<unsigned>(const YAML::Node&, const std::string&);
+template long yamlScalar<long>(const YAML::Node&, const std::string&);
+template unsigned long yamlScalar<unsigned long>(const YAML::Node&, const std::string&);
+template unsigned long long yamlScalar<unsigned long long>(const YAML::Node&, const std::string&);
+template double yamlScalar<double>(const YAML::Node&, const std::string&);
+template std::string yamlScalar<std::string>(const YAML::Node&, const std::string&);
+
+YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {
+    if (!node_.IsMap())
+        throw ConfigError(fmt::format("{}: '{}' must be a mapping, found {}", yamlLocation(file_, node_),
+                                      path_.empty() ? "document" : path_, typeName(node_)));
+}
+
+YamlMap YamlMap::loadFile(const std::string& file) {
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(file);
+    } catch (const YAML::BadFile&) {
+        throw ConfigError(fmt::format("{}: cannot open file", file));
+    } catch (const YAML::ParserException& e) {
+        throw ConfigError(fmt::format("{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.msg));
+    }
+    return YamlMap(root, file, "");
+}
+
+YamlMap YamlMap::loadString(const std::string& text, const std::string& pseudoFile) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw ConfigError(fmt::format("{}:{}: YAML syntax error: {}", pseudoFile, e.mark.line + 1, e.msg));
+    }
+    return YamlMap(root, pseudoFile, "");
+}
+
+YAML::Node YamlMap::child(const std::string& key) const {
+    // Look the key up without yaml-cpp's operator[] side effects.
+    for (auto it = node_.begin(); it != node_.end(); ++it)
+        if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+    return YAML::Node();
+}
+
+bool YamlMap::has(const std::string& key) const {
+    used_.insert(key);
+    YAML::Node n = child(key);
+    return n && !n.IsNull();
+}
+
+std::string YamlMap::where(const std::string& key) const {
+    YAML::Node n = child(key);
+    return fmt::format("{}: key '{}'", yamlLocation(file_, n ? n : node_), keyPath(key));
+}
+
+void YamlMap::fail(const std::string& key, const std::string& what) const {
+    throw ConfigError(fmt::format("{} {}", where(key), what));
+}
+
+YamlMap YamlMap::map(const std::string& key) const {
+    used_.insert(key);
+    YAML::Node n = child(key);
+    if (!n) fail(key, "is required but missing");
+    if (!n.IsMap()) fail(key, fmt::format("must be a mapping, found {}", typeName(n)));
+    return YamlMap(n, file_, keyPath(key));
+}
+
+std::optional<YamlMap> YamlMap::optMap(const std::string& key) const {
+    used_.insert(key);
+    YAML::Node n = child(key);
+    if (!n || n.IsNull()) return std::nullopt;
+    if (!n.IsMap()) fail(key, fmt::format("must be a mapping, found {}", typeName(n)));
+    return YamlMap(n, file_, keyPath(key));
+}
+
+YamlSeq YamlMap::seq(const std::string& key) const {
+    used_.insert(key);
+    YAML::Node n = child(key);
+    if (!n) fail(key, "is required but missing");
+    if (!n.IsSequence()) fail(key, fmt::format("must be a list, found {}", typeName(n)));
+    return YamlSeq(n, file_, keyPath(key));
+}
+
+std::vector<std::string> YamlMap::keys() const {
+    std::vector<std::string> out;
+    for (auto it = node_.begin(); it != node_.end(); ++it) out.push_back(it->first.Scalar());
+    return out;
+}
+
+void YamlMap::finish() const {
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+        const std::string k = it->first.Scalar();
+        if (!used_.count(k))
+            throw ConfigError(fmt::format("{}: unknown key '{}'", yamlLocation(file_, it->first), keyPath(k)));
+    }
+}
+
+YamlSeq::YamlSeq(YAML::Node node, std::string file, std::string path)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}
+
+std::string YamlSeq::where(std::size_t i) const {
+    return fmt::format("{}: key '{}[{}]'", yamlLocation(file_, i < node_.size() ? node_[i] : node_), path_, i);
+}
+
+void YamlSeq::fail(std::size_t i, const std::string& what) const {
+    throw ConfigError(fmt::format("{} {}", where(i), what));
+}
+
+YamlMap YamlSeq::map(std::size_t i) const {
+    if (!node_[i].IsMap()) fail(i, fmt::format("must be a mapping, found {}", typeName(node_[i])));
+    return YamlMap(node_[i], file_, fmt::format("{}[{}]", path_, i));
+}
+
+YamlSeq YamlSeq::seq(std::size_t i) const {
+    if (!node_[i].IsSequence()) fail(i, fmt::format("must be a list, found {}", typeName(node_[i])));
+    return YamlSeq(node_[i], file_, fmt::format("{}[{}]", path_, i));
+}
+
+}  // namespace cclsim

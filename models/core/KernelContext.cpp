@@ -1,0 +1,153 @@
+#include "models/core/KernelContext.h"
+
+#include "models/common/Report.h"
+#include "models/core/ProgrammableCore.h"
+
+#include <algorithm>
+
+namespace cclsim {
+
+thread_local KernelContext* KernelContext::current_ = nullptr;
+
+KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsigned /*index*/)
+    : core_(core), launch_(std::move(launch)),
+      fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
+      costs_(core.costs()) {
+    for (auto& c : counters_) c.onChange = [this] { bump(); };
+    for (std::size_t i = 0; i < launch_.traceSlots.size(); ++i) slots_.emplace_back(32);
+    setWaypoint("PEND");
+    sc_core::sc_spawn_options opts;
+    std::string proc = fullName_;
+    std::replace_if(proc.begin(), proc.end(), [](char c) { return c == '.' || c == '(' || c == ')'; }, '_');
+    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
+}
+
+KernelContext::~KernelContext() { core_.l1.unwatchAll(this); }
+
+KernelContext& KernelContext::current() {
+    if (!current_) throw std::logic_error("firmware API called outside a kernel thread");
+    return *current_;
+}
+
+void KernelContext::run() {
+    if (launch_.startAt > now()) sc_core::wait(toScTime(launch_.startAt - now()));
+    current_ = this;
+    state_ = State::Running;
+    startedAt_ = now();
+    setWaypoint("RUN");
+    launch_.entry();
+    current_ = this;
+    sync();
+    state_ = State::Done;
+    finishedAt_ = now();
+    setWaypoint("DONE");
+    for (const PollRecord& r : polls_)
+        if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
+    polls_.clear();
+    current_ = nullptr;
+}
+
+void KernelContext::sync() {
+    if (!pending_) return;
+    const Tick t = pending_;
+    pending_ = 0;
+    sc_core::wait(toScTime(t));
+    current_ = this;
+}
+
+void KernelContext::bump() {
+    ++epoch_;
+    if (state_ == State::Blocked) wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void KernelContext::sleepUntilChange(const PollDesc& /*desc*/) {
+    const std::uint64_t seen = epoch_;
+    const State before = state_;
+    state_ = State::Blocked;
+    while (epoch_ == seen) sc_core::wait(wake_);
+    current_ = this;
+    state_ = before;
+    // Detecting the change takes one iteration of the spin loop.
+    advance(costs_.pollIteration);
+}
+
+void KernelContext::record(std::uint64_t key, const PollDesc& desc) {
+    for (PollRecord& r : polls_) {
+        if (r.key == key) {
+            r.epoch = epoch_;
+            r.desc = desc;
+            return;
+        }
+    }
+    if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
+    polls_.push_back(PollRecord{key, epoch_, desc});
+    // Keep the set small: a kernel only spins on a handful of words at a time.
+    if (polls_.size() > 64) {
+        if (polls_.front().desc.kind == PollDesc::L1Word) core_.l1.unwatch(polls_.front().desc.addr, 4, this);
+        polls_.erase(polls_.begin());
+    }
+}
+
+void KernelContext::forget(std::uint64_t key) {
+    for (auto it = polls_.begin(); it != polls_.end(); ++it) {
+        if (it->key != key) continue;
+        if (it->desc.kind == PollDesc::L1Word) {
+            bool shared = false;
+            for (const PollRecord& r : polls_)
+                shared |= (&r != &*it && r.desc.kind == PollDesc::L1Word && r.desc.addr == it->desc.addr);
+            if (!shared) core_.l1.unwatch(it->desc.addr, 4, this);
+        }
+        polls_.erase(it);
+        return;
+    }
+}
+
+std::uint32_t KernelContext::rtArg(std::size_t i) const {
+    if (i >= launch_.rtArgs.size())
+        CCLSIM_ERROR(fullName_, "get_arg_val({}) but the kernel has {} runtime arguments", i, launch_.rtArgs.size());
+    return launch_.rtArgs[i];
+}
+
+std::uint32_t KernelContext::ctArg(std::size_t i) const {
+    if (i >= launch_.ctArgs.size())
+        CCLSIM_ERROR(fullName_, "get_compile_time_arg_val({}) but the kernel has {} compile-time arguments", i,
+                     launch_.ctArgs.size());
+    return launch_.ctArgs[i];
+}
+
+void KernelContext::setTraceSlot(std::size_t slot, std::uint64_t v) {
+    if (slot < slots_.size()) slots_[slot].set(v);
+}
+
+void KernelContext::trace(TraceFile& tf) {
+    const std::string base = std::string(core_.name()) + "." + launch_.processor;
+    waypoint_.attach(tf, base + ".waypoint");
+    for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].attach(tf, base + "." + launch_.traceSlots[i]);
+}
+
+std::string KernelContext::describeWait() const {
+    std::string out;
+    for (const PollRecord& r : polls_) {
+        std::string line = fmt::format("    polls {}", r.desc.api);
+        switch (r.desc.kind) {
+            case PollDesc::L1Word:
+                line += fmt::format(" on L1 word 0x{:x} (now {}, waiting for {})", r.desc.addr,
+                                    core_.l1.readU32(r.desc.addr), r.desc.expect);
+                break;
+            case PollDesc::TxQueue: line += fmt::format(" on tx_cmd_q {}", r.desc.addr); break;
+            case PollDesc::NocCounter: {
+                const NocCounters& c = counters_[r.desc.addr & 1];
+                line += fmt::format(" on NoC{} (writes {}/{} flushed, {}/{} acked; reads {}/{}; atomics {}/{})",
+                                    r.desc.addr & 1, c.writesFlushed, c.writesIssued, c.nonpostedAcked,
+                                    c.nonpostedIssued, c.readsDone, c.readsIssued, c.atomicsAcked, c.atomicsIssued);
+                break;
+            }
+            case PollDesc::Other: break;
+        }
+        out += line + "\n";
+    }
+    if (out.empty()) out = "    (no outstanding poll)\n";
+    return out;
+}
+
+}  // namespace cclsim

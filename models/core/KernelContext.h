@@ -1,0 +1,157 @@
+// A firmware thread: one kernel running on one RISC-V of a core.
+//
+// The firmware API (firmware/api) finds the running kernel through
+// `KernelContext::current()` and charges every call's cost with `advance()`.
+// Costs accumulate as local time and are paid (one SystemC wait) only when
+// the kernel next touches shared state, so a burst of API calls costs one
+// context switch.
+//
+// Spin loops are modelled, not executed: every status read goes through
+// `poll()`. A poll that returns "not yet" records the word (or queue) it read
+// and starts watching it. If the kernel polls the same thing again while
+// nothing it watches has changed, the answer cannot differ, so the kernel
+// sleeps until a watched word is written (or its core's queues change) and
+// is charged one poll iteration on wake-up. Waiting is therefore event-driven
+// for any loop shape, and a kernel that waits forever is visible: it is
+// Blocked on a described poll, which the deadlock report prints.
+#pragma once
+
+#include "models/common/Time.h"
+#include "models/common/Trace.h"
+#include "models/core/FirmwareCosts.h"
+#include "models/memory/L1Memory.h"
+#include "models/noc/Niu.h"
+
+#include <systemc>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+class ProgrammableCore;
+
+struct KernelLaunch {
+    std::string name;                   ///< e.g. "edm", "ring_ping"
+    std::string processor = "brisc";    ///< RISC-V the kernel runs on (brisc, ncrisc, erisc)
+    std::function<void()> entry;        ///< kernel_main
+    std::vector<std::uint32_t> ctArgs;  ///< compile-time arguments
+    std::vector<std::uint32_t> rtArgs;  ///< runtime arguments
+    unsigned noc = 0;                   ///< noc_index
+    unsigned vc = 0;                    ///< default PE_DMA virtual channel for noc_async_*
+    Tick startAt = 0;                   ///< dispatch time on this chip
+    std::vector<std::string> traceSlots;  ///< names of kernel-owned trace values
+};
+
+/// What a poll read, for the blocked-kernel report.
+struct PollDesc {
+    enum Kind : std::uint8_t { L1Word, TxQueue, NocCounter, Other };
+    Kind kind = Other;
+    const char* api = "";
+    std::uint32_t addr = 0;    ///< L1 address, queue index or NoC index
+    std::uint32_t expect = 0;  ///< what the caller waits for (for the report)
+};
+
+class KernelContext final : public MemoryWatcher {
+public:
+    enum class State { Pending, Running, Blocked, Done };
+
+    KernelContext(ProgrammableCore& core, KernelLaunch launch, unsigned index);
+    KernelContext(const KernelContext&) = delete;
+    KernelContext& operator=(const KernelContext&) = delete;
+    ~KernelContext() override;
+
+    static KernelContext& current();
+    static KernelContext* currentOrNull() { return current_; }
+
+    // --- time ---------------------------------------------------------------
+    void advance(Tick t) { pending_ += t; }
+    /// Pay accumulated local time (one wait) so the kernel's view is "now".
+    void sync();
+    /// Local time of the kernel (now + unpaid cost).
+    Tick localTime() const { return now() + pending_; }
+
+    // --- polling --------------------------------------------------------------
+    /// Evaluate a status read; see the class comment.
+    template <class Eval> bool poll(std::uint64_t key, const PollDesc& desc, Eval&& eval);
+    /// Something this kernel may poll changed (queues, counters, watched words).
+    void bump();
+    void onWatchedWrite() override { bump(); }
+
+    // --- identity and arguments -----------------------------------------------
+    ProgrammableCore& core() { return core_; }
+    const KernelLaunch& launch() const { return launch_; }
+    const std::string& name() const { return fullName_; }
+    State state() const { return state_; }
+    NocCounters& counters(unsigned noc) { return counters_[noc]; }
+    std::uint32_t rtArg(std::size_t i) const;
+    std::uint32_t ctArg(std::size_t i) const;
+    std::size_t rtArgCount() const { return launch_.rtArgs.size(); }
+
+    void setWaypoint(const char* code) { waypoint_.set(packWaypoint(code)); waypointWord_ = packWaypoint(code); }
+    std::string waypoint() const { return unpackWaypoint(waypointWord_); }
+    void setTraceSlot(std::size_t slot, std::uint64_t v);
+    Tick finishedAt() const { return finishedAt_; }
+    Tick startedAt() const { return startedAt_; }
+
+    /// Multi-line description of what the kernel is blocked on.
+    std::string describeWait() const;
+
+    void trace(TraceFile& tf);
+
+private:
+    struct PollRecord {
+        std::uint64_t key;
+        std::uint64_t epoch;
+        PollDesc desc;
+    };
+    void run();
+    void sleepUntilChange(const PollDesc& desc);
+    void record(std::uint64_t key, const PollDesc& desc);
+    void forget(std::uint64_t key);
+
+    static thread_local KernelContext* current_;
+
+    ProgrammableCore& core_;
+    KernelLaunch launch_;
+    std::string fullName_;
+    const FirmwareCosts& costs_;
+    Tick pending_ = 0;
+    std::uint64_t epoch_ = 0;
+    sc_core::sc_event wake_;
+    std::vector<PollRecord> polls_;
+    NocCounters counters_[2];
+    State state_ = State::Pending;
+    std::uint32_t waypointWord_ = 0;
+    TraceSignal waypoint_{32, TraceFormat::Ascii};
+    std::vector<TraceSignal> slots_;
+    Tick startedAt_ = kNever;
+    Tick finishedAt_ = kNever;
+
+    friend class ProgrammableCore;
+};
+
+// ---- template implementation ------------------------------------------------
+
+template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc& desc, Eval&& eval) {
+    if (pending_ > costs_.syncQuantum) sync();
+    for (const PollRecord& r : polls_) {
+        if (r.key != key) continue;
+        if (r.epoch == epoch_) {
+            sync();
+            sleepUntilChange(desc);
+        }
+        break;
+    }
+    const bool ok = eval();
+    advance(costs_.pollIteration);
+    if (ok)
+        forget(key);
+    else
+        record(key, desc);
+    return ok;
+}
+
+}  // namespace cclsim

@@ -1,0 +1,42 @@
+#include "models/erisc/EriscCore.h"
+
+namespace cclsim {
+
+namespace {
+std::vector<AddressRange> sendable(const EriscConfig& c) {
+    return {AddressRange{c.syncInfoBase, c.syncInfoBase + 16 * c.maxConcurrentTransactions},
+            AddressRange{c.unreservedBase, c.kernelRegionEnd()}};
+}
+NiuConfig niuConfig(const EriscConfig& c) {
+    NiuConfig n;
+    n.injectBytesPerNs = c.injectBytesPerNs;
+    n.classNames = {"cmd"};
+    n.classWeights = {1.0};
+    n.responseWeight = 1.0;
+    return n;
+}
+}  // namespace
+
+EriscCore::EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, unsigned channel,
+                     CoreCoord coord, Noc& noc0, Noc& noc1, const EriscConfig& cfg)
+    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs), eth("eth", eq, cfg.eth, sendable(cfg)),
+      cfg_(cfg), channel_(channel), niu0_(std::make_unique<Niu>("noc0", eq, noc0, coord, niuConfig(cfg))),
+      niu1_(std::make_unique<Niu>("noc1", eq, noc1, coord, niuConfig(cfg))) {
+    niu0_->mem.bind(l1.socket);
+    niu1_->mem.bind(l1.socket);
+    eth.l1.bind(l1.socket);
+    niu0_->setMemoryBytes(l1.size());
+    niu1_->setMemoryBytes(l1.size());
+    eth.onTxqChange = [this] { notifyActivity(); };
+    // Control words survive --no-data: the erisc_info channel-sync words and
+    // the handshake scratch word.
+    l1.markControl(cfg.syncInfoBase, 16 * cfg.maxConcurrentTransactions);
+    l1.markControl(cfg.unreservedBase, 16);
+}
+
+void EriscCore::trace(TraceFile& tf) {
+    ProgrammableCore::trace(tf);
+    eth.trace(tf);
+}
+
+}  // namespace cclsim

@@ -1,0 +1,53 @@
+// An Ethernet core (ERISC): 256 KB L1, one RISC-V running one kernel, its
+// NoC interfaces and the Ethernet subsystem of its channel.
+//
+// L1 map (Wormhole, from the arch YAML):
+//   [0, syncInfoBase)                         base firmware, routing tables (reserved)
+//   [syncInfoBase, +16*maxTransactions)       erisc_info channels: eth_channel_sync_t
+//   [unreservedBase, l1Size - barrier)        kernel region (~150 KB); the first
+//                                             16 B are the handshake scratch word
+#pragma once
+
+#include "models/core/ProgrammableCore.h"
+#include "models/eth/EthSubsystem.h"
+
+#include <memory>
+
+namespace cclsim {
+
+struct EriscConfig {
+    L1Config l1{256 * 1024, true};
+    std::uint32_t syncInfoBase = 0x18030;
+    std::uint32_t maxConcurrentTransactions = 8;
+    std::uint32_t unreservedBase = 0x1A800;
+    std::uint32_t barrierBytes = 32;
+    EthConfig eth;
+    FirmwareCosts costs;
+    double injectBytesPerNs = 32;
+
+    std::uint32_t kernelRegionEnd() const { return std::uint32_t(l1.sizeBytes) - barrierBytes; }
+    std::uint32_t channelSyncAddr(std::uint32_t ch) const { return syncInfoBase + 16 * ch; }
+};
+
+class EriscCore : public ProgrammableCore {
+public:
+    EthSubsystem eth;
+
+    EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, unsigned channel,
+              CoreCoord coord, Noc& noc0, Noc& noc1, const EriscConfig& cfg);
+
+    Niu& niu(unsigned noc) override { return noc ? *niu1_ : *niu0_; }
+    bool isEthernet() const override { return true; }
+    std::string coreKind() const override { return "erisc"; }
+    unsigned channel() const { return channel_; }
+    const EriscConfig& config() const { return cfg_; }
+    void trace(TraceFile& tf) override;
+
+private:
+    EriscConfig cfg_;
+    unsigned channel_;
+    std::unique_ptr<Niu> niu0_;
+    std::unique_ptr<Niu> niu1_;
+};
+
+}  // namespace cclsim

@@ -1,0 +1,167 @@
+#include "models/eth/EthSubsystem.h"
+
+#include "models/common/Report.h"
+
+#include <cmath>
+
+namespace cclsim {
+
+EthSubsystem::EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, const EthConfig& cfg,
+                           std::vector<AddressRange> sendable)
+    : sc_core::sc_module(name), eq_(eq), cfg_(cfg), sendable_(std::move(sendable)),
+      mac_(eq, std::string(this->name()) + ".mac",
+           BandwidthServerConfig{cfg.lineBytesPerNs, double(cfg.maxPacketBytes + cfg.packetOverheadBytes),
+                                 cfg.txQueues},
+           std::make_unique<WeightedRoundRobin>(std::vector<double>(cfg.txQueues, 1.0))) {
+    rx.register_b_transport(this, &EthSubsystem::rxTransport);
+    for (unsigned q = 0; q < cfg_.txQueues; ++q) depthSig_.emplace_back(8);
+    mac_.onChange = [this] {
+        busySig_.set(mac_.idle() ? 0 : 1);
+        for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].set(mac_.jobsQueued(q));
+        if (onTxqChange) onTxqChange();
+    };
+}
+
+void EthSubsystem::trace(TraceFile& tf) {
+    const std::string n = name();
+    busySig_.attach(tf, n + ".tx_busy");
+    inflightSig_.attach(tf, n + ".tx_inflight_bytes");
+    for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].attach(tf, n + ".tx_cmd_q" + std::to_string(q) + "_depth");
+}
+
+void EthSubsystem::connect(EthSubsystem& peer, const EthLinkInfo& info) {
+    link_ = info;
+    link_.connected = true;
+    peerSendable_ = peer.sendable_;
+    tx.bind(peer.rx);
+}
+
+bool EthSubsystem::busy(unsigned q) const {
+    if (q >= cfg_.txQueues) return true;
+    return mac_.jobsQueued(q) >= cfg_.txQueueDepth;
+}
+
+void EthSubsystem::check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const {
+    const auto desc = [&] {
+        return fmt::format("(q={} src=0x{:x} dst=0x{:x} size={} B)", q, srcAddr, dstAddr, bytes);
+    };
+    if (q >= cfg_.txQueues) CCLSIM_ERROR(name(), "eth send on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues, desc());
+    if (!link_.connected) CCLSIM_ERROR(name(), "eth send on a channel with no Ethernet link {}", desc());
+    if (link_.dispatch)
+        CCLSIM_ERROR(name(), "eth send on the link to chip {} channel {}, which is reserved for dispatch {}",
+                     link_.peerChip, link_.peerChannel, desc());
+    const std::uint32_t w = cfg_.wordBytes;
+    if (srcAddr % w || dstAddr % w || bytes % w)
+        CCLSIM_ERROR(name(), "eth send addresses and size must be {} B aligned {}", w, desc());
+    if (bytes < cfg_.minPacketBytes) CCLSIM_ERROR(name(), "eth send of {} B is below the minimum packet of {} B {}", bytes, cfg_.minPacketBytes, desc());
+    auto inside = [](const std::vector<AddressRange>& rs, std::uint32_t a, std::uint32_t n) {
+        for (const AddressRange& r : rs)
+            if (r.contains(a, n)) return true;
+        return false;
+    };
+    if (!inside(sendable_, srcAddr, bytes))
+        CCLSIM_ERROR(name(), "eth send source is outside the kernel-usable L1 regions {}", desc());
+    if (!inside(peerSendable_, dstAddr, bytes))
+        CCLSIM_ERROR(name(), "eth send destination is outside the remote core's kernel-usable L1 regions {}", desc());
+}
+
+EthSubsystem::Command* EthSubsystem::allocate() {
+    if (free_.empty()) {
+        pool_.push_back(std::make_unique<Command>());
+        return pool_.back().get();
+    }
+    Command* c = free_.back();
+    free_.pop_back();
+    return c;
+}
+
+void EthSubsystem::release(Command* c) {
+    c->data.frags.clear();
+    free_.push_back(c);
+}
+
+void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) {
+    check(q, srcAddr, dstAddr, bytes);
+    if (busy(q)) CCLSIM_ERROR(name(), "eth send on tx_cmd_q {} while it is busy ({} commands queued)", q, depth(q));
+    Command* c = allocate();
+    c->src = srcAddr;
+    c->dst = dstAddr;
+    c->bytes = bytes;
+    c->wire = cfg_.wireBytes(bytes);
+    mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
+}
+
+void EthSubsystem::startCommand(Command* c) {
+    PayloadExtension ext;
+    ext.payload = &c->data;
+    gp_.set_command(tlm::TLM_READ_COMMAND);
+    gp_.set_address(c->src);
+    gp_.set_data_ptr(nullptr);
+    gp_.set_data_length(c->bytes);
+    gp_.set_streaming_width(c->bytes);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp_.set_extension(&ext);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    l1->b_transport(gp_, d);
+    gp_.clear_extension(&ext);
+    if (gp_.is_response_error()) CCLSIM_ERROR(name(), "eth send could not read L1 at 0x{:x}", c->src);
+    if (inflightSig_.attached()) inflightSig_.add(std::int64_t(std::llround(c->wire)));
+}
+
+void EthSubsystem::finishCommand(Command* c) {
+    ++stats_.commands;
+    stats_.payloadBytes += c->bytes;
+    stats_.wireBytes += c->wire;
+    PayloadExtension ext;
+    ext.payload = &c->data;
+    gp_.set_command(tlm::TLM_WRITE_COMMAND);
+    gp_.set_address(c->dst);
+    gp_.set_data_ptr(nullptr);
+    gp_.set_data_length(c->bytes);
+    gp_.set_streaming_width(c->bytes);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp_.set_extension(&ext);
+    // The last frame left; it reaches the remote L1 after the link latency.
+    sc_core::sc_time delay = toScTime(cfg_.latency);
+    tx->b_transport(gp_, delay);
+    gp_.clear_extension(&ext);
+    if (inflightSig_.attached()) {
+        const auto wire = std::int64_t(std::llround(c->wire));
+        eq_.after(cfg_.latency, [this, wire] { inflightSig_.add(-wire); });
+    }
+    release(c);
+}
+
+void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    auto* ext = gp.get_extension<PayloadExtension>();
+    auto p = std::make_shared<Payload>();
+    if (ext && ext->payload) {
+        *p = std::move(*ext->payload);
+    } else {
+        p->size = gp.get_data_length();
+        p->frags.push_back({0, std::vector<std::uint8_t>(gp.get_data_ptr(), gp.get_data_ptr() + p->size)});
+    }
+    const std::uint32_t dst = std::uint32_t(gp.get_address());
+    eq_.after(delay.value(), [this, dst, p] { deliver(dst, p); });
+    delay = sc_core::SC_ZERO_TIME;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void EthSubsystem::deliver(std::uint32_t dst, std::shared_ptr<Payload> p) {
+    PayloadExtension ext;
+    ext.payload = p.get();
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(dst);
+    gp.set_data_ptr(nullptr);
+    gp.set_data_length(p->size);
+    gp.set_streaming_width(p->size);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp.set_extension(&ext);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    l1->b_transport(gp, d);
+    gp.clear_extension(&ext);
+    if (gp.is_response_error()) CCLSIM_ERROR(name(), "eth receive could not write L1 at 0x{:x}", dst);
+}
+
+}  // namespace cclsim

@@ -1,0 +1,118 @@
+// The Ethernet subsystem of one Ethernet core: two tx command queues, the
+// MAC/PHY that frames and serialises their commands, and the receive path
+// that writes arriving payloads into the core's L1.
+//
+//   eth_send_packet(q, src, dst, n)                 peer subsystem
+//     -> tx_cmd_q[q] (FIFO, `depth` commands)         rx socket
+//     -> MAC: frames of <= 1500 B + 50 B overhead      |  +latency (~500 ns)
+//        at 12.5 GB/s; the two queues share the       v
+//        wire frame by frame (no ordering across     write to L1
+//        queues)                                     (b_transport)
+//
+// A command reads its source bytes from L1 when its serialisation starts
+// (so firmware that reuses a source buffer too early sees the race the
+// Ethernet guide warns about) and lands in the remote L1 all at once when its
+// last frame arrives. Sends are checked: 16 B alignment of addresses and size,
+// source and destination inside the sendable L1 regions, a connected link
+// that is not reserved for dispatch.
+#pragma once
+
+#include "models/common/BandwidthServer.h"
+#include "models/common/EventQueue.h"
+#include "models/common/Payload.h"
+#include "models/common/Trace.h"
+#include "models/eth/EthConfig.h"
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+struct AddressRange {
+    std::uint32_t lo, hi;  ///< [lo, hi)
+    bool contains(std::uint64_t a, std::uint64_t n) const { return a >= lo && a + n <= hi; }
+};
+
+struct EthLinkInfo {
+    bool connected = false;
+    bool dispatch = false;     ///< reserved for the dispatcher's datapath
+    unsigned peerChip = 0;
+    unsigned peerChannel = 0;
+};
+
+struct EthStats {
+    std::uint64_t commands = 0;
+    double payloadBytes = 0;
+    double wireBytes = 0;
+};
+
+class EthSubsystem : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket_optional<EthSubsystem> tx{"tx"};  ///< to the peer's rx
+    tlm_utils::simple_target_socket_optional<EthSubsystem> rx{"rx"};     ///< from the peer's tx
+    tlm_utils::simple_initiator_socket<EthSubsystem> l1{"l1"};           ///< this core's L1
+
+    EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, const EthConfig& cfg,
+                 std::vector<AddressRange> sendable);
+    EthSubsystem(const EthSubsystem&) = delete;
+    EthSubsystem& operator=(const EthSubsystem&) = delete;
+
+    /// Connect this side to `peer` (one direction of the link; call on both).
+    void connect(EthSubsystem& peer, const EthLinkInfo& info);
+    const EthLinkInfo& link() const { return link_; }
+
+    /// Queue a send. The caller has checked !busy(q); a full queue is an error.
+    void send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes);
+    bool busy(unsigned q) const;
+    std::size_t depth(unsigned q) const { return mac_.jobsQueued(q); }
+    /// Validate a send without queueing it (reports the error).
+    void check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const;
+
+    const EthConfig& config() const { return cfg_; }
+    const EthStats& stats() const { return stats_; }
+    BandwidthServer& mac() { return mac_; }
+
+    /// Called whenever a tx queue changes (the ERISC wakes its kernels).
+    std::function<void()> onTxqChange;
+
+    void trace(TraceFile& tf);
+
+private:
+    struct Command {
+        std::uint32_t src, dst, bytes;
+        double wire;
+        Payload data;
+    };
+
+    void rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    void startCommand(Command* c);
+    void finishCommand(Command* c);
+    void deliver(std::uint32_t dst, std::shared_ptr<Payload> p);
+    Command* allocate();
+    void release(Command* c);
+
+    EventQueue& eq_;
+    EthConfig cfg_;
+    std::vector<AddressRange> sendable_;
+    std::vector<AddressRange> peerSendable_;
+    EthLinkInfo link_;
+    BandwidthServer mac_;
+    EthStats stats_;
+    std::deque<std::unique_ptr<Command>> pool_;
+    std::vector<Command*> free_;
+    tlm::tlm_generic_payload gp_;
+
+    TraceSignal busySig_{1};
+    TraceSignal inflightSig_{32};
+    std::vector<TraceSignal> depthSig_;
+};
+
+}  // namespace cclsim

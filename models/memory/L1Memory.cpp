@@ -1,0 +1,173 @@
+#include "models/memory/L1Memory.h"
+
+#include "models/common/Report.h"
+
+#include <algorithm>
+
+namespace cclsim {
+
+L1Memory::L1Memory(const sc_core::sc_module_name& name, const L1Config& cfg)
+    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.sizeBytes, 4096) {
+    socket.register_b_transport(this, &L1Memory::b_transport);
+}
+
+void L1Memory::checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const {
+    if (!contains(addr, n))
+        CCLSIM_ERROR(name(), "{} of {} bytes at 0x{:x} is outside L1 (size 0x{:x})", what, n, addr, cfg_.sizeBytes);
+}
+
+std::uint32_t L1Memory::readU32(std::uint32_t addr) const {
+    checkRange(addr, 4, "read");
+    std::uint32_t v;
+    store_.read(addr, 4, reinterpret_cast<std::uint8_t*>(&v));
+    return v;
+}
+
+void L1Memory::writeU32(std::uint32_t addr, std::uint32_t value) {
+    checkRange(addr, 4, "write");
+    store_.write(addr, 4, reinterpret_cast<const std::uint8_t*>(&value));
+    notifyWrite(addr, 4);
+}
+
+std::uint32_t L1Memory::atomicAdd(std::uint32_t addr, std::uint32_t addend) {
+    const std::uint32_t old = readU32(addr);
+    writeU32(addr, old + addend);
+    return old;
+}
+
+void L1Memory::readBytes(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const {
+    checkRange(addr, n, "read");
+    store_.read(addr, n, out);
+}
+
+void L1Memory::writeBytes(std::uint32_t addr, std::uint32_t n, const std::uint8_t* in) {
+    checkRange(addr, n, "write");
+    if (cfg_.storePayload) {
+        store_.write(addr, n, in);
+    } else {
+        forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) { store_.write(lo, hi - lo, in + (lo - addr)); });
+    }
+    notifyWrite(addr, n);
+}
+
+template <class F> void L1Memory::forEachControl(std::uint32_t addr, std::uint32_t n, F&& f) const {
+    const std::uint32_t end = addr + n;
+    auto it = std::upper_bound(control_.begin(), control_.end(), addr,
+                               [](std::uint32_t a, const Range& r) { return a < r.hi; });
+    for (; it != control_.end() && it->lo < end; ++it) f(std::max(it->lo, addr), std::min(it->hi, end));
+}
+
+void L1Memory::snapshot(std::uint32_t addr, std::uint32_t n, Payload& out) const {
+    checkRange(addr, n, "read");
+    out.size = n;
+    out.frags.clear();
+    if (cfg_.storePayload) {
+        out.frags.push_back({0, std::vector<std::uint8_t>(n)});
+        store_.read(addr, n, out.frags.back().bytes.data());
+        return;
+    }
+    forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) {
+        out.frags.push_back({lo - addr, std::vector<std::uint8_t>(hi - lo)});
+        store_.read(lo, hi - lo, out.frags.back().bytes.data());
+    });
+}
+
+void L1Memory::apply(std::uint32_t addr, const Payload& p) {
+    checkRange(addr, p.size, "write");
+    for (const auto& f : p.frags) {
+        if (cfg_.storePayload) {
+            store_.write(addr + f.offset, std::uint32_t(f.bytes.size()), f.bytes.data());
+        } else {
+            forEachControl(addr + f.offset, std::uint32_t(f.bytes.size()), [&](std::uint32_t lo, std::uint32_t hi) {
+                store_.write(lo, hi - lo, f.bytes.data() + (lo - addr - f.offset));
+            });
+        }
+    }
+    notifyWrite(addr, p.size);
+}
+
+void L1Memory::markControl(std::uint32_t addr, std::uint32_t n) {
+    checkRange(addr, n, "control range");
+    control_.push_back({addr, addr + n});
+    std::sort(control_.begin(), control_.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
+    std::vector<Range> merged;
+    for (const Range& r : control_) {
+        if (!merged.empty() && r.lo <= merged.back().hi)
+            merged.back().hi = std::max(merged.back().hi, r.hi);
+        else
+            merged.push_back(r);
+    }
+    control_.swap(merged);
+}
+
+bool L1Memory::isControl(std::uint32_t addr, std::uint32_t n) const {
+    std::uint32_t covered = 0;
+    forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) { covered += hi - lo; });
+    return covered == n;
+}
+
+void L1Memory::watch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w) {
+    for (const Watch& x : watches_)
+        if (x.w == w && x.lo == addr && x.hi == addr + n) return;
+    watches_.push_back({addr, addr + n, w});
+}
+
+void L1Memory::unwatch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w) {
+    watches_.erase(std::remove_if(watches_.begin(), watches_.end(),
+                                  [&](const Watch& x) { return x.w == w && x.lo == addr && x.hi == addr + n; }),
+                   watches_.end());
+}
+
+void L1Memory::unwatchAll(MemoryWatcher* w) {
+    watches_.erase(std::remove_if(watches_.begin(), watches_.end(), [&](const Watch& x) { return x.w == w; }),
+                   watches_.end());
+}
+
+void L1Memory::notifyWrite(std::uint32_t addr, std::uint32_t n) {
+    if (watches_.empty()) return;
+    const std::uint32_t end = addr + n;
+    // Watchers may unwatch from the callback: iterate over a copy of the hits.
+    MemoryWatcher* hits[16];
+    std::size_t count = 0;
+    std::vector<MemoryWatcher*> more;
+    for (const Watch& x : watches_) {
+        if (x.lo >= end || addr >= x.hi) continue;
+        if (std::find(hits, hits + count, x.w) != hits + count) continue;
+        if (count < 16)
+            hits[count++] = x.w;
+        else if (std::find(more.begin(), more.end(), x.w) == more.end())
+            more.push_back(x.w);
+    }
+    for (std::size_t i = 0; i < count; ++i) hits[i]->onWatchedWrite();
+    for (MemoryWatcher* w : more) w->onWatchedWrite();
+}
+
+void L1Memory::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& /*delay*/) {
+    const std::uint64_t addr = gp.get_address();
+    const std::uint32_t len = gp.get_data_length();
+    if (!contains(addr, len)) {
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    const auto a = static_cast<std::uint32_t>(addr);
+    if (auto* atomic = gp.get_extension<AtomicExtension>()) {
+        atomic->previous = atomicAdd(a, atomic->addend);
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    auto* pe = gp.get_extension<PayloadExtension>();
+    if (gp.is_write()) {
+        if (pe && pe->payload)
+            apply(a, *pe->payload);
+        else
+            writeBytes(a, len, gp.get_data_ptr());
+    } else if (gp.is_read()) {
+        if (pe && pe->payload)
+            snapshot(a, len, *pe->payload);
+        else
+            readBytes(a, len, gp.get_data_ptr());
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace cclsim

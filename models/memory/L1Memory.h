@@ -1,0 +1,93 @@
+// A core's L1 SRAM: real bytes, semaphore words, and write watchers.
+//
+// The L1 is a TLM-2.0 target (the NoC and the Ethernet subsystem write into it
+// through `socket`) and offers direct word access to the firmware running on
+// its own core. Kernels that spin on a word register a MemoryWatcher for it;
+// any write that overlaps a watched word calls the watcher, which is how a
+// `noc_semaphore_wait` wakes exactly when the semaphore changes instead of
+// spinning in wall-clock time.
+//
+// In timing mode (storePayload == false) bulk transfers keep only the bytes
+// that overlap control ranges (semaphores and channel-sync words registered
+// by the host runtime and the firmware builders); word accesses are always
+// stored.
+#pragma once
+
+#include "models/common/Payload.h"
+#include "models/memory/SparseStore.h"
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+class MemoryWatcher {
+public:
+    virtual ~MemoryWatcher() = default;
+    virtual void onWatchedWrite() = 0;
+};
+
+struct L1Config {
+    std::uint64_t sizeBytes = 1536 * 1024;
+    bool storePayload = true;
+};
+
+class L1Memory : public sc_core::sc_module {
+public:
+    /// Any number of initiators (both NIUs, the Ethernet subsystem) bind here.
+    tlm_utils::multi_passthrough_target_socket<L1Memory> socket{"socket"};
+
+    L1Memory(const sc_core::sc_module_name& name, const L1Config& cfg);
+    L1Memory(const L1Memory&) = delete;
+    L1Memory& operator=(const L1Memory&) = delete;
+
+    std::uint32_t readU32(std::uint32_t addr) const;
+    void writeU32(std::uint32_t addr, std::uint32_t value);
+    std::uint32_t atomicAdd(std::uint32_t addr, std::uint32_t addend);
+
+    /// Raw byte access for the owning core and for testbenches.
+    void readBytes(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const;
+    void writeBytes(std::uint32_t addr, std::uint32_t n, const std::uint8_t* in);
+
+    /// Capture what a transfer of [addr, addr+n) carries (see Payload).
+    void snapshot(std::uint32_t addr, std::uint32_t n, Payload& out) const;
+    void apply(std::uint32_t addr, const Payload& p);
+
+    void markControl(std::uint32_t addr, std::uint32_t n);
+    bool isControl(std::uint32_t addr, std::uint32_t n) const;
+
+    void watch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w);
+    void unwatch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w);
+    void unwatchAll(MemoryWatcher* w);
+
+    bool contains(std::uint64_t addr, std::uint64_t n) const { return addr + n <= cfg_.sizeBytes && n <= cfg_.sizeBytes; }
+    std::uint64_t size() const { return cfg_.sizeBytes; }
+    bool storesPayload() const { return cfg_.storePayload; }
+    std::uint64_t bytesAllocated() const { return store_.bytesAllocated(); }
+
+private:
+    struct Range {
+        std::uint32_t lo, hi;
+    };
+    struct Watch {
+        std::uint32_t lo, hi;
+        MemoryWatcher* w;
+    };
+
+    void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    void notifyWrite(std::uint32_t addr, std::uint32_t n);
+    void checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const;
+    template <class F> void forEachControl(std::uint32_t addr, std::uint32_t n, F&& f) const;
+
+    L1Config cfg_;
+    SparseStore store_;
+    std::vector<Range> control_;  // sorted, non-overlapping
+    std::vector<Watch> watches_;
+};
+
+}  // namespace cclsim

@@ -1,0 +1,242 @@
+#include "models/noc/Niu.h"
+
+#include "models/common/Report.h"
+
+#include <cmath>
+
+namespace cclsim {
+
+namespace {
+std::unique_ptr<SharePolicy> makePolicy(const NiuConfig& cfg) {
+    std::vector<double> w = cfg.classWeights;
+    w.push_back(cfg.responseWeight);
+    return std::make_unique<WeightedRoundRobin>(std::move(w));
+}
+}  // namespace
+
+Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoord self, const NiuConfig& cfg)
+    : sc_core::sc_module(name), eq_(eq), noc_(noc), self_(self), cfg_(cfg),
+      inject_(eq, std::string(this->name()) + ".inject",
+              BandwidthServerConfig{cfg.injectBytesPerNs, cfg.chunkBytes, unsigned(cfg.classWeights.size() + 1)},
+              makePolicy(cfg)) {
+    if (cfg_.classNames.size() != cfg_.classWeights.size())
+        throw std::invalid_argument(std::string(this->name()) + ": class names and weights differ in length");
+}
+
+void Niu::trace(TraceFile& tf) {
+    queued_.clear();
+    for (std::size_t c = 0; c <= cfg_.classNames.size(); ++c) queued_.emplace_back(32);
+    for (std::size_t c = 0; c < cfg_.classNames.size(); ++c)
+        queued_[c].attach(tf, std::string(name()) + "." + cfg_.classNames[c] + "_bytes");
+    queued_.back().attach(tf, std::string(name()) + ".resp_bytes");
+    inject_.onChange = [this] {
+        for (unsigned c = 0; c < queued_.size(); ++c)
+            queued_[c].set(std::uint64_t(std::llround(inject_.bytesQueued(c))));
+    };
+}
+
+Niu* Niu::endpoint(CoreCoord c) const {
+    const NocConfig& nc = noc_.config();
+    if (!endpoints_ || c.x >= nc.gridX || c.y >= nc.gridY) return nullptr;
+    return (*endpoints_)[std::size_t(c.y) * nc.gridX + c.x];
+}
+
+void Niu::checkTarget(CoreCoord dst, const char* what) const {
+    if (!endpoint(dst))
+        CCLSIM_ERROR(name(), "{} targets NoC coordinate {} which has no endpoint on this chip", what, dst.str());
+}
+
+Niu::Transfer* Niu::allocate() {
+    if (free_.empty()) {
+        pool_.push_back(std::make_unique<Transfer>());
+        return pool_.back().get();
+    }
+    Transfer* t = free_.back();
+    free_.pop_back();
+    return t;
+}
+
+void Niu::release(Transfer* t) {
+    t->data.frags.clear();
+    free_.push_back(t);
+}
+
+double Niu::wireBytes(std::uint32_t bytes) const {
+    const NocConfig& nc = noc_.config();
+    const std::uint32_t packets = std::max<std::uint32_t>(1, (bytes + nc.maxPacketBytes - 1) / nc.maxPacketBytes);
+    return double(bytes) + double(packets) * nc.headerBytes;
+}
+
+Tick Niu::reserve(CoreCoord from, CoreCoord to, std::uint32_t bytes, Tick start, Tick end) {
+    // Split into NoC packets; packet k occupies its share of the injection window.
+    const NocConfig& nc = noc_.config();
+    const double total = wireBytes(bytes);
+    const double span = double(end - start);
+    Tick arrival = 0;
+    double before = 0;
+    std::uint32_t left = bytes;
+    do {
+        const std::uint32_t p = std::min(left, nc.maxPacketBytes);
+        const double wire = double(p) + nc.headerBytes;
+        const Tick ps = start + Tick(span * before / total);
+        const Tick pe = start + Tick(span * (before + wire) / total);
+        arrival = std::max(arrival, noc_.reservePacket(from, to, std::uint32_t(wire), ps, pe));
+        before += wire;
+        left -= p;
+    } while (left);
+    return arrival;
+}
+
+void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay) {
+    PayloadExtension ext;
+    ext.payload = &t->data;
+    gp_.set_command(cmd);
+    gp_.set_address(addr);
+    gp_.set_data_ptr(nullptr);
+    gp_.set_data_length(t->bytes);
+    gp_.set_streaming_width(t->bytes);
+    gp_.set_byte_enable_ptr(nullptr);
+    gp_.set_dmi_allowed(false);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp_.set_extension(&ext);
+    AtomicExtension atomic;
+    if (t->kind == Transfer::Atomic) {
+        atomic.addend = t->addend;
+        gp_.set_extension(&atomic);
+    }
+    mem->b_transport(gp_, delay);
+    gp_.clear_extension(&ext);
+    if (t->kind == Transfer::Atomic) gp_.clear_extension(&atomic);
+    if (gp_.is_response_error())
+        CCLSIM_ERROR(name(), "{} of {} bytes at 0x{:x} from core {} failed: {}",
+                     cmd == tlm::TLM_READ_COMMAND ? "NoC read" : "NoC write", t->bytes, addr, t->requester.str(),
+                     gp_.get_response_string());
+}
+
+// ---- writes and atomics ----------------------------------------------------
+
+void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
+                bool posted, NocCounters* counters) {
+    checkTarget(dst, "noc write");
+    Transfer* t = allocate();
+    t->kind = Transfer::Write;
+    t->posted = posted;
+    t->cls = std::uint8_t(cls);
+    t->requester = self_;
+    t->remote = dst;
+    t->remoteAddr = dstAddr;
+    t->localAddr = srcAddr;
+    t->bytes = bytes;
+    t->counters = counters;
+    ++counters->writesIssued;
+    if (!posted) ++counters->nonpostedIssued;
+    inject_.submit(
+        cls, wireBytes(bytes),
+        [this, t] {
+            // The source bytes are read as the transfer starts leaving L1.
+            t->injectStart = now();
+            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+            memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
+        },
+        [this, t] { writeInjected(t); });
+}
+
+void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t addend, bool posted,
+                    NocCounters* counters) {
+    checkTarget(dst, "noc atomic increment");
+    Transfer* t = allocate();
+    t->kind = Transfer::Atomic;
+    t->posted = posted;
+    t->cls = std::uint8_t(cls);
+    t->requester = self_;
+    t->remote = dst;
+    t->remoteAddr = dstAddr;
+    t->bytes = 4;
+    t->addend = addend;
+    t->counters = counters;
+    ++counters->atomicsIssued;
+    inject_.submit(cls, wireBytes(4), [t] { t->injectStart = now(); }, [this, t] { writeInjected(t); });
+}
+
+void Niu::writeInjected(Transfer* t) {
+    if (t->kind == Transfer::Write) {
+        ++t->counters->writesFlushed;
+        t->counters->changed();
+    }
+    const Tick arrival = reserve(self_, t->remote, t->bytes, t->injectStart, now());
+    Niu* target = endpoint(t->remote);
+    eq_.at(arrival, [target, t] { target->acceptWrite(t); });
+}
+
+void Niu::acceptWrite(Transfer* t) {
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->remoteAddr, d);
+    Niu* requester = endpoint(t->requester);
+    if (t->posted) {
+        requester->release(t);
+        return;
+    }
+    const Tick ackAt = now() + d.value() + noc_.unloadedLatency(self_, t->requester);
+    eq_.at(ackAt, [requester, t] { requester->writeAcked(t); });
+}
+
+void Niu::writeAcked(Transfer* t) {
+    if (t->kind == Transfer::Atomic)
+        ++t->counters->atomicsAcked;
+    else
+        ++t->counters->nonpostedAcked;
+    t->counters->changed();
+    release(t);
+}
+
+// ---- reads -------------------------------------------------------------------
+
+void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes,
+               NocCounters* counters) {
+    checkTarget(src, "noc read");
+    Transfer* t = allocate();
+    t->kind = Transfer::Read;
+    t->cls = std::uint8_t(cls);
+    t->requester = self_;
+    t->remote = src;
+    t->remoteAddr = srcAddr;
+    t->localAddr = dstAddr;
+    t->bytes = bytes;
+    t->counters = counters;
+    ++counters->readsIssued;
+    const double header = noc_.config().headerBytes;
+    inject_.submit(cls, header, [t] { t->injectStart = now(); },
+                   [this, t] {
+                       const Tick arrival = reserve(self_, t->remote, 0, t->injectStart, now());
+                       Niu* target = endpoint(t->remote);
+                       eq_.at(arrival, [target, t] { target->serveRead(t); });
+                   });
+}
+
+void Niu::serveRead(Transfer* t) {
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    memoryAccess(t, tlm::TLM_READ_COMMAND, t->remoteAddr, d);
+    const unsigned respClass = numRequestClasses();
+    auto respond = [this, t, respClass] {
+        inject_.submit(respClass, wireBytes(t->bytes), [t] { t->injectStart = now(); },
+                       [this, t] {
+                           const Tick arrival = reserve(self_, t->requester, t->bytes, t->injectStart, now());
+                           Niu* requester = endpoint(t->requester);
+                           eq_.at(arrival, [requester, t] { requester->readArrived(t); });
+                       });
+    };
+    if (d == sc_core::SC_ZERO_TIME)
+        respond();
+    else
+        eq_.after(d.value(), respond);
+}
+
+void Niu::readArrived(Transfer* t) {
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->localAddr, d);
+    ++t->counters->readsDone;
+    t->counters->changed();
+    release(t);
+}
+
+}  // namespace cclsim

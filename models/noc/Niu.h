@@ -1,0 +1,138 @@
+// NoC interface unit: one per core and NoC.
+//
+// The initiator half turns a core's noc_async_* commands into NoC packets: the
+// injection port is a BandwidthServer whose request classes are the core's
+// DMA virtual channels (plus one class for responses to remote reads), then
+// the packets reserve their path on the Noc, and a calendar event delivers
+// them to the destination NIU at the arrival tick. The target half writes
+// and reads its endpoint's memory through a TLM-2.0 initiator socket (an L1,
+// or in the future a DRAM controller) and returns acks.
+//
+//   requester NIU                   NoC                    target NIU -> memory
+//   write:  inject ---------------> path ---------------> b_transport(write)
+//           flushed++ (left L1)                            ack ---------> acked++
+//   read:   inject header --------> path ---------------> b_transport(read)
+//           done++ <--------------- path <--------------- inject data (response class)
+//   atomic: like a 4-byte write carrying an AtomicExtension (semaphore inc)
+//
+// Commands from one class are injected in order and follow the same path, so
+// a write and a following semaphore increment on the same VC arrive in order.
+#pragma once
+
+#include "models/common/BandwidthServer.h"
+#include "models/common/EventQueue.h"
+#include "models/common/Payload.h"
+#include "models/common/Trace.h"
+#include "models/noc/Noc.h"
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+/// Outstanding-transaction counters of one kernel on one NoC (tt-metal keeps
+/// them per RISC). The NIU updates them and calls `onChange`.
+struct NocCounters {
+    std::uint64_t writesIssued = 0;    ///< all writes (posted and non-posted)
+    std::uint64_t writesFlushed = 0;   ///< writes whose data has left the source L1
+    std::uint64_t nonpostedIssued = 0;
+    std::uint64_t nonpostedAcked = 0;
+    std::uint64_t readsIssued = 0;
+    std::uint64_t readsDone = 0;
+    std::uint64_t atomicsIssued = 0;
+    std::uint64_t atomicsAcked = 0;
+    std::function<void()> onChange;
+    void changed() const {
+        if (onChange) onChange();
+    }
+};
+
+struct NiuConfig {
+    double injectBytesPerNs = 32.0;
+    double chunkBytes = 256.0;
+    std::vector<std::string> classNames{"cmd"};
+    std::vector<double> classWeights{1.0};
+    double responseWeight = 1.0;
+};
+
+class Niu : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<Niu> mem{"mem"};
+
+    Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoord self, const NiuConfig& cfg);
+    Niu(const Niu&) = delete;
+    Niu& operator=(const Niu&) = delete;
+
+    /// The chip's endpoint table for this NoC, indexed y * gridX + x.
+    void setEndpoints(const std::vector<Niu*>* endpoints) { endpoints_ = endpoints; }
+    Niu* endpoint(CoreCoord c) const;
+
+    void write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
+               bool posted, NocCounters* counters);
+    void read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes,
+              NocCounters* counters);
+    void atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t addend, bool posted,
+                   NocCounters* counters);
+
+    CoreCoord coord() const { return self_; }
+    /// Size of the memory behind this endpoint (for address checks at issue).
+    void setMemoryBytes(std::uint64_t n) { memoryBytes_ = n; }
+    std::uint64_t memoryBytes() const { return memoryBytes_; }
+    Noc& noc() { return noc_; }
+    BandwidthServer& injection() { return inject_; }
+    unsigned numRequestClasses() const { return unsigned(cfg_.classWeights.size()); }
+    const NiuConfig& config() const { return cfg_; }
+
+    void trace(TraceFile& tf);
+
+private:
+    struct Transfer {
+        enum Kind : std::uint8_t { Write, Read, Atomic } kind = Write;
+        bool posted = false;
+        std::uint8_t cls = 0;
+        CoreCoord requester, remote;
+        std::uint64_t remoteAddr = 0;
+        std::uint32_t localAddr = 0;
+        std::uint32_t bytes = 0;
+        std::uint32_t addend = 0;
+        NocCounters* counters = nullptr;
+        Tick injectStart = 0;
+        Payload data;
+    };
+
+    Transfer* allocate();
+    void release(Transfer* t);
+    double wireBytes(std::uint32_t bytes) const;
+    Tick reserve(CoreCoord from, CoreCoord to, std::uint32_t bytes, Tick start, Tick end);
+    void checkTarget(CoreCoord dst, const char* what) const;
+
+    // Requester side.
+    void writeInjected(Transfer* t);
+    void writeAcked(Transfer* t);
+    void readArrived(Transfer* t);
+    // Target side.
+    void acceptWrite(Transfer* t);
+    void serveRead(Transfer* t);
+    void memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay);
+
+    EventQueue& eq_;
+    Noc& noc_;
+    CoreCoord self_;
+    NiuConfig cfg_;
+    BandwidthServer inject_;
+    const std::vector<Niu*>* endpoints_ = nullptr;
+    std::deque<std::unique_ptr<Transfer>> pool_;
+    std::vector<Transfer*> free_;
+    tlm::tlm_generic_payload gp_;
+    std::vector<TraceSignal> queued_;
+    std::uint64_t memoryBytes_ = 0;
+};
+
+}  // namespace cclsim

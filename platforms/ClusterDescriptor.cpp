@@ -1,0 +1,125 @@
+#include "platforms/ClusterDescriptor.h"
+
+#include "models/common/Yaml.h"
+
+#include <set>
+
+namespace cclsim {
+
+namespace {
+
+std::string dirOf(const std::string& file) {
+    const auto slash = file.rfind('/');
+    return slash == std::string::npos ? std::string(".") : file.substr(0, slash);
+}
+
+EthEndpoint endpoint(const YamlMap& m, const ClusterDescriptor& cd) {
+    EthEndpoint e;
+    e.chip = m.get<unsigned>("chip");
+    e.chan = m.get<unsigned>("chan");
+    m.finish();
+    if (e.chip >= cd.chips.size())
+        m.fail("chip", fmt::format("refers to chip {} but the cluster has chips 0..{}", e.chip, cd.chips.size() - 1));
+    if (e.chan >= cd.arch.ethCores.size())
+        m.fail("chan", fmt::format("refers to Ethernet channel {} but a {} chip has channels 0..{}", e.chan,
+                                   cd.arch.name, cd.arch.ethCores.size() - 1));
+    return e;
+}
+
+}  // namespace
+
+ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride) {
+    const YamlMap root = YamlMap::loadFile(file);
+    ClusterDescriptor cd;
+    cd.file = file;
+    cd.name = root.get<std::string>("name");
+    const std::string archRel = root.get<std::string>("arch");
+    const std::string archPath =
+        !archOverride.empty() ? archOverride : (archRel.rfind('/', 0) == 0 ? archRel : dirOf(file) + "/" + archRel);
+    cd.arch = loadArchConfig(archPath);
+
+    const YamlSeq chips = root.seq("chips");
+    if (chips.size() == 0) root.fail("chips", "must list at least one chip");
+    cd.chips.resize(chips.size());
+    std::vector<bool> seen(chips.size(), false);
+    for (std::size_t i = 0; i < chips.size(); ++i) {
+        const YamlMap c = chips.map(i);
+        ChipDesc d;
+        d.id = c.get<unsigned>("id");
+        if (d.id >= chips.size())
+            c.fail("id", fmt::format("chip ids must be 0..{} (one per listed chip)", chips.size() - 1));
+        if (seen[d.id]) c.fail("id", fmt::format("chip {} is listed twice", d.id));
+        seen[d.id] = true;
+        if (c.has("location")) {
+            const YamlSeq loc = c.seq("location");
+            if (loc.size() != 4) c.fail("location", "must be [x, y, rack, shelf]");
+            for (std::size_t k = 0; k < 4; ++k) d.location[k] = loc.get<int>(k);
+        }
+        d.pcie = c.get<bool>("pcie", false);
+        c.finish();
+        cd.chips[d.id] = d;
+    }
+
+    std::map<EthEndpoint, std::string> used;
+    if (root.has("links")) {
+        const YamlSeq links = root.seq("links");
+        for (std::size_t i = 0; i < links.size(); ++i) {
+            const YamlMap l = links.map(i);
+            LinkDesc ld;
+            ld.where = links.where(i);
+            ld.a = endpoint(l.map("a"), cd);
+            ld.b = endpoint(l.map("b"), cd);
+            ld.dispatch = l.get<bool>("dispatch", false);
+            l.finish();
+            if (ld.a.chip == ld.b.chip) links.fail(i, fmt::format("connects chip {} to itself", ld.a.chip));
+            for (const EthEndpoint& e : {ld.a, ld.b}) {
+                auto [it, fresh] = used.emplace(e, ld.where);
+                if (!fresh)
+                    links.fail(i, fmt::format("uses chip {} channel {}, which is already used by the link at {}",
+                                              e.chip, e.chan, it->second));
+            }
+            cd.links.push_back(ld);
+        }
+    }
+
+    if (root.has("ring_order")) {
+        const YamlSeq ro = root.seq("ring_order");
+        std::set<unsigned> s;
+        for (std::size_t i = 0; i < ro.size(); ++i) {
+            const unsigned c = ro.get<unsigned>(i);
+            if (c >= cd.chips.size()) ro.fail(i, fmt::format("chip {} does not exist", c));
+            if (!s.insert(c).second) ro.fail(i, fmt::format("chip {} appears twice", c));
+            cd.ringOrder.push_back(c);
+        }
+    }
+    if (auto m = root.optMap("mesh")) {
+        const unsigned rows = m->get<unsigned>("rows"), cols = m->get<unsigned>("cols");
+        m->finish();
+        if (rows * cols != cd.chips.size()) m->fail("rows", "rows x cols must equal the number of chips");
+        cd.mesh = std::array<unsigned, 2>{rows, cols};
+    }
+    root.finish();
+    return cd;
+}
+
+std::vector<const LinkDesc*> ClusterDescriptor::linksBetween(unsigned c0, unsigned c1) const {
+    std::vector<const LinkDesc*> out;
+    for (const LinkDesc& l : links)
+        if ((l.a.chip == c0 && l.b.chip == c1) || (l.a.chip == c1 && l.b.chip == c0)) out.push_back(&l);
+    return out;
+}
+
+std::vector<const LinkDesc*> ClusterDescriptor::userLinksBetween(unsigned c0, unsigned c1) const {
+    std::vector<const LinkDesc*> out;
+    for (const LinkDesc* l : linksBetween(c0, c1))
+        if (!l->dispatch) out.push_back(l);
+    return out;
+}
+
+const LinkDesc* ClusterDescriptor::linkAt(EthEndpoint e) const {
+    for (const LinkDesc& l : links)
+        if (l.a == e || l.b == e) return &l;
+    return nullptr;
+}
+
+}  // namespace cclsim

@@ -1,0 +1,32 @@
+#include "platforms/Platform.h"
+
+#include "models/common/Report.h"
+
+namespace cclsim {
+
+Platform::Platform(const sc_core::sc_module_name& name, const ClusterDescriptor& desc, const PlatformOptions& opts)
+    : sc_core::sc_module(name), eq("eq"), desc_(desc), opts_(opts) {
+    ChipOptions co;
+    co.storePayload = opts.storePayload;
+    for (const ChipDesc& c : desc_.chips) {
+        const std::string nm = "chip" + std::to_string(c.id);
+        chips_.push_back(std::make_unique<Chip>(nm.c_str(), eq, c.id, desc_.arch, co));
+    }
+    for (const LinkDesc& l : desc_.links) {
+        EthSubsystem& a = chips_[l.a.chip]->erisc(l.a.chan).eth;
+        EthSubsystem& b = chips_[l.b.chip]->erisc(l.b.chan).eth;
+        a.connect(b, EthLinkInfo{true, l.dispatch, l.b.chip, l.b.chan});
+        b.connect(a, EthLinkInfo{true, l.dispatch, l.a.chip, l.a.chan});
+    }
+}
+
+Chip& Platform::chip(unsigned id) {
+    if (id >= chips_.size()) CCLSIM_ERROR(name(), "chip {} does not exist (the board has {})", id, chips_.size());
+    return *chips_[id];
+}
+
+void Platform::trace(TraceFile& tf) {
+    for (auto& c : chips_) c->trace(tf, opts_.traceAllCores);
+}
+
+}  // namespace cclsim

@@ -1,0 +1,43 @@
+// The board top level: an event calendar, the chips of a cluster descriptor
+// and the Ethernet links between them, bound in the constructor.
+#pragma once
+
+#include "models/chip/Chip.h"
+#include "models/common/EventQueue.h"
+#include "models/common/Trace.h"
+#include "platforms/ClusterDescriptor.h"
+
+#include <systemc>
+
+#include <memory>
+#include <vector>
+
+namespace cclsim {
+
+struct PlatformOptions {
+    bool storePayload = true;  ///< false: --no-data
+    bool traceAllCores = false;
+};
+
+class Platform : public sc_core::sc_module {
+public:
+    EventQueue eq;
+
+    Platform(const sc_core::sc_module_name& name, const ClusterDescriptor& desc, const PlatformOptions& opts);
+    Platform(const Platform&) = delete;
+    Platform& operator=(const Platform&) = delete;
+
+    const ClusterDescriptor& descriptor() const { return desc_; }
+    unsigned numChips() const { return unsigned(chips_.size()); }
+    Chip& chip(unsigned id);
+    const PlatformOptions& options() const { return opts_; }
+
+    void trace(TraceFile& tf);
+
+private:
+    ClusterDescriptor desc_;
+    PlatformOptions opts_;
+    std::vector<std::unique_ptr<Chip>> chips_;
+};
+
+}  // namespace cclsim
