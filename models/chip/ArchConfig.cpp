@@ -52,6 +52,7 @@ template <class T> T positive(const YamlMap& m, const std::string& key) {
 
 FirmwareCosts firmwareCosts(const YamlMap& fw, const ArchConfig& a, bool eth) {
     FirmwareCosts c;
+    c.cycle = a.cycles(1);
     c.l1Access = a.cycles(fw.get<double>("l1_access_cycles"));
     c.pollIteration = a.cycles(fw.get<double>("poll_iteration_cycles"));
     c.nocCmdIssue = a.cycles(fw.get<double>("noc_cmd_issue_cycles"));

@@ -50,9 +50,13 @@ template <class T> T yamlScalar(const YAML::Node& n, const std::string& where) {
             throw ConfigError(fmt::format("{}: expected {}, found '{}'", where, wanted<T>(), text));
         if (v < 0 && std::is_unsigned_v<T>)
             throw ConfigError(fmt::format("{}: expected {}, found '{}'", where, wanted<T>(), text));
-        if (v > static_cast<long long>(std::numeric_limits<T>::max()) ||
-            v < static_cast<long long>(std::numeric_limits<T>::min()))
-            throw ConfigError(fmt::format("{}: value '{}' is out of range", where, text));
+        bool inRange;
+        if constexpr (std::is_unsigned_v<T>)
+            inRange = static_cast<unsigned long long>(v) <= static_cast<unsigned long long>(std::numeric_limits<T>::max());
+        else
+            inRange = v >= static_cast<long long>(std::numeric_limits<T>::min()) &&
+                      v <= static_cast<long long>(std::numeric_limits<T>::max());
+        if (!inRange) throw ConfigError(fmt::format("{}: value '{}' is out of range", where, text));
         return static_cast<T>(v);
     } else {
         try {

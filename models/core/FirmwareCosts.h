@@ -6,6 +6,7 @@
 namespace cclsim {
 
 struct FirmwareCosts {
+    Tick cycle = kTicksPerNs;               ///< one AICLK cycle
     Tick l1Access = 2 * kTicksPerNs;        ///< one load/store of local L1 (semaphore set, arg read)
     Tick pollIteration = 5 * kTicksPerNs;   ///< one spin-loop iteration re-reading a word
     Tick nocCmdIssue = 10 * kTicksPerNs;    ///< programming a NoC command buffer

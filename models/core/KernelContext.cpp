@@ -12,7 +12,7 @@ thread_local KernelContext* KernelContext::current_ = nullptr;
 KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsigned /*index*/)
     : core_(core), launch_(std::move(launch)),
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
-      costs_(core.costs()) {
+      costs_(core.costs()), dmaVc_(launch_.vc) {
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (std::size_t i = 0; i < launch_.traceSlots.size(); ++i) slots_.emplace_back(32);
     setWaypoint("PEND");

@@ -32,6 +32,7 @@
 namespace cclsim {
 
 class ProgrammableCore;
+class Scoreboard;
 
 struct KernelLaunch {
     std::string name;                   ///< e.g. "edm", "ring_ping"
@@ -43,6 +44,7 @@ struct KernelLaunch {
     unsigned vc = 0;                    ///< default PE_DMA virtual channel for noc_async_*
     Tick startAt = 0;                   ///< dispatch time on this chip
     std::vector<std::string> traceSlots;  ///< names of kernel-owned trace values
+    Scoreboard* scoreboard = nullptr;     ///< testbench data checks (testbench_check)
 };
 
 /// What a poll read, for the blocked-kernel report.
@@ -86,6 +88,8 @@ public:
     const std::string& name() const { return fullName_; }
     State state() const { return state_; }
     NocCounters& counters(unsigned noc) { return counters_[noc]; }
+    unsigned dmaVc() const { return dmaVc_; }
+    void setDmaVc(unsigned vc) { dmaVc_ = vc; }
     std::uint32_t rtArg(std::size_t i) const;
     std::uint32_t ctArg(std::size_t i) const;
     std::size_t rtArgCount() const { return launch_.rtArgs.size(); }
@@ -124,6 +128,7 @@ private:
     std::vector<PollRecord> polls_;
     NocCounters counters_[2];
     State state_ = State::Pending;
+    unsigned dmaVc_ = 0;
     std::uint32_t waypointWord_ = 0;
     TraceSignal waypoint_{32, TraceFormat::Ascii};
     std::vector<TraceSignal> slots_;
@@ -131,6 +136,7 @@ private:
     Tick finishedAt_ = kNever;
 
     friend class ProgrammableCore;
+class Scoreboard;
 };
 
 // ---- template implementation ------------------------------------------------

@@ -1,0 +1,154 @@
+#include "firmware/api/dataflow_api.h"
+
+#include "firmware/api/api_internal.h"
+#include "models/noc/NocTypes.h"
+
+namespace cclsim::fw {
+
+using detail::ctx;
+
+namespace {
+
+enum CounterKind : unsigned { WritesAcked = 1, WritesFlushed = 2, ReadsDone = 3, AtomicsAcked = 4 };
+
+Niu& checkRemote(KernelContext& k, unsigned noc, const char* api, std::uint64_t nocAddr, std::uint64_t size) {
+    const CoreCoord c = nocaddr::coord(nocAddr);
+    Niu* target = k.core().niu(noc).endpoint(c);
+    if (!target)
+        CCLSIM_ERROR(k.name(), "{}: NoC address 0x{:x} names core {} which does not exist on this chip", api, nocAddr,
+                     c.str());
+    const std::uint64_t local = nocaddr::local(nocAddr);
+    if (local + size > target->memoryBytes())
+        CCLSIM_ERROR(k.name(), "{}: range 0x{:x} + {} B is outside the memory of core {} (0x{:x} B)", api, local, size,
+                     c.str(), target->memoryBytes());
+    return *target;
+}
+
+template <class Done> void waitCounter(KernelContext& k, unsigned noc, unsigned kind, const char* api, Done&& done) {
+    const PollDesc d{PollDesc::NocCounter, api, noc, 0};
+    while (!k.poll(detail::nocKey(noc, kind), d, done)) {
+    }
+}
+
+void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t nocSel, bool posted,
+                const char* api) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    detail::checkLocal(k, api, src, size);
+    checkRemote(k, noc, api, dst, size);
+    if (size == 0) return;
+    k.advance(k.core().costs().nocCmdIssue);
+    k.sync();
+    k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
+                            posted, &k.counters(noc));
+}
+
+}  // namespace
+
+std::uint64_t get_noc_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr) { return nocaddr::encode(x, y, addr); }
+
+std::uint64_t get_noc_addr(std::uint32_t addr) {
+    const CoreCoord c = ctx().core().coord();
+    return nocaddr::encode(c.x, c.y, addr);
+}
+
+void noc_async_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t noc) {
+    issueWrite(src, dst, size, noc, false, "noc_async_write");
+}
+
+void noc_async_write_posted(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t noc) {
+    issueWrite(src, dst, size, noc, true, "noc_async_write_posted");
+}
+
+void noc_async_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    detail::checkLocal(k, "noc_async_read", dst, size);
+    checkRemote(k, noc, "noc_async_read", src, size);
+    if (size == 0) return;
+    k.advance(k.core().costs().nocCmdIssue);
+    k.sync();
+    k.core().niu(noc).read(k.core().nocClass(k.dmaVc()), nocaddr::coord(src), nocaddr::local(src), dst, size,
+                           &k.counters(noc));
+}
+
+void noc_async_write_barrier(std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    const NocCounters& c = k.counters(noc);
+    k.setWaypoint("NWBW");
+    waitCounter(k, noc, WritesAcked, "noc_async_write_barrier",
+                [&] { return c.nonpostedAcked == c.nonpostedIssued; });
+    k.setWaypoint("NWBD");
+}
+
+void noc_async_writes_flushed(std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    const NocCounters& c = k.counters(noc);
+    k.setWaypoint("NWFW");
+    waitCounter(k, noc, WritesFlushed, "noc_async_writes_flushed",
+                [&] { return c.writesFlushed == c.writesIssued; });
+    k.setWaypoint("NWFD");
+}
+
+void noc_async_read_barrier(std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    const NocCounters& c = k.counters(noc);
+    k.setWaypoint("NRBW");
+    waitCounter(k, noc, ReadsDone, "noc_async_read_barrier", [&] { return c.readsDone == c.readsIssued; });
+    k.setWaypoint("NRBD");
+}
+
+void noc_async_atomic_barrier(std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    const NocCounters& c = k.counters(noc);
+    k.setWaypoint("NABW");
+    waitCounter(k, noc, AtomicsAcked, "noc_async_atomic_barrier", [&] { return c.atomicsAcked == c.atomicsIssued; });
+    k.setWaypoint("NABD");
+}
+
+void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    checkRemote(k, noc, "noc_semaphore_inc", addr, 4);
+    if (addr % 4) CCLSIM_ERROR(k.name(), "noc_semaphore_inc: address 0x{:x} is not 4 B aligned", addr);
+    k.advance(k.core().costs().nocCmdIssue);
+    k.sync();
+    k.core().niu(noc).atomicInc(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), incr, false,
+                                &k.counters(noc));
+}
+
+void noc_semaphore_set(std::uint32_t sem_addr, std::uint32_t val) { l1_write_u32(sem_addr, val); }
+
+void noc_semaphore_set_remote(std::uint32_t src, std::uint64_t dst, std::uint8_t noc) {
+    issueWrite(src, dst, 4, noc, false, "noc_semaphore_set_remote");
+}
+
+void noc_semaphore_wait(std::uint32_t sem_addr, std::uint32_t val) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, "noc_semaphore_wait", sem_addr, 4);
+    k.setWaypoint("NSW");
+    L1Memory& l1 = k.core().l1;
+    detail::waitL1(k, "noc_semaphore_wait", sem_addr, val, [&] { return l1.readU32(sem_addr) == val; });
+    k.setWaypoint("NSD");
+}
+
+void noc_semaphore_wait_min(std::uint32_t sem_addr, std::uint32_t val) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, "noc_semaphore_wait_min", sem_addr, 4);
+    k.setWaypoint("NSMW");
+    L1Memory& l1 = k.core().l1;
+    detail::waitL1(k, "noc_semaphore_wait_min", sem_addr, val, [&] { return l1.readU32(sem_addr) >= val; });
+    k.setWaypoint("NSMD");
+}
+
+void noc_set_dma_vc(std::uint32_t vc) {
+    KernelContext& k = ctx();
+    if (vc > 1) CCLSIM_ERROR(k.name(), "noc_set_dma_vc({}): PE_DMA has virtual channels 0 and 1", vc);
+    if (!k.core().isEthernet()) k.setDmaVc(vc);
+}
+
+}  // namespace cclsim::fw

@@ -1,0 +1,54 @@
+// NoC data-movement API for worker and Ethernet cores (tt-metal dataflow_api).
+//
+// Writes, reads and semaphore increments are asynchronous: they are queued on
+// the core's DMA (a worker's PE_DMA virtual channel, an ERISC's NIU) and
+// complete later. A write followed by a noc_semaphore_inc to the same core on
+// the same VC arrives in order. Barriers wait for completion:
+//   noc_async_writes_flushed  - data has left this core's L1 (source reusable)
+//   noc_async_write_barrier   - every non-posted write has been acked
+//   noc_async_read_barrier    - every read has landed in local L1
+//   noc_async_atomic_barrier  - every semaphore increment has been acked
+#pragma once
+
+#include "firmware/api/kernel_api.h"
+
+#include <cstdint>
+
+namespace cclsim::fw {
+
+constexpr std::uint8_t kUseKernelNoc = 0xff;
+
+/// Encode (x, y, local address) as a 64-bit NoC address.
+std::uint64_t get_noc_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr);
+/// NoC address of `addr` in this core's L1.
+std::uint64_t get_noc_addr(std::uint32_t addr);
+
+void noc_async_write(std::uint32_t src_local_l1_addr, std::uint64_t dst_noc_addr, std::uint32_t size,
+                     std::uint8_t noc = kUseKernelNoc);
+/// A write that is not acked (not covered by noc_async_write_barrier).
+void noc_async_write_posted(std::uint32_t src_local_l1_addr, std::uint64_t dst_noc_addr, std::uint32_t size,
+                            std::uint8_t noc = kUseKernelNoc);
+void noc_async_read(std::uint64_t src_noc_addr, std::uint32_t dst_local_l1_addr, std::uint32_t size,
+                    std::uint8_t noc = kUseKernelNoc);
+void noc_async_write_barrier(std::uint8_t noc = kUseKernelNoc);
+void noc_async_writes_flushed(std::uint8_t noc = kUseKernelNoc);
+void noc_async_read_barrier(std::uint8_t noc = kUseKernelNoc);
+void noc_async_atomic_barrier(std::uint8_t noc = kUseKernelNoc);
+
+/// Atomically add `incr` to the 32-bit word at `addr` (any core on the chip).
+void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t noc = kUseKernelNoc);
+/// Set a local semaphore word.
+void noc_semaphore_set(std::uint32_t sem_addr, std::uint32_t val);
+/// Write the local word at `src_local_l1_addr` into a remote semaphore.
+void noc_semaphore_set_remote(std::uint32_t src_local_l1_addr, std::uint64_t dst_noc_addr,
+                              std::uint8_t noc = kUseKernelNoc);
+/// Wait until the local semaphore equals `val`.
+void noc_semaphore_wait(std::uint32_t sem_addr, std::uint32_t val);
+/// Wait until the local semaphore is at least `val`.
+void noc_semaphore_wait_min(std::uint32_t sem_addr, std::uint32_t val);
+
+/// Select the PE_DMA virtual channel for this kernel's following noc_async_*
+/// commands (0 = vc_compute, 1 = vc_comm). No effect on Ethernet cores.
+void noc_set_dma_vc(std::uint32_t vc);
+
+}  // namespace cclsim::fw

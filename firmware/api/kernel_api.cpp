@@ -1,0 +1,123 @@
+#include "firmware/api/kernel_api.h"
+
+#include "firmware/api/dataflow_api.h"
+
+#include "firmware/api/api_internal.h"
+#include "models/common/Scoreboard.h"
+
+#include <vector>
+
+namespace cclsim::fw {
+
+using detail::ctx;
+
+namespace detail {
+
+EriscCore& erisc(KernelContext& k, const char* api) {
+    auto* e = dynamic_cast<EriscCore*>(&k.core());
+    if (!e) CCLSIM_ERROR(k.name(), "{} is an Ethernet-core API but the kernel runs on a {} core", api, k.core().coreKind());
+    return *e;
+}
+
+unsigned resolveNoc(KernelContext& k, std::uint8_t noc) {
+    if (noc == kUseKernelNoc) return k.launch().noc;
+    if (noc > 1) CCLSIM_ERROR(k.name(), "NoC {} does not exist (0 or 1)", unsigned(noc));
+    return noc;
+}
+
+void checkLocal(KernelContext& k, const char* api, std::uint64_t addr, std::uint64_t size) {
+    if (!k.core().l1.contains(addr, size))
+        CCLSIM_ERROR(k.name(), "{}: local range 0x{:x} + {} B is outside this core's L1 (0x{:x} B)", api, addr, size,
+                     k.core().l1.size());
+}
+
+}  // namespace detail
+
+template <> std::uint32_t get_arg_val<std::uint32_t>(int idx) {
+    KernelContext& k = ctx();
+    k.advance(k.core().costs().l1Access);
+    return k.rtArg(std::size_t(idx));
+}
+
+template <> std::int32_t get_arg_val<std::int32_t>(int idx) {
+    return static_cast<std::int32_t>(get_arg_val<std::uint32_t>(idx));
+}
+
+std::uint32_t get_compile_time_arg_val(int idx) { return ctx().ctArg(std::size_t(idx)); }
+std::uint32_t get_arg_count() { return std::uint32_t(ctx().rtArgCount()); }
+
+std::uint32_t my_x() { return ctx().core().coord().x; }
+std::uint32_t my_y() { return ctx().core().coord().y; }
+std::uint8_t noc_index() { return std::uint8_t(ctx().launch().noc); }
+
+std::uint64_t get_timestamp() {
+    KernelContext& k = ctx();
+    k.advance(k.core().costs().timerRead);
+    return k.localTime() / k.core().costs().cycle;
+}
+
+void WAYPOINT(const char* code) { ctx().setWaypoint(code); }
+void trace_value(std::uint32_t slot, std::uint32_t value) { ctx().setTraceSlot(slot, value); }
+
+std::uint32_t l1_read_u32(std::uint32_t addr) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, "l1_read_u32", addr, 4);
+    k.sync();
+    k.advance(k.core().costs().l1Access);
+    return k.core().l1.readU32(addr);
+}
+
+void l1_write_u32(std::uint32_t addr, std::uint32_t value) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, "l1_write_u32", addr, 4);
+    k.advance(k.core().costs().l1Access);
+    k.sync();
+    k.core().l1.writeU32(addr, value);
+}
+
+namespace {
+template <class Test> bool pollWord(const char* api, std::uint32_t addr, std::uint32_t value, Test&& test) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, api, addr, 4);
+    L1Memory& l1 = k.core().l1;
+    return k.poll(detail::l1Key(addr), PollDesc{PollDesc::L1Word, api, addr, value},
+                  [&] { return test(l1.readU32(addr)); });
+}
+}  // namespace
+
+bool l1_word_is(std::uint32_t addr, std::uint32_t value) {
+    return pollWord("l1_word_is", addr, value, [value](std::uint32_t v) { return v == value; });
+}
+bool l1_word_is_not(std::uint32_t addr, std::uint32_t value) {
+    return pollWord("l1_word_is_not", addr, value, [value](std::uint32_t v) { return v != value; });
+}
+bool l1_word_at_least(std::uint32_t addr, std::uint32_t value) {
+    return pollWord("l1_word_at_least", addr, value, [value](std::uint32_t v) { return v >= value; });
+}
+
+void spin_cycles(std::uint32_t cycles) {
+    KernelContext& k = ctx();
+    k.advance(Tick(cycles) * k.core().costs().cycle);
+}
+
+void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, "testbench_fill", addr, bytes);
+    if (!k.core().l1.storesPayload()) return;
+    std::vector<std::uint8_t> buf(bytes);
+    refStreamFill(stream, offset, buf.data(), bytes);
+    k.sync();
+    k.core().l1.writeBytes(addr, bytes, buf.data());
+}
+
+void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset) {
+    KernelContext& k = ctx();
+    detail::checkLocal(k, "testbench_check", addr, bytes);
+    if (!k.core().l1.storesPayload() || !k.launch().scoreboard) return;
+    std::vector<std::uint8_t> buf(bytes);
+    k.sync();
+    k.core().l1.readBytes(addr, bytes, buf.data());
+    k.launch().scoreboard->check(buf.data(), bytes, stream, offset, k.name());
+}
+
+}  // namespace cclsim::fw

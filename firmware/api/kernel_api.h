@@ -1,0 +1,63 @@
+// Kernel-side basics: arguments, identity, timers, waypoints.
+//
+// Firmware in cclsim is written like tt-metal device code: each kernel is a
+// free function `kernel_main()` that calls these snake_case functions. The
+// differences from the real headers are deliberate and small:
+//   * L1 addresses are uint32_t offsets, not volatile pointers; use
+//     l1_read_u32 / l1_write_u32 (or the semaphore calls) to touch L1 words;
+//   * NoC coordinates are physical (NoC0) coordinates on both NoCs;
+//   * every call charges modelled time to the calling kernel.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace cclsim::fw {
+
+/// Runtime argument `idx` (set by the host with set_runtime_args).
+template <typename T = std::uint32_t> T get_arg_val(int idx);
+/// Compile-time argument `idx` (a runtime lookup in the model).
+std::uint32_t get_compile_time_arg_val(int idx);
+/// Number of runtime arguments (for builders' end-of-arguments marker checks).
+std::uint32_t get_arg_count();
+
+/// This core's NoC coordinates.
+std::uint32_t my_x();
+std::uint32_t my_y();
+/// The kernel's NoC (noc_index in tt-metal).
+std::uint8_t noc_index();
+
+/// Wall-clock timer in AICLK cycles; reading it costs modelled time.
+std::uint64_t get_timestamp();
+
+/// Mark progress for the VCD waypoint signal (up to 4 characters).
+void WAYPOINT(const char* code);
+/// Set a kernel-owned trace value declared by the host (e.g. EDM channel state).
+void trace_value(std::uint32_t slot, std::uint32_t value);
+
+/// Local L1 word access (a firmware load/store).
+std::uint32_t l1_read_u32(std::uint32_t addr);
+void l1_write_u32(std::uint32_t addr, std::uint32_t value);
+
+/// Spin-loop status reads of a local L1 word. Use these (not l1_read_u32) as
+/// the condition of `while (!...) {}` loops: when the same test is repeated
+/// with nothing changed, the model sleeps until the word is written instead
+/// of spinning, and a kernel stuck here is reported with the word's value.
+bool l1_word_is(std::uint32_t addr, std::uint32_t value);
+bool l1_word_is_not(std::uint32_t addr, std::uint32_t value);
+bool l1_word_at_least(std::uint32_t addr, std::uint32_t value);
+
+/// Charge `cycles` of computation to the kernel.
+void spin_cycles(std::uint32_t cycles);
+
+// --- Testbench hooks (zero simulated time) -----------------------------------
+// Stand in for data that a real op would load from DRAM and for the host-side
+// comparison of outputs: fill an L1 range with the reference byte stream
+// `stream` starting at byte `offset`, or compare an L1 range with it.
+void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset);
+void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset);
+
+template <> std::uint32_t get_arg_val<std::uint32_t>(int idx);
+template <> std::int32_t get_arg_val<std::int32_t>(int idx);
+
+}  // namespace cclsim::fw

@@ -1,0 +1,175 @@
+#include "runtime/Runtime.h"
+
+#include "models/common/Report.h"
+
+#include <chrono>
+
+namespace cclsim {
+
+Program::Program(Runtime& rt, unsigned chip) : rt_(rt), chip_(chip) {}
+
+ProgrammableCore& Program::core(CoreCoord c, const char* what) {
+    ProgrammableCore* p = rt_.platform().chip(chip_).core(c);
+    if (!p) throw ConfigError(fmt::format("{}: chip {} has no programmable core at {}", what, chip_, c.str()));
+    return *p;
+}
+
+std::uint32_t Program::allocateL1(CoreCoord c, std::uint32_t bytes, std::uint32_t align) {
+    ProgrammableCore& p = core(c, "allocateL1");
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    std::uint32_t base, end;
+    if (p.isEthernet()) {
+        base = arch.erisc.unreservedBase + 16;  // after the handshake scratch word
+        end = arch.erisc.kernelRegionEnd();
+    } else {
+        base = arch.workerUnreservedBase;
+        end = std::uint32_t(arch.worker.l1.sizeBytes);
+    }
+    auto it = next_.emplace(c, base).first;
+    const std::uint32_t addr = (it->second + align - 1) / align * align;
+    if (std::uint64_t(addr) + bytes > end)
+        throw ConfigError(fmt::format("chip {} core {}: cannot allocate {} B of L1: {} B free of the {} B kernel region",
+                                      chip_, c.str(), bytes, end > it->second ? end - it->second : 0, end - base));
+    it->second = addr + bytes;
+    return addr;
+}
+
+std::uint32_t Program::l1Free(CoreCoord c) {
+    ProgrammableCore& p = core(c, "l1Free");
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    const std::uint32_t base = p.isEthernet() ? arch.erisc.unreservedBase + 16 : arch.workerUnreservedBase;
+    const std::uint32_t end = p.isEthernet() ? arch.erisc.kernelRegionEnd() : std::uint32_t(arch.worker.l1.sizeBytes);
+    auto it = next_.find(c);
+    const std::uint32_t used = it == next_.end() ? base : it->second;
+    return end > used ? end - used : 0;
+}
+
+std::uint32_t Program::createSemaphore(CoreCoord c, std::uint32_t initial, const std::string& label) {
+    ProgrammableCore& p = core(c, "createSemaphore");
+    const std::uint32_t addr = allocateL1(c, 16, 16);
+    p.l1.markControl(addr, 4);
+    p.l1.writeU32(addr, initial);
+    p.traceWord(addr, label);
+    return addr;
+}
+
+void Program::markControl(CoreCoord c, std::uint32_t addr, std::uint32_t n) { core(c, "markControl").l1.markControl(addr, n); }
+
+KernelHandle Program::createKernel(const std::string& name, std::function<void()> entry, CoreCoord c,
+                                   const KernelConfig& cfg) {
+    ProgrammableCore& p = core(c, "createKernel");
+    if (p.isEthernet()) {
+        auto& e = static_cast<EriscCore&>(p);
+        const EthLinkInfo& li = e.eth.link();
+        if (li.dispatch)
+            throw ConfigError(fmt::format(
+                "kernel '{}': chip {} Ethernet channel {} (core {}) carries the link to chip {} channel {}, which is "
+                "reserved for dispatch; user kernels must use another link",
+                name, chip_, e.channel(), c.str(), li.peerChip, li.peerChannel));
+    }
+    KernelLaunch l;
+    l.name = name;
+    l.processor = !cfg.processor.empty() ? cfg.processor : (p.isEthernet() ? "erisc" : "brisc");
+    if (p.isEthernet() && l.processor != "erisc")
+        throw ConfigError(fmt::format("kernel '{}': Ethernet cores run one kernel on processor 'erisc'", name));
+    if (!p.isEthernet() && l.processor != "brisc" && l.processor != "ncrisc")
+        throw ConfigError(fmt::format("kernel '{}': worker data-movement kernels run on 'brisc' or 'ncrisc'", name));
+    for (const PendingKernel& k : kernels_)
+        if (k.core == c && k.launch.processor == l.processor)
+            throw ConfigError(fmt::format("kernel '{}': chip {} core {} processor {} already runs kernel '{}'", name,
+                                          chip_, c.str(), l.processor, k.launch.name));
+    if (cfg.noc > 1) throw ConfigError(fmt::format("kernel '{}': NoC {} does not exist", name, cfg.noc));
+    if (cfg.vc > 1) throw ConfigError(fmt::format("kernel '{}': PE_DMA virtual channel {} does not exist", name, cfg.vc));
+    l.entry = std::move(entry);
+    l.ctArgs = cfg.ctArgs;
+    l.noc = cfg.noc;
+    l.vc = cfg.vc;
+    l.traceSlots = cfg.traceSlots;
+    l.scoreboard = &rt_.scoreboard();
+    kernels_.push_back(PendingKernel{std::move(l), c});
+    return KernelHandle{chip_, kernels_.size() - 1};
+}
+
+void Program::setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args) {
+    if (k.chip != chip_ || k.index >= kernels_.size()) throw ConfigError("setRuntimeArgs: invalid kernel handle");
+    kernels_[k.index].launch.rtArgs = std::move(args);
+}
+
+Runtime::Runtime(Platform& platform) : platform_(platform), dispatch_(platform.numChips(), 0) {
+    for (unsigned c = 0; c < platform.numChips(); ++c) programs_.push_back(std::make_unique<Program>(*this, c));
+}
+
+Program& Runtime::program(unsigned chip) {
+    if (chip >= programs_.size()) throw ConfigError(fmt::format("chip {} does not exist", chip));
+    return *programs_[chip];
+}
+
+void Runtime::setDispatchTime(unsigned chip, Tick t) { dispatch_.at(chip) = t; }
+Tick Runtime::dispatchTime(unsigned chip) const { return dispatch_.at(chip); }
+
+void Runtime::launch() {
+    if (launched_) throw std::logic_error("Runtime::launch called twice");
+    launched_ = true;
+    for (auto& prog : programs_) {
+        for (auto& pk : prog->kernels_) {
+            pk.launch.startAt = dispatch_[prog->chip()];
+            ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);
+            kernels_.push_back(&p->launch(std::move(pk.launch)));
+        }
+        prog->kernels_.clear();
+    }
+}
+
+RunResult Runtime::run(const RunOptions& opts) {
+    if (!launched_) launch();
+    RunResult r;
+    const auto t0 = std::chrono::steady_clock::now();
+    // Run in slices so long runs can report progress and a wall-clock limit holds.
+    const Tick slice = 100 * 1000 * kTicksPerNs;  // 100 us simulated
+    for (;;) {
+        const Tick remaining = opts.maxSimTime > now() ? opts.maxSimTime - now() : 0;
+        if (remaining == 0) break;
+        sc_core::sc_start(toScTime(std::min(slice, remaining)));
+        bool allDone = true;
+        for (KernelContext* k : kernels_) allDone &= k->state() == KernelContext::State::Done;
+        if (allDone) break;
+        if (!sc_core::sc_pending_activity()) break;  // nothing can ever happen again
+        if (opts.progress) opts.progress(now());
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > opts.maxWallSeconds) break;
+    }
+    r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.simEnd = now();
+    r.completed = true;
+    for (KernelContext* k : kernels_) {
+        if (k->state() != KernelContext::State::Done)
+            r.completed = false;
+        else
+            r.lastKernelFinish = std::max(r.lastKernelFinish, k->finishedAt());
+    }
+    if (!r.completed) {
+        const bool stuck = !sc_core::sc_pending_activity();
+        r.report = fmt::format("{} at {}: kernels did not finish.\n{}",
+                               stuck ? "deadlock" : "time limit reached", timeStamp(), blockedReport());
+    }
+    return r;
+}
+
+std::string Runtime::blockedReport() {
+    std::string out;
+    for (KernelContext* k : kernels_) {
+        if (k->state() == KernelContext::State::Done) continue;
+        const char* st = k->state() == KernelContext::State::Pending   ? "not started"
+                         : k->state() == KernelContext::State::Blocked ? "blocked"
+                                                                       : "running";
+        out += fmt::format("  {} [{}] waypoint {}\n{}", k->name(), st, k->waypoint(), k->describeWait());
+    }
+    return out;
+}
+
+std::uint32_t Runtime::readL1(CoreRef c, std::uint32_t addr) {
+    ProgrammableCore* p = platform_.chip(c.chip).core(c.coord);
+    if (!p) throw ConfigError(fmt::format("chip {} has no core at {}", c.chip, c.coord.str()));
+    return p->l1.readU32(addr);
+}
+
+}  // namespace cclsim

@@ -1,0 +1,120 @@
+// The host runtime: programs per chip, kernels on cores, semaphores, L1
+// buffers, per-chip dispatch times, and running the simulation to completion
+// with a deadlock report if kernels are left waiting.
+//
+// It follows tt-metal's host API shape (a Program is a single-chip construct,
+// CreateKernel / CreateSemaphore / SetRuntimeArgs) so host-side builders and
+// op launchers read like their tt-metal counterparts.
+#pragma once
+
+#include "models/common/Scoreboard.h"
+#include "models/core/KernelContext.h"
+#include "platforms/Platform.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+struct KernelConfig {
+    std::string processor;                ///< default: "brisc" on workers, "erisc" on Ethernet cores
+    unsigned noc = 0;
+    unsigned vc = 0;                      ///< PE_DMA virtual channel (0 vc_compute, 1 vc_comm)
+    std::vector<std::uint32_t> ctArgs;
+    std::vector<std::string> traceSlots;
+};
+
+struct KernelHandle {
+    unsigned chip = 0;
+    std::size_t index = 0;
+};
+
+struct CoreRef {
+    unsigned chip = 0;
+    CoreCoord coord;
+};
+
+class Runtime;
+
+/// One chip's program.
+class Program {
+public:
+    Program(Runtime& rt, unsigned chip);
+
+    unsigned chip() const { return chip_; }
+    /// Allocate a semaphore word (initialised, traced, kept in --no-data).
+    std::uint32_t createSemaphore(CoreCoord core, std::uint32_t initial, const std::string& label);
+    /// Allocate an L1 buffer on a core (aligned; errors when L1 is full).
+    std::uint32_t allocateL1(CoreCoord core, std::uint32_t bytes, std::uint32_t align = 32);
+    /// Free bytes left in a core's kernel region.
+    std::uint32_t l1Free(CoreCoord core);
+    /// Keep [addr, addr+n) stored in --no-data mode (semaphore-like words).
+    void markControl(CoreCoord core, std::uint32_t addr, std::uint32_t n);
+
+    KernelHandle createKernel(const std::string& name, std::function<void()> entry, CoreCoord core,
+                              const KernelConfig& cfg);
+    void setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args);
+
+private:
+    friend class Runtime;
+    struct PendingKernel {
+        KernelLaunch launch;
+        CoreCoord core;
+    };
+    ProgrammableCore& core(CoreCoord c, const char* what);
+
+    Runtime& rt_;
+    unsigned chip_;
+    std::map<CoreCoord, std::uint32_t> next_;  ///< allocation cursor per core
+    std::vector<PendingKernel> kernels_;
+};
+
+struct RunResult {
+    bool completed = false;        ///< every kernel returned
+    Tick lastKernelFinish = 0;     ///< op time: last kernel to finish
+    Tick simEnd = 0;
+    double wallSeconds = 0;
+    std::string report;            ///< deadlock / timeout report when !completed
+};
+
+struct RunOptions {
+    Tick maxSimTime = 10'000'000'000'000ull;  ///< 10 s simulated
+    double maxWallSeconds = 3600;
+    std::function<void(Tick)> progress;        ///< called between simulation slices
+};
+
+class Runtime {
+public:
+    explicit Runtime(Platform& platform);
+
+    Platform& platform() { return platform_; }
+    Program& program(unsigned chip);
+    /// Dispatch time of a chip's program (programs on different chips start at different times).
+    void setDispatchTime(unsigned chip, Tick t);
+    Tick dispatchTime(unsigned chip) const;
+    Scoreboard& scoreboard() { return scoreboard_; }
+
+    /// Create every kernel thread (elaboration). Call once, before tracing.
+    void launch();
+    /// Run until every kernel returned, or report what is blocked.
+    RunResult run(const RunOptions& opts = {});
+
+    /// Read a word of a core's L1 (host readback of results).
+    std::uint32_t readL1(CoreRef core, std::uint32_t addr);
+
+    /// One paragraph per kernel that did not finish.
+    std::string blockedReport();
+
+private:
+    Platform& platform_;
+    std::vector<std::unique_ptr<Program>> programs_;
+    std::vector<Tick> dispatch_;
+    std::vector<KernelContext*> kernels_;
+    Scoreboard scoreboard_;
+    bool launched_ = false;
+};
+
+}  // namespace cclsim

@@ -1,0 +1,48 @@
+// A workload of a board executable: options, program construction, report.
+//
+// The executables (sc_main/) own the command line and the run loop; a
+// workload contributes its options, builds programs on a Runtime before
+// simulation starts, and turns the finished run (and whatever its kernels
+// left in L1) into the `results` object of the JSON report.
+#pragma once
+
+#include "runtime/Runtime.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+
+    virtual std::string name() const = 0;
+    virtual std::string description() const = 0;
+    /// Register this workload's options on its subcommand.
+    virtual void addOptions(CLI::App& cmd) = 0;
+    /// Every option in effect (the report's "params").
+    virtual nlohmann::json params() const = 0;
+    /// Create programs, kernels and arguments. Throw ConfigError on bad input.
+    virtual void build(Runtime& rt) = 0;
+    /// Results of a completed run (the report's "results").
+    virtual nlohmann::json results(Runtime& rt, const RunResult& run) = 0;
+    /// Human-readable lines for the terminal report.
+    virtual std::string summary(const nlohmann::json& results) const = 0;
+    /// "pass"/"fail"/"off" for workloads that check data; "off" otherwise.
+    virtual std::string dataCheck(Runtime& rt) const;
+
+    /// Sweeps run each point in its own process (SystemC elaborates once per process).
+    virtual std::size_t sweepPoints() const { return 0; }
+    virtual void selectSweepPoint(std::size_t /*i*/) {}
+    virtual std::string sweepHeader() const { return {}; }
+    virtual std::string sweepRow(const nlohmann::json& /*report*/) const { return {}; }
+};
+
+using WorkloadFactory = std::unique_ptr<Workload> (*)();
+
+}  // namespace cclsim

@@ -1,0 +1,264 @@
+#include "sc_main/BoardMain.h"
+
+#include "models/common/Report.h"
+#include "platforms/Platform.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace cclsim {
+
+namespace {
+
+// SystemC prints its banner from main() before sc_main runs; a static
+// initialiser of the executable runs earlier still.
+const bool kQuietBanner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
+
+enum Exit { kOk = 0, kDataFail = 1, kUsage = 2, kConfig = 3, kSimError = 4, kStuck = 5 };
+
+struct GlobalOptions {
+    std::string json;
+    std::string vcd;
+    std::string cluster;
+    std::string arch;
+    bool noData = false;
+    double skewNs = 0;
+    std::vector<std::string> starts;
+    bool traceAll = false;
+    double maxSimUs = 10e6;
+    bool quiet = false;
+};
+
+double peakRssMiB() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) / 1024.0;
+}
+
+std::vector<Tick> dispatchTimes(const GlobalOptions& g, unsigned chips) {
+    std::vector<Tick> t(chips, 0);
+    for (unsigned c = 0; c < chips; ++c) t[c] = nsToTicks(g.skewNs * c);
+    for (const std::string& s : g.starts) {
+        const auto colon = s.find(':');
+        unsigned chip = 0;
+        double ns = 0;
+        try {
+            if (colon == std::string::npos) throw std::invalid_argument(s);
+            chip = unsigned(std::stoul(s.substr(0, colon)));
+            ns = std::stod(s.substr(colon + 1));
+        } catch (const std::exception&) {
+            throw ConfigError(fmt::format("--start {}: expected CHIP:NS", s));
+        }
+        if (chip >= chips) throw ConfigError(fmt::format("--start {}: chip {} does not exist", s, chip));
+        if (ns < 0) throw ConfigError(fmt::format("--start {}: time must be >= 0", s));
+        t[chip] = nsToTicks(ns);
+    }
+    return t;
+}
+
+/// Run one simulation in this process and return its report.
+nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g, int& exitCode) {
+    const ClusterDescriptor desc = loadClusterDescriptor(g.cluster.empty() ? board.descriptor : g.cluster, g.arch);
+    PlatformOptions po;
+    po.storePayload = !g.noData;
+    po.traceAllCores = g.traceAll;
+    Platform platform(board.name.c_str(), desc, po);
+    Runtime rt(platform);
+    const auto starts = dispatchTimes(g, platform.numChips());
+    for (unsigned c = 0; c < platform.numChips(); ++c) rt.setDispatchTime(c, starts[c]);
+    w.build(rt);
+    rt.launch();
+
+    std::unique_ptr<TraceFile> tf;
+    if (!g.vcd.empty()) {
+        tf = std::make_unique<TraceFile>(g.vcd);
+        platform.trace(*tf);
+        tf->begin();
+    }
+    RunOptions ro;
+    ro.maxSimTime = nsToTicks(g.maxSimUs * 1000.0);
+    const RunResult r = rt.run(ro);
+    if (tf) {
+        tf->close();
+        const std::string gtkw = g.vcd.substr(0, g.vcd.rfind('.') == std::string::npos ? g.vcd.size() : g.vcd.rfind('.')) + ".gtkw";
+        tf->writeGtkw(gtkw);
+    }
+
+    nlohmann::json params = w.params();
+    params["cluster"] = desc.file;
+    params["arch"] = desc.arch.file;
+    params["no_data"] = g.noData;
+    params["skew_ns"] = g.skewNs;
+    params["start"] = g.starts;
+    params["max_sim_us"] = g.maxSimUs;
+    nlohmann::json report{{"board", board.name},
+                          {"workload", w.name()},
+                          {"params", params},
+                          {"sim_time_ns", ticksToNs(r.lastKernelFinish)},
+                          {"wall_seconds", r.wallSeconds},
+                          {"peak_rss_mib", peakRssMiB()}};
+    if (!r.completed) {
+        report["data_check"] = "off";
+        report["error"] = r.report;
+        report["results"] = nlohmann::json::object();
+        exitCode = kStuck;
+        return report;
+    }
+    report["results"] = w.results(rt, r);
+    report["data_check"] = w.dataCheck(rt);
+    if (report["data_check"] == "fail") {
+        report["data_check_failure"] = rt.scoreboard().firstFailure();
+        exitCode = kDataFail;
+    } else {
+        exitCode = kOk;
+    }
+    return report;
+}
+
+void writeJson(const std::string& path, const nlohmann::json& j) {
+    std::ofstream os(path);
+    if (!os) throw ConfigError(fmt::format("cannot write JSON report '{}'", path));
+    os << j.dump(2) << "\n";
+}
+
+/// Run every sweep point in a child process; collect their reports.
+int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
+    std::vector<nlohmann::json> reports;
+    int worst = kOk;
+    if (!g.quiet) std::cout << w.sweepHeader();
+    for (std::size_t i = 0; i < w.sweepPoints(); ++i) {
+        int fds[2];
+        if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+        std::fflush(stdout);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            int code = kOk;
+            std::string out;
+            try {
+                w.selectSweepPoint(i);
+                GlobalOptions child = g;
+                child.vcd.clear();
+                nlohmann::json rep = runOnce(board, w, child, code);
+                out = rep.dump();
+            } catch (const std::exception& e) {
+                out = nlohmann::json{{"error", e.what()}}.dump();
+                code = kSimError;
+            }
+            std::size_t off = 0;
+            while (off < out.size()) {
+                const ssize_t n = write(fds[1], out.data() + off, out.size() - off);
+                if (n <= 0) break;
+                off += std::size_t(n);
+            }
+            close(fds[1]);
+            _exit(code);
+        }
+        close(fds[1]);
+        std::string buf;
+        char tmp[65536];
+        ssize_t n;
+        while ((n = read(fds[0], tmp, sizeof tmp)) > 0) buf.append(tmp, std::size_t(n));
+        close(fds[0]);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kSimError;
+        nlohmann::json rep = buf.empty() ? nlohmann::json{{"error", "sweep point crashed"}} : nlohmann::json::parse(buf);
+        if (code != kOk) {
+            worst = std::max(worst, code);
+            std::cerr << fmt::format("sweep point {} failed: {}\n", i,
+                                     rep.contains("error") ? rep["error"].dump() : rep.value("data_check_failure", ""));
+        } else if (!g.quiet) {
+            std::cout << w.sweepRow(rep) << std::flush;
+        }
+        reports.push_back(std::move(rep));
+    }
+    if (!g.json.empty()) writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});
+    return worst;
+}
+
+}  // namespace
+
+int boardMain(int argc, char** argv, const BoardInfo& board) {
+    // Reports from SystemC itself: errors throw; we print them once below.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY);
+    sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+
+    CLI::App app{fmt::format("cclsim {} board: transaction-level model of {} and its firmware", board.name, board.name),
+                 board.name};
+    app.fallthrough();
+    app.failure_message(CLI::FailureMessage::help);
+    GlobalOptions g;
+    app.add_option("--json", g.json, "write the machine-readable report to FILE");
+    app.add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
+    app.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
+    app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
+    app.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
+    app.add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
+    app.add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
+    app.add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
+    app.add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
+    app.add_flag("--quiet", g.quiet, "print only errors");
+
+    std::map<std::string, std::unique_ptr<Workload>> workloads;
+    std::map<CLI::App*, Workload*> byCommand;
+    for (WorkloadFactory f : board.workloads) {
+        auto w = f();
+        CLI::App* cmd = app.add_subcommand(w->name(), w->description());
+        w->addOptions(*cmd);
+        byCommand[cmd] = w.get();
+        workloads[w->name()] = std::move(w);
+    }
+    app.require_subcommand(0, 1);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? kOk : kUsage;
+    }
+    Workload* w = nullptr;
+    for (CLI::App* sub : app.get_subcommands()) w = byCommand.at(sub);
+    if (!w) w = workloads.at(board.defaultWorkload).get();
+
+    try {
+        if (w->sweepPoints() > 0) return runSweep(board, *w, g);
+        int code = kOk;
+        const nlohmann::json rep = runOnce(board, *w, g, code);
+        if (!g.json.empty()) writeJson(g.json, rep);
+        if (code == kStuck) {
+            std::cerr << "cclsim: " << rep["error"].get<std::string>();
+            return code;
+        }
+        if (!g.quiet) {
+            std::cout << w->summary(rep["results"]);
+            std::cout << fmt::format("  simulated {:.3f} us in {:.2f} s wall, data check: {}\n",
+                                     rep["sim_time_ns"].get<double>() / 1000.0, rep["wall_seconds"].get<double>(),
+                                     rep["data_check"].get<std::string>());
+            if (!g.vcd.empty()) std::cout << "  trace: " << g.vcd << " (open with: gtkwave " << g.vcd.substr(0, g.vcd.rfind('.')) << ".gtkw)\n";
+            if (!g.json.empty()) std::cout << "  report: " << g.json << "\n";
+        }
+        if (code == kDataFail) std::cerr << "cclsim: data check failed: " << rep["data_check_failure"].get<std::string>() << "\n";
+        return code;
+    } catch (const ConfigError& e) {
+        std::cerr << "cclsim: configuration error: " << e.what() << "\n";
+        return kConfig;
+    } catch (const sc_core::sc_report& e) {
+        std::cerr << "cclsim: simulation error " << e.get_msg() << "\n";
+        return kSimError;
+    } catch (const std::exception& e) {
+        std::cerr << "cclsim: error: " << e.what() << "\n";
+        return kSimError;
+    }
+}
+
+}  // namespace cclsim

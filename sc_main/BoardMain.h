@@ -1,0 +1,27 @@
+// The command line shared by every board executable:
+//
+//   <board> <workload> [workload options] [--json FILE] [--vcd FILE]
+//           [--cluster FILE] [--arch FILE] [--no-data] [--skew-ns NS]
+//           [--start CHIP:NS ...] [--trace-all-cores] [--max-sim-us US] [--quiet]
+//
+// Exit codes: 0 success, 1 data check failed, 2 usage error, 3 bad
+// configuration, 4 simulation error (firmware misuse), 5 deadlock or time limit.
+#pragma once
+
+#include "runtime/Workload.h"
+
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+struct BoardInfo {
+    std::string name;               ///< executable and platform name ("n300")
+    std::string descriptor;         ///< default cluster descriptor path
+    std::string defaultWorkload;    ///< run when no workload is given
+    std::vector<WorkloadFactory> workloads;
+};
+
+int boardMain(int argc, char** argv, const BoardInfo& board);
+
+}  // namespace cclsim
