@@ -41,6 +41,7 @@ void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::u
     k.sync();
     k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
                             posted, &k.counters(noc));
+    k.acted();
 }
 
 }  // namespace
@@ -70,6 +71,7 @@ void noc_async_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size, st
     k.sync();
     k.core().niu(noc).read(k.core().nocClass(k.dmaVc()), nocaddr::coord(src), nocaddr::local(src), dst, size,
                            &k.counters(noc));
+    k.acted();
 }
 
 void noc_async_write_barrier(std::uint8_t nocSel) {
@@ -119,6 +121,7 @@ void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocS
     k.sync();
     k.core().niu(noc).atomicInc(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), incr, false,
                                 &k.counters(noc));
+    k.acted();
 }
 
 void noc_semaphore_set(std::uint32_t sem_addr, std::uint32_t val) { l1_write_u32(sem_addr, val); }

@@ -56,6 +56,7 @@ void eth_write_channel_sync(std::uint32_t addr, const eth_channel_sync_t& s) {
     k.core().l1.writeU32(addr + 4, s.receiver_ack);
     k.core().l1.writeU32(addr + 8, s.reserved_1);
     k.core().l1.writeU32(addr + 12, s.reserved_2);
+    k.acted();
 }
 
 bool eth_txq_is_busy(std::uint32_t q) {
@@ -84,6 +85,7 @@ void eth_send_packet(std::uint32_t q, std::uint32_t src_word_addr, std::uint32_t
     k.advance(k.core().costs().ethSendIssue);
     k.sync();
     e.eth.send(q, src_word_addr * w, dest_word_addr * w, num_words * w);
+    k.acted();
 }
 
 void eth_send_bytes(std::uint32_t src, std::uint32_t dst, std::uint32_t num_bytes, std::uint32_t per_send) {

@@ -73,6 +73,7 @@ void l1_write_u32(std::uint32_t addr, std::uint32_t value) {
     k.advance(k.core().costs().l1Access);
     k.sync();
     k.core().l1.writeU32(addr, value);
+    k.acted();
 }
 
 namespace {
@@ -108,6 +109,7 @@ void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t strea
     refStreamFill(stream, offset, buf.data(), bytes);
     k.sync();
     k.core().l1.writeBytes(addr, bytes, buf.data());
+    k.acted();
 }
 
 void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset) {

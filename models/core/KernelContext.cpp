@@ -4,6 +4,7 @@
 #include "models/core/ProgrammableCore.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace cclsim {
 
@@ -57,49 +58,52 @@ void KernelContext::sync() {
 
 void KernelContext::bump() {
     ++epoch_;
+    resetSpin();
     if (state_ == State::Blocked) wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void KernelContext::sleepUntilChange(const PollDesc& /*desc*/) {
+void KernelContext::sleepUntilChange() {
     const std::uint64_t seen = epoch_;
     const State before = state_;
     state_ = State::Blocked;
     while (epoch_ == seen) sc_core::wait(wake_);
     current_ = this;
     state_ = before;
+    resetSpin();
     // Detecting the change takes one iteration of the spin loop.
     advance(costs_.pollIteration);
 }
 
-void KernelContext::record(std::uint64_t key, const PollDesc& desc) {
-    for (PollRecord& r : polls_) {
-        if (r.key == key) {
-            r.epoch = epoch_;
-            r.desc = desc;
-            return;
-        }
-    }
-    if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
-    polls_.push_back(PollRecord{key, epoch_, desc});
-    // Keep the set small: a kernel only spins on a handful of words at a time.
-    if (polls_.size() > 64) {
-        if (polls_.front().desc.kind == PollDesc::L1Word) core_.l1.unwatch(polls_.front().desc.addr, 4, this);
-        polls_.erase(polls_.begin());
-    }
+KernelContext::PollRecord* KernelContext::find(std::uint64_t key) {
+    for (PollRecord& r : polls_)
+        if (r.key == key) return &r;
+    return nullptr;
 }
 
-void KernelContext::forget(std::uint64_t key) {
-    for (auto it = polls_.begin(); it != polls_.end(); ++it) {
-        if (it->key != key) continue;
-        if (it->desc.kind == PollDesc::L1Word) {
-            bool shared = false;
-            for (const PollRecord& r : polls_)
-                shared |= (&r != &*it && r.desc.kind == PollDesc::L1Word && r.desc.addr == it->desc.addr);
-            if (!shared) core_.l1.unwatch(it->desc.addr, 4, this);
-        }
-        polls_.erase(it);
-        return;
+void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
+    PollRecord* r = find(key);
+    if (!r) {
+        if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
+        polls_.push_back(PollRecord{key, desc, result, 0, 0});
+        r = &polls_.back();
     }
+    r->desc = desc;
+    r->lastResult = result;
+    if (r->spinGen != spinGen_) {
+        r->spinGen = spinGen_;
+        r->count = 0;
+    }
+    ++r->count;
+}
+
+bool KernelContext::loopIsIdle(const PollRecord* r) const {
+    if (!r || r->spinGen != spinGen_ || r->count == 0) return false;
+    for (const PollRecord& o : polls_) {
+        if (spinGen_ - o.spinGen >= kLoopAge) continue;  // no longer read by the loop
+        const std::uint32_t n = (o.spinGen == spinGen_ ? o.count : 0) + (&o == r ? 1 : 0);
+        if (n < 2) return false;
+    }
+    return true;
 }
 
 std::uint32_t KernelContext::rtArg(std::size_t i) const {
@@ -128,13 +132,14 @@ void KernelContext::trace(TraceFile& tf) {
 std::string KernelContext::describeWait() const {
     std::string out;
     for (const PollRecord& r : polls_) {
+        if (r.lastResult || r.spinGen != spinGen_) continue;  // only what it spins on now
         std::string line = fmt::format("    polls {}", r.desc.api);
         switch (r.desc.kind) {
             case PollDesc::L1Word:
                 line += fmt::format(" on L1 word 0x{:x} (now {}, waiting for {})", r.desc.addr,
                                     core_.l1.readU32(r.desc.addr), r.desc.expect);
                 break;
-            case PollDesc::TxQueue: line += fmt::format(" on tx_cmd_q {}", r.desc.addr); break;
+            case PollDesc::TxQueue: line += fmt::format(" on tx_cmd_q {} ({})", r.desc.addr, core_.describeQueue(r.desc.addr)); break;
             case PollDesc::NocCounter: {
                 const NocCounters& c = counters_[r.desc.addr & 1];
                 line += fmt::format(" on NoC{} (writes {}/{} flushed, {}/{} acked; reads {}/{}; atomics {}/{})",
@@ -147,6 +152,11 @@ std::string KernelContext::describeWait() const {
         out += line + "\n";
     }
     if (out.empty()) out = "    (no outstanding poll)\n";
+    if (std::getenv("CCLSIM_DEBUG_POLLS")) {
+        out += fmt::format("    [debug] epoch {} spinGen {}\n", epoch_, spinGen_);
+        for (const PollRecord& r : polls_)
+            out += fmt::format("    [debug] {} 0x{:x} last {} gen {} count {}\n", r.desc.api, r.desc.addr, r.lastResult, r.spinGen, r.count);
+    }
     return out;
 }
 

@@ -7,13 +7,18 @@
 // context switch.
 //
 // Spin loops are modelled, not executed: every status read goes through
-// `poll()`. A poll that returns "not yet" records the word (or queue) it read
-// and starts watching it. If the kernel polls the same thing again while
-// nothing it watches has changed, the answer cannot differ, so the kernel
-// sleeps until a watched word is written (or its core's queues change) and
-// is charged one poll iteration on wake-up. Waiting is therefore event-driven
-// for any loop shape, and a kernel that waits forever is visible: it is
-// Blocked on a described poll, which the deadlock report prints.
+// `poll()`, which remembers the words (and queues) the kernel reads. Between
+// two changes (a watched word written, the core's queues or NoC counters
+// moving, or an action of the kernel itself) the kernel's reads cannot see
+// anything new; once it has read every thing it has been reading lately
+// (anything read within the last kLoopAge changes) at least twice, its
+// loop has gone round with nothing to do, so it sleeps until the next change
+// and is charged one poll iteration on wake-up. The reads before it sleeps
+// are charged like the real loop's, so timing is that of the spinning
+// firmware; waiting costs no wall-clock time; and a kernel that waits
+// forever is Blocked on described polls, which the deadlock report prints.
+// (A loop that gives up after N iterations without any change sees the
+// limit only if something changes: firmware waits on state, not counts.)
 #pragma once
 
 #include "models/common/Time.h"
@@ -80,6 +85,8 @@ public:
     template <class Eval> bool poll(std::uint64_t key, const PollDesc& desc, Eval&& eval);
     /// Something this kernel may poll changed (queues, counters, watched words).
     void bump();
+    /// The kernel changed state (sent, wrote, issued): it is not idle.
+    void acted() { resetSpin(); }
     void onWatchedWrite() override { bump(); }
 
     // --- identity and arguments -----------------------------------------------
@@ -108,13 +115,20 @@ public:
 private:
     struct PollRecord {
         std::uint64_t key;
-        std::uint64_t epoch;
         PollDesc desc;
+        bool lastResult;
+        std::uint64_t spinGen;  ///< spin period in which it was last polled
+        std::uint32_t count;    ///< polls in that spin period
     };
+    /// Reads older than this many changes are no longer part of the loop.
+    static constexpr std::uint64_t kLoopAge = 16;
+    void resetSpin() { ++spinGen_; }
+    PollRecord* find(std::uint64_t key);
+    /// Would polling `r` again complete a second round of every recent read?
+    bool loopIsIdle(const PollRecord* r) const;
     void run();
-    void sleepUntilChange(const PollDesc& desc);
-    void record(std::uint64_t key, const PollDesc& desc);
-    void forget(std::uint64_t key);
+    void sleepUntilChange();
+    void record(std::uint64_t key, const PollDesc& desc, bool result);
 
     static thread_local KernelContext* current_;
 
@@ -124,6 +138,7 @@ private:
     const FirmwareCosts& costs_;
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
+    std::uint64_t spinGen_ = kLoopAge + 1;
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;
     NocCounters counters_[2];
@@ -143,20 +158,10 @@ class Scoreboard;
 
 template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc& desc, Eval&& eval) {
     if (pending_ > costs_.syncQuantum) sync();
-    for (const PollRecord& r : polls_) {
-        if (r.key != key) continue;
-        if (r.epoch == epoch_) {
-            sync();
-            sleepUntilChange(desc);
-        }
-        break;
-    }
+    if (loopIsIdle(find(key))) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);
-    if (ok)
-        forget(key);
-    else
-        record(key, desc);
+    record(key, desc, ok);
     return ok;
 }
 

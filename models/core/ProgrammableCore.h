@@ -33,6 +33,8 @@ public:
     virtual unsigned nocClass(unsigned /*vc*/) const { return 0; }
     virtual bool isEthernet() const { return false; }
     virtual std::string coreKind() const = 0;
+    /// State of a queue the core's kernels poll (for blocked-kernel reports).
+    virtual std::string describeQueue(unsigned /*q*/) const { return {}; }
 
     /// Create a kernel thread that starts at `launch.startAt`.
     KernelContext& launch(KernelLaunch launch);

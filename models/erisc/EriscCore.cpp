@@ -1,5 +1,7 @@
 #include "models/erisc/EriscCore.h"
 
+#include <fmt/format.h>
+
 namespace cclsim {
 
 namespace {
@@ -32,6 +34,11 @@ EriscCore::EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsign
     // the handshake scratch word.
     l1.markControl(cfg.syncInfoBase, 16 * cfg.maxConcurrentTransactions);
     l1.markControl(cfg.unreservedBase, 16);
+}
+
+std::string EriscCore::describeQueue(unsigned q) const {
+    return fmt::format("{} of {} commands queued, MAC {}", eth.depth(q), eth.config().txQueueDepth,
+                       const_cast<EthSubsystem&>(eth).mac().idle() ? "idle" : "busy");
 }
 
 void EriscCore::trace(TraceFile& tf) {

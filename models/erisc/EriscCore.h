@@ -40,6 +40,7 @@ public:
     bool isEthernet() const override { return true; }
     std::string coreKind() const override { return "erisc"; }
     unsigned channel() const { return channel_; }
+    std::string describeQueue(unsigned q) const override;
     const EriscConfig& config() const { return cfg_; }
     void trace(TraceFile& tf) override;
 

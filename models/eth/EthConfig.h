@@ -15,7 +15,7 @@ struct EthConfig {
     std::uint32_t packetOverheadBytes = 50;
     Tick latency = 500 * kTicksPerNs;      ///< subsystem + link, first bit out to data in remote L1
     unsigned txQueues = 2;
-    unsigned txQueueDepth = 4;             ///< commands a tx_cmd_q holds (incl. the one in flight)
+    unsigned txQueueDepth = 2;             ///< commands a tx_cmd_q holds (incl. the one in flight)
 
     /// Bytes on the wire for a payload of `bytes` (framing overhead per packet).
     double wireBytes(std::uint32_t bytes) const {
