@@ -92,6 +92,26 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
             cd.ringOrder.push_back(c);
         }
     }
+    if (auto ro = root.optMap("ring_orders")) {
+        for (const std::string& key : ro->keys()) {
+            unsigned hops = 0;
+            try {
+                hops = unsigned(std::stoul(key));
+            } catch (const std::exception&) {
+                ro->fail(key, "keys are hop counts");
+            }
+            const YamlSeq s = ro->seq(key);
+            std::vector<unsigned> order;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                const unsigned c = s.get<unsigned>(i);
+                if (c >= cd.chips.size()) s.fail(i, fmt::format("chip {} does not exist", c));
+                order.push_back(c);
+            }
+            if (order.size() != hops) ro->fail(key, fmt::format("lists {} chips for {} hops", order.size(), hops));
+            cd.ringOrders[hops] = order;
+        }
+        ro->finish();
+    }
     if (auto m = root.optMap("mesh")) {
         const unsigned rows = m->get<unsigned>("rows"), cols = m->get<unsigned>("cols");
         m->finish();

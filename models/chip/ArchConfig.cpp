@@ -135,6 +135,7 @@ ArchConfig loadArchConfig(const std::string& file) {
     if (eth.minPacketBytes > eth.maxPacketBytes) pkt.fail("min_bytes", "must not exceed max_bytes");
     pkt.finish();
     eth.latency = nsToTicks(e.get<double>("latency_ns"));
+    eth.storeAndForward = e.get<bool>("store_and_forward");
     const YamlMap txq = e.map("tx_cmd_q");
     eth.txQueues = positive<unsigned>(txq, "count");
     eth.txQueueDepth = positive<unsigned>(txq, "depth");

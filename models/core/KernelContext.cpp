@@ -84,7 +84,7 @@ void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result)
     PollRecord* r = find(key);
     if (!r) {
         if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
-        polls_.push_back(PollRecord{key, desc, result, 0, 0});
+        polls_.push_back(PollRecord{key, desc, result, 0, 0, 0});
         r = &polls_.back();
     }
     r->desc = desc;
@@ -94,12 +94,15 @@ void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result)
         r->count = 0;
     }
     ++r->count;
+    r->lastSeq = ++pollSeq_;
 }
 
 bool KernelContext::loopIsIdle(const PollRecord* r) const {
     if (!r || r->spinGen != spinGen_ || r->count == 0) return false;
     for (const PollRecord& o : polls_) {
+        if (&o != r && o.lastResult) continue;            // satisfied: the loop has moved on
         if (spinGen_ - o.spinGen >= kLoopAge) continue;  // no longer read by the loop
+        if (pollSeq_ - o.lastSeq > kPollWindow) continue;
         const std::uint32_t n = (o.spinGen == spinGen_ ? o.count : 0) + (&o == r ? 1 : 0);
         if (n < 2) return false;
     }

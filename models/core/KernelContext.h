@@ -10,9 +10,10 @@
 // `poll()`, which remembers the words (and queues) the kernel reads. Between
 // two changes (a watched word written, the core's queues or NoC counters
 // moving, or an action of the kernel itself) the kernel's reads cannot see
-// anything new; once it has read every thing it has been reading lately
-// (anything read within the last kLoopAge changes) at least twice, its
-// loop has gone round with nothing to do, so it sleeps until the next change
+// anything new. Once it has re-read, at least twice since the last change,
+// every condition it recently found unmet (read within the last kLoopAge
+// changes and kPollWindow reads), its loop has gone round with nothing to
+// do, so it sleeps until the next change
 // and is charged one poll iteration on wake-up. The reads before it sleeps
 // are charged like the real loop's, so timing is that of the spinning
 // firmware; waiting costs no wall-clock time; and a kernel that waits
@@ -119,9 +120,11 @@ private:
         bool lastResult;
         std::uint64_t spinGen;  ///< spin period in which it was last polled
         std::uint32_t count;    ///< polls in that spin period
+        std::uint64_t lastSeq;  ///< poll sequence number of the last read
     };
     /// Reads older than this many changes are no longer part of the loop.
     static constexpr std::uint64_t kLoopAge = 16;
+    static constexpr std::uint64_t kPollWindow = 256;
     void resetSpin() { ++spinGen_; }
     PollRecord* find(std::uint64_t key);
     /// Would polling `r` again complete a second round of every recent read?
@@ -139,6 +142,7 @@ private:
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
     std::uint64_t spinGen_ = kLoopAge + 1;
+    std::uint64_t pollSeq_ = 0;
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;
     NocCounters counters_[2];

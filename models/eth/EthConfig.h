@@ -13,9 +13,31 @@ struct EthConfig {
     std::uint32_t minPacketBytes = 16;
     std::uint32_t maxPacketBytes = 1500;   ///< larger payloads are split by the subsystem
     std::uint32_t packetOverheadBytes = 50;
-    Tick latency = 500 * kTicksPerNs;      ///< subsystem + link, first bit out to data in remote L1
+    Tick latency = 490 * kTicksPerNs;      ///< subsystem + link, last bit out to data in remote L1
+    bool storeAndForward = true;           ///< TX and RX MACs buffer whole frames
     unsigned txQueues = 2;
     unsigned txQueueDepth = 2;             ///< commands a tx_cmd_q holds (incl. the one in flight)
+
+    /// Latency a command adds beyond its serialisation: the link latency plus,
+    /// with store-and-forward MACs, filling the first frame before it goes
+    /// out and receiving the last frame before it is written to L1.
+    Tick deliveryLatency(std::uint32_t bytes) const {
+        if (!storeAndForward) return latency;
+        const std::uint32_t frames = (bytes + maxPacketBytes - 1) / maxPacketBytes;
+        const std::uint32_t first = bytes < maxPacketBytes ? bytes : maxPacketBytes;
+        const std::uint32_t last = bytes - (frames ? frames - 1 : 0) * maxPacketBytes;
+        const double wire = double(first) + double(last) + 2.0 * packetOverheadBytes;
+        return latency + transferTicks(wire, lineBytesPerNs);
+    }
+
+    /// Wire time of the last frame of a payload (the receive MAC's
+    /// store-and-forward of it, and the minimum spacing of in-order deliveries).
+    Tick lastFrameTicks(std::uint32_t bytes) const {
+        if (!storeAndForward) return 0;
+        const std::uint32_t frames = (bytes + maxPacketBytes - 1) / maxPacketBytes;
+        const std::uint32_t last = bytes - (frames ? frames - 1 : 0) * maxPacketBytes;
+        return transferTicks(double(last) + packetOverheadBytes, lineBytesPerNs);
+    }
 
     /// Bytes on the wire for a payload of `bytes` (framing overhead per packet).
     double wireBytes(std::uint32_t bytes) const {

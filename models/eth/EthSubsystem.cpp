@@ -2,6 +2,7 @@
 
 #include "models/common/Report.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cclsim {
@@ -121,13 +122,19 @@ void EthSubsystem::finishCommand(Command* c) {
     gp_.set_streaming_width(c->bytes);
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     gp_.set_extension(&ext);
-    // The last frame left; it reaches the remote L1 after the link latency.
-    sc_core::sc_time delay = toScTime(cfg_.latency);
+    // The last frame left; it reaches the remote L1 after the link latency
+    // (plus the store-and-forward of the first and last frame).
+    // Frames arrive in the order they left: the receive side writes a
+    // command's last frame no earlier than one frame time after the previous one.
+    const Tick at = std::max(now() + cfg_.deliveryLatency(c->bytes), lastDelivery_ + cfg_.lastFrameTicks(c->bytes));
+    lastDelivery_ = at;
+    const Tick lat = at - now();
+    sc_core::sc_time delay = toScTime(lat);
     tx->b_transport(gp_, delay);
     gp_.clear_extension(&ext);
     if (inflightSig_.attached()) {
         const auto wire = std::int64_t(std::llround(c->wire));
-        eq_.after(cfg_.latency, [this, wire] { inflightSig_.add(-wire); });
+        eq_.after(lat, [this, wire] { inflightSig_.add(-wire); });
     }
     release(c);
 }

@@ -106,6 +106,7 @@ private:
     EthLinkInfo link_;
     BandwidthServer mac_;
     EthStats stats_;
+    Tick lastDelivery_ = 0;  ///< when the previous command reached the remote L1
     std::deque<std::unique_ptr<Command>> pool_;
     std::vector<Command*> free_;
     tlm::tlm_generic_payload gp_;
