@@ -45,6 +45,8 @@ public:
     Program(Runtime& rt, unsigned chip);
 
     unsigned chip() const { return chip_; }
+    Runtime& runtime() { return rt_; }
+    const Runtime& runtime() const { return rt_; }
     /// Allocate a semaphore word (initialised, traced, kept in --no-data).
     std::uint32_t createSemaphore(CoreCoord core, std::uint32_t initial, const std::string& label);
     /// Allocate an L1 buffer on a core (aligned; errors when L1 is full).

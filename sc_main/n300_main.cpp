@@ -9,6 +9,7 @@ int sc_main(int argc, char* argv[]) {
     board.name = "n300";
     board.descriptor = CCLSIM_SOURCE_DIR "/platforms/n300.yaml";
     board.defaultWorkload = "eth_ping";
-    board.workloads = {cclsim::microbench::makeEthPing, cclsim::microbench::makeRingPing, cclsim::microbench::makeEthBandwidth};
+    board.workloads = {cclsim::microbench::makeEthPing, cclsim::microbench::makeRingPing, cclsim::microbench::makeEthBandwidth,
+                       cclsim::microbench::makeEdmStream};
     return cclsim::boardMain(argc, argv, board);
 }

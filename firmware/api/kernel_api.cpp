@@ -96,6 +96,10 @@ bool l1_word_at_least(std::uint32_t addr, std::uint32_t value) {
     return pollWord("l1_word_at_least", addr, value, [value](std::uint32_t v) { return v >= value; });
 }
 
+void fw_assert(bool condition, const char* what) {
+    if (!condition) CCLSIM_ERROR(ctx().name(), "firmware assertion failed: {}", what);
+}
+
 void spin_cycles(std::uint32_t cycles) {
     KernelContext& k = ctx();
     k.advance(Tick(cycles) * k.core().costs().cycle);

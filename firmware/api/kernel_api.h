@@ -47,6 +47,10 @@ bool l1_word_is(std::uint32_t addr, std::uint32_t value);
 bool l1_word_is_not(std::uint32_t addr, std::uint32_t value);
 bool l1_word_at_least(std::uint32_t addr, std::uint32_t value);
 
+/// Firmware assertion: a false condition stops the simulation with an error
+/// naming the kernel, its core and the simulated time.
+void fw_assert(bool condition, const char* what);
+
 /// Charge `cycles` of computation to the kernel.
 void spin_cycles(std::uint32_t cycles);
 

@@ -11,6 +11,7 @@ namespace cclsim::microbench {
 std::unique_ptr<Workload> makeEthPing();
 std::unique_ptr<Workload> makeRingPing();
 std::unique_ptr<Workload> makeEthBandwidth();
+std::unique_ptr<Workload> makeEdmStream();
 
 /// The Ethernet cores at both ends of a user (non-dispatch) link.
 struct LinkEnds {

@@ -13,6 +13,8 @@ constexpr std::uint32_t kArgsEndMarker = 0xE7D0;
 void eth_ping_kernel_main();
 void eth_bandwidth_kernel_main();
 void ring_ping_kernel_main();
+void edm_stream_sender_main();
+void edm_stream_receiver_main();
 
 /// Error unless argument `idx` is the end marker (host and kernel agree).
 void check_end_marker(int idx);

@@ -98,7 +98,9 @@ void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result)
 }
 
 bool KernelContext::loopIsIdle(const PollRecord* r) const {
-    if (!r || r->spinGen != spinGen_ || r->count == 0) return false;
+    // Only a read that found its condition unmet can be waiting: one that
+    // was satisfied would be satisfied again.
+    if (!r || r->lastResult || r->spinGen != spinGen_ || r->count == 0) return false;
     for (const PollRecord& o : polls_) {
         if (&o != r && o.lastResult) continue;            // satisfied: the loop has moved on
         if (spinGen_ - o.spinGen >= kLoopAge) continue;  // no longer read by the loop

@@ -1,0 +1,77 @@
+// edm_stream worker kernels: a sender worker that pushes packets into an EDM
+// sender channel and a receiver worker that pulls them from the EDM receiver
+// channel on the other chip, following the CCL guide's worker <-> EDM
+// semaphore protocol. The payload is a reference byte stream (standing in for
+// a tensor read from DRAM) and the receiver checks every byte it gets.
+//
+// Args (runtime, both kernels):
+//   0 EDM core x   1 EDM core y   2 EDM channel buffer   3 EDM channel semaphore
+//   4 local semaphore (incremented by the EDM)          5 messages
+//   6 payload bytes   7 local L1 buffer   8 reference stream id
+//   9 termination mode (0 message count, 1 worker initiated)   10 end marker
+#include "firmware/edm/edm_types.h"
+#include "firmware/microbench/microbench_kernels.h"
+
+#include <cstdint>
+
+namespace cclsim::fw::microbench {
+
+namespace {
+struct StreamArgs {
+    std::uint64_t edm_buffer, edm_sem;
+    std::uint32_t local_sem, messages, payload, local_buffer, stream;
+    bool worker_terminates;
+};
+StreamArgs stream_args() {
+    const std::uint32_t x = get_arg_val<std::uint32_t>(0), y = get_arg_val<std::uint32_t>(1);
+    StreamArgs a{};
+    a.edm_buffer = get_noc_addr(x, y, get_arg_val<std::uint32_t>(2));
+    a.edm_sem = get_noc_addr(x, y, get_arg_val<std::uint32_t>(3));
+    a.local_sem = get_arg_val<std::uint32_t>(4);
+    a.messages = get_arg_val<std::uint32_t>(5);
+    a.payload = get_arg_val<std::uint32_t>(6);
+    a.local_buffer = get_arg_val<std::uint32_t>(7);
+    a.stream = get_arg_val<std::uint32_t>(8);
+    a.worker_terminates = get_arg_val<std::uint32_t>(9) != 0;
+    check_end_marker(10);
+    return a;
+}
+std::uint32_t signal(const StreamArgs& a, std::uint32_t i) {
+    const bool last = i + 1 == a.messages;
+    return edm::worker_signal::kNextMessage + (a.worker_terminates && last ? edm::worker_signal::kTerminate : 0);
+}
+}  // namespace
+
+void edm_stream_sender_main() {
+    const StreamArgs a = stream_args();
+    for (std::uint32_t i = 0; i < a.messages; ++i) {
+        // Produce the next packet while the previous one may still be in flight
+        // to the EDM: reuse the buffer only once the NoC has read it.
+        noc_async_writes_flushed();
+        testbench_fill(a.local_buffer, a.payload, a.stream, std::uint64_t(i) * a.payload);
+        // Wait for the EDM to offer its buffer, reset our semaphore first.
+        noc_semaphore_wait(a.local_sem, 1);
+        noc_semaphore_set(a.local_sem, 0);
+        noc_async_write(a.local_buffer, a.edm_buffer, a.payload);
+        // Same VC as the write: the increment lands after the payload.
+        noc_semaphore_inc(a.edm_sem, signal(a, i));
+    }
+    noc_async_write_barrier();
+    noc_async_atomic_barrier();
+}
+
+void edm_stream_receiver_main() {
+    const StreamArgs a = stream_args();
+    for (std::uint32_t i = 0; i < a.messages; ++i) {
+        noc_semaphore_wait(a.local_sem, 1);
+        noc_semaphore_set(a.local_sem, 0);
+        noc_async_read(a.edm_buffer, a.local_buffer, a.payload);
+        noc_async_read_barrier();
+        // The EDM may now refill its buffer.
+        noc_semaphore_inc(a.edm_sem, signal(a, i));
+        testbench_check(a.local_buffer, a.payload, a.stream, std::uint64_t(i) * a.payload);
+    }
+    noc_async_atomic_barrier();
+}
+
+}  // namespace cclsim::fw::microbench
