@@ -188,47 +188,92 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
 
 }  // namespace
 
-int boardMain(int argc, char** argv, const BoardInfo& board) {
-    // Reports from SystemC itself: errors throw; we print them once below.
+namespace {
+
+/// The parsed command line of a board executable.
+struct Cli {
+    CLI::App app;
+    GlobalOptions g;
+    std::map<std::string, std::unique_ptr<Workload>> workloads;
+    std::map<CLI::App*, Workload*> byCommand;
+    Workload* chosen = nullptr;
+
+    explicit Cli(const BoardInfo& board)
+        : app(fmt::format("cclsim {} board: transaction-level model of {} and its firmware", board.name, board.name),
+              board.name) {
+        app.fallthrough();
+        app.failure_message(CLI::FailureMessage::help);
+        app.add_option("--json", g.json, "write the machine-readable report to FILE");
+        app.add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
+        app.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
+        app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
+        app.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
+        app.add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
+        app.add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
+        app.add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
+        app.add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
+        app.add_flag("--quiet", g.quiet, "print only errors");
+        for (WorkloadFactory f : board.workloads) {
+            auto w = f();
+            CLI::App* cmd = app.add_subcommand(w->name(), w->description());
+            w->addOptions(*cmd);
+            byCommand[cmd] = w.get();
+            workloads[w->name()] = std::move(w);
+        }
+        app.require_subcommand(0, 1);
+    }
+    void select(const BoardInfo& board) {
+        for (CLI::App* sub : app.get_subcommands()) chosen = byCommand.at(sub);
+        if (!chosen) chosen = workloads.at(board.defaultWorkload).get();
+    }
+};
+
+void quietSystemC() {
+    // Reports from SystemC itself: errors throw; we print them once.
     sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY);
     sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+}
 
-    CLI::App app{fmt::format("cclsim {} board: transaction-level model of {} and its firmware", board.name, board.name),
-                 board.name};
-    app.fallthrough();
-    app.failure_message(CLI::FailureMessage::help);
-    GlobalOptions g;
-    app.add_option("--json", g.json, "write the machine-readable report to FILE");
-    app.add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
-    app.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
-    app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
-    app.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
-    app.add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
-    app.add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
-    app.add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
-    app.add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
-    app.add_flag("--quiet", g.quiet, "print only errors");
+}  // namespace
 
-    std::map<std::string, std::unique_ptr<Workload>> workloads;
-    std::map<CLI::App*, Workload*> byCommand;
-    for (WorkloadFactory f : board.workloads) {
-        auto w = f();
-        CLI::App* cmd = app.add_subcommand(w->name(), w->description());
-        w->addOptions(*cmd);
-        byCommand[cmd] = w.get();
-        workloads[w->name()] = std::move(w);
-    }
-    app.require_subcommand(0, 1);
+nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode) {
+    quietSystemC();
+    Cli cli(board);
+    std::vector<std::string> rev(args.rbegin(), args.rend());  // CLI11 takes the arguments reversed
     try {
-        app.parse(argc, argv);
+        cli.app.parse(rev);
     } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);
+        exitCode = e.get_exit_code() == 0 ? kOk : kUsage;
+        return nlohmann::json{{"error", e.what()}};
+    }
+    cli.select(board);
+    try {
+        return runOnce(board, *cli.chosen, cli.g, exitCode);
+    } catch (const ConfigError& e) {
+        exitCode = kConfig;
+        return nlohmann::json{{"error", std::string("configuration error: ") + e.what()}};
+    } catch (const sc_core::sc_report& e) {
+        exitCode = kSimError;
+        return nlohmann::json{{"error", std::string("simulation error ") + e.get_msg()}};
+    } catch (const std::exception& e) {
+        exitCode = kSimError;
+        return nlohmann::json{{"error", e.what()}};
+    }
+}
+
+int boardMain(int argc, char** argv, const BoardInfo& board) {
+    quietSystemC();
+    Cli cli(board);
+    try {
+        cli.app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = cli.app.exit(e);
         return rc == 0 ? kOk : kUsage;
     }
-    Workload* w = nullptr;
-    for (CLI::App* sub : app.get_subcommands()) w = byCommand.at(sub);
-    if (!w) w = workloads.at(board.defaultWorkload).get();
+    cli.select(board);
+    Workload* w = cli.chosen;
+    const GlobalOptions& g = cli.g;
 
     try {
         if (w->sweepPoints() > 0) return runSweep(board, *w, g);

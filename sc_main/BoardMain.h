@@ -10,6 +10,8 @@
 
 #include "runtime/Workload.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -22,6 +24,16 @@ struct BoardInfo {
     std::vector<WorkloadFactory> workloads;
 };
 
+/// The board executable: parse the command line, run, report, return the exit code.
 int boardMain(int argc, char** argv, const BoardInfo& board);
+
+/// Run one workload in this process as the executable would for `args`
+/// (the command line without the program name), without printing. Returns
+/// the JSON report; `exitCode` is what the executable would return. Tests use
+/// this: one call per process, because SystemC elaborates once.
+nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode);
+
+/// The boards this build knows.
+BoardInfo n300Board();
 
 }  // namespace cclsim

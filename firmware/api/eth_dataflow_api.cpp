@@ -18,6 +18,10 @@ std::uint32_t channelAddr(KernelContext& k, EriscCore& e, std::uint32_t channel,
     return e.config().channelSyncAddr(channel);
 }
 
+/// Check a byte-addressed send before it is split into word commands (the
+/// word form would silently drop misaligned low bits).
+void checkBytes(EriscCore& e, std::uint32_t src, std::uint32_t dst, std::uint32_t n) { e.eth.check(0, src, dst, n); }
+
 /// Send one 16 B word from `src` to `dst` on tx_cmd_q 0.
 void sendWord(std::uint32_t src, std::uint32_t dst) { eth_send_packet(0, src >> 4, dst >> 4, 1); }
 
@@ -92,6 +96,7 @@ void eth_send_bytes(std::uint32_t src, std::uint32_t dst, std::uint32_t num_byte
     KernelContext& k = ctx();
     EriscCore& e = erisc(k, "eth_send_bytes");
     if (per_send == 0 || per_send % 16) CCLSIM_ERROR(k.name(), "eth_send_bytes: num_bytes_per_send {} must be a non-zero multiple of 16", per_send);
+    checkBytes(e, src, dst, num_bytes);
     for (std::uint32_t sent = 0; sent < num_bytes; sent += per_send)
         eth_send_packet(0, (src + sent) >> 4, (dst + sent) >> 4, std::min(per_send, num_bytes - sent) >> 4);
     const std::uint32_t ch0 = e.config().channelSyncAddr(0);
@@ -104,6 +109,7 @@ void eth_send_bytes_over_channel(std::uint32_t src, std::uint32_t dst, std::uint
     EriscCore& e = erisc(k, "eth_send_bytes_over_channel");
     const std::uint32_t sync = channelAddr(k, e, channel, "eth_send_bytes_over_channel");
     if (per_send == 0 || per_send % 16) CCLSIM_ERROR(k.name(), "eth_send_bytes_over_channel: num_bytes_per_send {} must be a non-zero multiple of 16", per_send);
+    checkBytes(e, src, dst, num_bytes);
     for (std::uint32_t sent = 0; sent < num_bytes; sent += per_send)
         eth_send_packet(0, (src + sent) >> 4, (dst + sent) >> 4, std::min(per_send, num_bytes - sent) >> 4);
     eth_write_channel_sync(sync, eth_channel_sync_t{num_bytes, 0, 0, 0});

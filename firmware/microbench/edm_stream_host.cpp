@@ -28,7 +28,7 @@ public:
         cmd.add_option("--termination", termination_, "EDM termination mode")
             ->check(CLI::IsMember({"message_count", "worker_initiated"}));
         cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q for the EDM's acks and credits")->check(CLI::Range(0u, 1u));
-        cmd.add_option("--chips", chips_, "the two chips of the link")->expected(2);
+        cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }
     nlohmann::json params() const override {

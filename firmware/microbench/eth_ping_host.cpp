@@ -41,7 +41,7 @@ public:
         cmd.add_option("--samples", samples_, "measured round trips (one more is sent unmeasured)")
             ->check(CLI::Range(1u, 1000000u));
         cmd.add_option("--packet", packet_, "payload bytes per ping (multiple of 16)")->check(CLI::Range(16u, 65536u));
-        cmd.add_option("--chips", chips_, "the two chips of the link")->expected(2);
+        cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }
     nlohmann::json params() const override {

@@ -34,7 +34,8 @@ public:
         cmd.add_option("--channels", channels_, "packets in flight around the ring")->check(CLI::Range(1u, 64u));
         cmd.add_option("--samples", samples_, "measured round trips (one more is sent unmeasured)")
             ->check(CLI::Range(1u, 100000u));
-        cmd.add_option("--order", order_, "chip order of the ring (default: the board's order for --hops)");
+        cmd.add_option("--order", order_, "chip order of the ring, e.g. 0,4,5,1 (default: the board's order for --hops)")
+            ->delimiter(',');
     }
     nlohmann::json params() const override {
         return {{"hops", hops_},       {"packet", packet_},   {"separate_sync", separate_},
