@@ -129,7 +129,9 @@ RunResult Runtime::run(const RunOptions& opts) {
     for (;;) {
         const Tick remaining = opts.maxSimTime > now() ? opts.maxSimTime - now() : 0;
         if (remaining == 0) break;
-        sc_core::sc_start(toScTime(std::min(slice, remaining)));
+        // Stop at the last event rather than the end of the slice, so the
+        // simulated end time (and the VCD) end where the activity ends.
+        sc_core::sc_start(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
         for (KernelContext* k : kernels_) allDone &= k->state() == KernelContext::State::Done;
         if (allDone) break;

@@ -202,8 +202,13 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
 }
 
 std::uint32_t packWaypoint(const char* code) {
+    // Left-aligned, NUL-padded: GTKWave's ASCII view then shows "NSW", not ".NSW".
     std::uint32_t w = 0;
-    for (int i = 0; i < 4 && code[i]; ++i) w = (w << 8) | std::uint8_t(code[i]);
+    for (int i = 0; i < 4; ++i) {
+        const std::uint8_t c = code[i] ? std::uint8_t(code[i]) : 0;
+        w |= std::uint32_t(c) << (24 - 8 * i);
+        if (!code[i]) break;
+    }
     return w;
 }
 

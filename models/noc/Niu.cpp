@@ -26,9 +26,12 @@ Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoor
 void Niu::trace(TraceFile& tf) {
     queued_.clear();
     for (std::size_t c = 0; c <= cfg_.classNames.size(); ++c) queued_.emplace_back(32);
+    // "<core>.pe_dma.noc0_vc_comm_bytes": bytes queued per class on this NoC.
+    const std::string full = name();
+    const std::string base = full.substr(0, full.rfind('.')) + "." + basename();
     for (std::size_t c = 0; c < cfg_.classNames.size(); ++c)
-        queued_[c].attach(tf, std::string(name()) + "." + cfg_.classNames[c] + "_bytes");
-    queued_.back().attach(tf, std::string(name()) + ".resp_bytes");
+        queued_[c].attach(tf, base + "_" + cfg_.classNames[c] + "_bytes");
+    queued_.back().attach(tf, base + "_resp_bytes");
     inject_.onChange = [this] {
         for (unsigned c = 0; c < queued_.size(); ++c)
             queued_[c].set(std::uint64_t(std::llround(inject_.bytesQueued(c))));

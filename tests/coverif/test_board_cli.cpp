@@ -1,0 +1,167 @@
+// The board executable as a user runs it: exit codes, the JSON report, the
+// VCD and its GTKWave save file, determinism.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+const std::string kBin = CCLSIM_N300_BIN;
+
+int run(const std::string& args) {
+    const int st = std::system((kBin + " " + args + " > /dev/null 2>&1").c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream is(path);
+    std::stringstream ss;
+    ss << is.rdbuf();
+    return ss.str();
+}
+
+std::string tmp(const std::string& name) { return std::string(::testing::TempDir()) + "cclsim_cli_" + name; }
+
+}  // namespace
+
+TEST(BoardCli, ExitCodes) {
+    EXPECT_EQ(run("--help"), 0);
+    EXPECT_EQ(run("no_such_workload"), 2);
+    EXPECT_EQ(run("eth_ping --bogus"), 2);
+    EXPECT_EQ(run("eth_ping --cluster /nonexistent.yaml"), 3);
+    EXPECT_EQ(run("eth_ping --packet 24"), 3);
+    EXPECT_EQ(run("eth_ping --samples 2"), 0);
+}
+
+TEST(BoardCli, JsonReportHasTheContract) {
+    const std::string json = tmp("ping.json");
+    ASSERT_EQ(run("eth_ping --samples 3 --json " + json), 0);
+    const auto j = nlohmann::json::parse(slurp(json));
+    for (const char* key : {"board", "workload", "params", "sim_time_ns", "wall_seconds", "data_check", "results"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["board"], "n300");
+    EXPECT_EQ(j["workload"], "eth_ping");
+    EXPECT_EQ(j["data_check"], "off");
+    EXPECT_EQ(j["params"]["samples"], 3);
+    EXPECT_TRUE(j["results"].contains("one_way_ns"));
+    EXPECT_TRUE(j["results"].contains("round_trip_ns"));
+
+    const std::string bw = tmp("bw.json");
+    ASSERT_EQ(run("eth_bandwidth --bytes 262144 --json " + bw), 0);
+    const auto b = nlohmann::json::parse(slurp(bw));
+    EXPECT_TRUE(b["results"].contains("payload_GBps_per_direction"));
+    EXPECT_TRUE(b["results"].contains("line_rate_pct"));
+
+    const std::string rp = tmp("ring.json");
+    ASSERT_EQ(run("ring_ping --json " + rp), 0);
+    const auto r = nlohmann::json::parse(slurp(rp));
+    EXPECT_TRUE(r["results"].contains("per_hop_ns"));
+    EXPECT_TRUE(r["results"].contains("round_trip_ns"));
+
+    const std::string es = tmp("edm.json");
+    ASSERT_EQ(run("edm_stream --packets 8 --json " + es), 0);
+    const auto e = nlohmann::json::parse(slurp(es));
+    EXPECT_EQ(e["data_check"], "pass");
+    EXPECT_TRUE(e["results"].contains("payload_GBps_per_direction"));
+    EXPECT_TRUE(e["results"].contains("line_rate_pct"));
+}
+
+// The VCD: a header declaring every expected signal, value changes with
+// monotonic timestamps, a .gtkw beside it, byte-identical on a second run.
+TEST(BoardCli, VcdSignalsAndDeterminism) {
+    const std::string vcd = tmp("edm.vcd");
+    const std::string args = "edm_stream --packets 6 --channels 2 --bidir --vcd ";
+    ASSERT_EQ(run(args + vcd), 0);
+    const std::string text = slurp(vcd);
+    ASSERT_NE(text.find("$timescale 1ps $end"), std::string::npos);
+    ASSERT_NE(text.find("$enddefinitions $end"), std::string::npos);
+
+    // Collect hierarchical names from the scopes.
+    std::set<std::string> names;
+    std::vector<std::string> scope;
+    std::istringstream is(text);
+    std::string line;
+    bool body = false;
+    long long last = -1;
+    std::size_t changes = 0;
+    const std::regex var(R"(\$var wire \d+ (\S+) (\S+))");
+    while (std::getline(is, line)) {
+        if (!body) {
+            std::smatch m;
+            if (line.rfind("$scope module ", 0) == 0) {
+                scope.push_back(line.substr(14, line.find(" $end") - 14));
+            } else if (line.rfind("$upscope", 0) == 0) {
+                scope.pop_back();
+            } else if (std::regex_search(line, m, var)) {
+                std::string n;
+                for (const auto& s : scope) n += s + ".";
+                names.insert(n + m[2].str());
+            } else if (line.rfind("$enddefinitions", 0) == 0) {
+                body = true;
+            }
+            continue;
+        }
+        if (!line.empty() && line[0] == '#') {
+            const long long t = std::stoll(line.substr(1));
+            EXPECT_GE(t, last) << "timestamps must be monotonic";
+            last = t;
+        } else if (!line.empty() && line[0] != '$') {
+            ++changes;
+        }
+    }
+    EXPECT_GT(changes, 100u);
+    for (const char* expected : {
+             "n300.chip0.eth9.eth.tx_busy",                // link direction busy/idle
+             "n300.chip0.eth9.eth.tx_inflight_bytes",      // bytes in flight
+             "n300.chip0.eth9.eth.tx_cmd_q0_depth",        // tx command queues
+             "n300.chip0.eth9.eth.tx_cmd_q1_depth",
+             "n300.chip1.eth1.eth.tx_busy",                // the other direction
+             "n300.chip0.eth9.erisc.ch0_state",            // EDM channel states
+             "n300.chip1.eth1.erisc.ch3_state",
+             "n300.chip0.eth9.edm_ch0_tx_sem",             // semaphores the kernels use
+             "n300.chip0.w1_1.edm_tx_sem",
+             "n300.chip0.w1_1.pe_dma.noc0_vc_comm_bytes",  // PE_DMA per-VC occupancy
+             "n300.chip0.w1_1.pe_dma.noc0_vc_compute_bytes",
+             "n300.chip0.eth9.erisc.waypoint",             // a waypoint per kernel
+             "n300.chip0.w1_1.brisc.waypoint",
+         })
+        EXPECT_TRUE(names.count(expected)) << "missing signal " << expected;
+
+    const std::string gtkw = slurp(tmp("edm.gtkw"));
+    EXPECT_NE(gtkw.find("[dumpfile]"), std::string::npos);
+    EXPECT_NE(gtkw.find("-n300.chip0"), std::string::npos);        // a group per chip
+    EXPECT_NE(gtkw.find("-n300.chip0.eth9"), std::string::npos);   // and per core
+    EXPECT_NE(gtkw.find("@820\nn300.chip0.eth9.erisc.waypoint"), std::string::npos);  // waypoints as ASCII
+
+    const std::string again = tmp("edm2.vcd");
+    ASSERT_EQ(run(args + again), 0);
+    EXPECT_EQ(slurp(again), text) << "the same command line must give a byte-identical VCD";
+}
+
+// Data mode and timing-only mode give identical timing.
+TEST(BoardCli, NoDataKeepsTiming) {
+    const std::string a = tmp("data.json"), b = tmp("nodata.json");
+    ASSERT_EQ(run("edm_stream --packets 16 --channels 3 --bidir --json " + a), 0);
+    ASSERT_EQ(run("edm_stream --packets 16 --channels 3 --bidir --no-data --json " + b), 0);
+    const auto ja = nlohmann::json::parse(slurp(a)), jb = nlohmann::json::parse(slurp(b));
+    EXPECT_EQ(ja["sim_time_ns"], jb["sim_time_ns"]);
+    EXPECT_EQ(ja["data_check"], "pass");
+    EXPECT_EQ(jb["data_check"], "off");
+}
+
+// The separate-sync form costs more per hop than the merged form.
+TEST(BoardCli, SeparateSyncCostsMoreThanMerged) {
+    const std::string a = tmp("merged.json"), b = tmp("separate.json");
+    ASSERT_EQ(run("ring_ping --json " + a), 0);
+    ASSERT_EQ(run("ring_ping --separate-sync --json " + b), 0);
+    const double merged = nlohmann::json::parse(slurp(a))["results"]["per_hop_ns"];
+    const double separate = nlohmann::json::parse(slurp(b))["results"]["per_hop_ns"];
+    EXPECT_GT(separate, merged + 20.0);
+}
