@@ -25,6 +25,19 @@ Chip& Platform::chip(unsigned id) {
     return *chips_[id];
 }
 
+EthStats Platform::ethStats() {
+    EthStats total;
+    for (auto& c : chips_)
+        for (unsigned ch = 0; ch < c->numEthChannels(); ++ch) {
+            const EthStats& s = c->erisc(ch).eth.stats();
+            total.commands += s.commands;
+            total.frames += s.frames;
+            total.payloadBytes += s.payloadBytes;
+            total.wireBytes += s.wireBytes;
+        }
+    return total;
+}
+
 void Platform::trace(TraceFile& tf) {
     for (auto& c : chips_) c->trace(tf, opts_.traceAllCores);
 }

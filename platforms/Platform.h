@@ -33,6 +33,8 @@ public:
     const PlatformOptions& options() const { return opts_; }
 
     void trace(TraceFile& tf);
+    /// Ethernet traffic of every link direction, summed.
+    EthStats ethStats();
 
 private:
     ClusterDescriptor desc_;

@@ -114,6 +114,13 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
         return report;
     }
     report["results"] = w.results(rt, r);
+    const EthStats es = platform.ethStats();
+    report["stats"] = {{"eth_commands", es.commands},
+                       {"eth_packets", es.frames},
+                       {"eth_payload_bytes", es.payloadBytes},
+                       {"eth_packets_per_wall_second", r.wallSeconds > 0 ? double(es.frames) / r.wallSeconds : 0.0},
+                       {"eth_commands_per_wall_second", r.wallSeconds > 0 ? double(es.commands) / r.wallSeconds : 0.0},
+                       {"events", platform.eq.fired()}};
     report["data_check"] = w.dataCheck(rt);
     if (report["data_check"] == "fail") {
         report["data_check_failure"] = rt.scoreboard().firstFailure();

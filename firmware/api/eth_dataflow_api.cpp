@@ -54,12 +54,10 @@ void eth_write_channel_sync(std::uint32_t addr, const eth_channel_sync_t& s) {
     KernelContext& k = ctx();
     detail::checkLocal(k, "eth_write_channel_sync", addr, 16);
     k.advance(k.core().costs().l1Access);
-    k.sync();
+    k.syncForStore();
     // Word stores: channel-sync words are control words in every mode.
-    k.core().l1.writeU32(addr, s.bytes_sent);
-    k.core().l1.writeU32(addr + 4, s.receiver_ack);
-    k.core().l1.writeU32(addr + 8, s.reserved_1);
-    k.core().l1.writeU32(addr + 12, s.reserved_2);
+    const std::uint32_t w[4] = {s.bytes_sent, s.receiver_ack, s.reserved_1, s.reserved_2};
+    k.core().l1.writeWords(addr, w, 4);
     k.acted();
 }
 

@@ -14,9 +14,9 @@ using detail::ctx;
 namespace detail {
 
 EriscCore& erisc(KernelContext& k, const char* api) {
-    auto* e = dynamic_cast<EriscCore*>(&k.core());
-    if (!e) CCLSIM_ERROR(k.name(), "{} is an Ethernet-core API but the kernel runs on a {} core", api, k.core().coreKind());
-    return *e;
+    if (!k.core().isEthernet())
+        CCLSIM_ERROR(k.name(), "{} is an Ethernet-core API but the kernel runs on a {} core", api, k.core().coreKind());
+    return static_cast<EriscCore&>(k.core());
 }
 
 unsigned resolveNoc(KernelContext& k, std::uint8_t noc) {
@@ -71,7 +71,7 @@ void l1_write_u32(std::uint32_t addr, std::uint32_t value) {
     KernelContext& k = ctx();
     detail::checkLocal(k, "l1_write_u32", addr, 4);
     k.advance(k.core().costs().l1Access);
-    k.sync();
+    k.syncForStore();
     k.core().l1.writeU32(addr, value);
     k.acted();
 }

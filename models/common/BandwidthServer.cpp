@@ -62,13 +62,27 @@ void BandwidthServer::startHead(Class& c, std::vector<Callback>& deferred) {
     if (c.jobs.front().onStart) deferred.push_back(std::move(c.jobs.front().onStart));
 }
 
+std::vector<BandwidthServer::Callback>& BandwidthServer::deferredList() {
+    if (deferred_.size() <= deferredDepth_) deferred_.emplace_back();
+    std::vector<Callback>& list = deferred_[deferredDepth_++];
+    list.clear();
+    return list;
+}
+
+void BandwidthServer::runDeferred(std::vector<Callback>& list) {
+    // Callbacks may re-enter submit(), which takes the next list.
+    for (std::size_t i = 0; i < list.size(); ++i) list[i]();
+    list.clear();
+    --deferredDepth_;
+}
+
 void BandwidthServer::submit(unsigned cls, double bytes, Callback onStart, Callback onDone) {
     if (cls >= classes_.size()) throw std::out_of_range(name_ + ": no such class");
     const Tick t = now();
     advanceTo(t);
     Class& c = classes_[cls];
     c.jobs.push_back(Job{std::max(bytes, 1.0), std::move(onStart), std::move(onDone)});
-    std::vector<Callback> deferred;
+    std::vector<Callback>& deferred = deferredList();
     if (c.jobs.size() == 1) {
         if (!anyJoined()) {
             // The pipe is free: start now and begin a new busy period.
@@ -90,7 +104,7 @@ void BandwidthServer::submit(unsigned cls, double bytes, Callback onStart, Callb
     }
     replan();
     if (onChange) onChange();
-    for (Callback& cb : deferred) cb();
+    runDeferred(deferred);
 }
 
 void BandwidthServer::replan() {
@@ -120,7 +134,7 @@ void BandwidthServer::onTimer(std::uint64_t gen) {
     if (gen != gen_) return;  // superseded by a re-plan
     const Tick t = now();
     advanceTo(t);
-    std::vector<Callback> deferred;
+    std::vector<Callback>& deferred = deferredList();
     for (Class& c : classes_) {
         if (!c.joined) continue;
         // Anything below half a tick of service is rounding, not work left.
@@ -147,7 +161,7 @@ void BandwidthServer::onTimer(std::uint64_t gen) {
     }
     replan();
     if (onChange) onChange();
-    for (Callback& cb : deferred) cb();
+    runDeferred(deferred);
 }
 
 }  // namespace cclsim

@@ -80,6 +80,10 @@ private:
     void replan();
     void onTimer(std::uint64_t gen);
     void startHead(Class& c, std::vector<Callback>& deferred);
+    /// A cleared callback list for this (possibly re-entered) call; reused
+    /// across calls so steady-state traffic does not allocate.
+    std::vector<Callback>& deferredList();
+    void runDeferred(std::vector<Callback>& list);
     bool anyJoined() const;
 
     EventQueue& eq_;
@@ -96,6 +100,8 @@ private:
     Tick busyAccum_ = 0;
     std::uint64_t gen_ = 0;
 
+    std::deque<std::vector<Callback>> deferred_;
+    unsigned deferredDepth_ = 0;
     std::vector<unsigned> scratchActive_;
     std::vector<double> scratchShares_;
 };

@@ -12,7 +12,16 @@ EventQueue::EventQueue(const sc_core::sc_module_name& name) : sc_core::sc_module
 void EventQueue::at(Tick when, Callback cb) {
     const Tick t = now();
     if (when < t) when = t;
-    heap_.push(Entry{when, seq_++, std::move(cb)});
+    std::uint32_t slot;
+    if (freeSlots_.empty()) {
+        slot = std::uint32_t(slots_.size());
+        slots_.push_back(std::move(cb));
+    } else {
+        slot = freeSlots_.back();
+        freeSlots_.pop_back();
+        slots_[slot] = std::move(cb);
+    }
+    heap_.push(Entry{when, seq_++, slot});
     if (!draining_) arm();
 }
 
@@ -36,8 +45,10 @@ void EventQueue::drain() {
     draining_ = true;
     while (!heap_.empty() && heap_.top().when <= t) {
         // Move the callback out before popping: it may schedule more work.
-        Callback cb = std::move(const_cast<Entry&>(heap_.top()).cb);
+        const std::uint32_t slot = heap_.top().slot;
         heap_.pop();
+        Callback cb = std::move(slots_[slot]);
+        freeSlots_.push_back(slot);
         ++fired_;
         cb();
     }

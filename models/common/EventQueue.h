@@ -34,10 +34,12 @@ public:
     std::uint64_t fired() const { return fired_; }
 
 private:
+    // The heap orders small records; callbacks live in a slab so sifting
+    // moves 24-byte PODs instead of std::function objects.
     struct Entry {
         Tick when;
         std::uint64_t seq;
-        Callback cb;
+        std::uint32_t slot;
     };
     struct Later {
         bool operator()(const Entry& a, const Entry& b) const {
@@ -49,6 +51,8 @@ private:
     void arm();
 
     std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
+    std::vector<Callback> slots_;
+    std::vector<std::uint32_t> freeSlots_;
     sc_core::sc_event wake_;
     std::uint64_t seq_ = 0;
     std::uint64_t fired_ = 0;

@@ -56,6 +56,10 @@ void KernelContext::sync() {
     current_ = this;
 }
 
+void KernelContext::syncForStore() {
+    if (pending_ && !(core_.kernels().size() == 1 && quietThrough(pending_))) sync();
+}
+
 void KernelContext::bump() {
     ++epoch_;
     resetSpin();
@@ -63,6 +67,7 @@ void KernelContext::bump() {
 }
 
 void KernelContext::sleepUntilChange() {
+    sync();
     const std::uint64_t seen = epoch_;
     const State before = state_;
     state_ = State::Blocked;

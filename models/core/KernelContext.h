@@ -78,6 +78,15 @@ public:
     void advance(Tick t) { pending_ += t; }
     /// Pay accumulated local time (one wait) so the kernel's view is "now".
     void sync();
+    /// True if no simulation activity is pending within the next `dt` ticks.
+    static bool quietThrough(Tick dt) {
+        return sc_core::sc_pending_activity_at_future_time() && !sc_core::sc_pending_activity_at_current_time() &&
+               sc_core::sc_time_to_pending_activity().value() > dt;
+    }
+    /// Before a store to local L1: like sync(), but when nothing can happen
+    /// before the kernel's local time and no other kernel shares the core,
+    /// storing now is indistinguishable from storing then.
+    void syncForStore();
     /// Local time of the kernel (now + unpaid cost).
     Tick localTime() const { return now() + pending_; }
 
@@ -161,7 +170,9 @@ class Scoreboard;
 // ---- template implementation ------------------------------------------------
 
 template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc& desc, Eval&& eval) {
-    if (pending_ > costs_.syncQuantum) sync();
+    // A read at local time now + pending sees the same state as a read now if
+    // nothing at all can happen in between; only then is the wait skipped.
+    if (pending_ && !quietThrough(pending_)) sync();
     if (loopIsIdle(find(key))) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);

@@ -77,8 +77,7 @@ EthSubsystem::Command* EthSubsystem::allocate() {
 }
 
 void EthSubsystem::release(Command* c) {
-    c->data.frags.clear();
-    free_.push_back(c);
+    free_.push_back(c);  // keeps its payload buffers for reuse
 }
 
 void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) {
@@ -111,6 +110,7 @@ void EthSubsystem::startCommand(Command* c) {
 
 void EthSubsystem::finishCommand(Command* c) {
     ++stats_.commands;
+    stats_.frames += (c->bytes + cfg_.maxPacketBytes - 1) / cfg_.maxPacketBytes;
     stats_.payloadBytes += c->bytes;
     stats_.wireBytes += c->wire;
     PayloadExtension ext;
@@ -140,35 +140,44 @@ void EthSubsystem::finishCommand(Command* c) {
 }
 
 void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    auto* ext = gp.get_extension<PayloadExtension>();
-    auto p = std::make_shared<Payload>();
-    if (ext && ext->payload) {
-        *p = std::move(*ext->payload);
+    RxEntry* e;
+    if (rxFree_.empty()) {
+        rxPool_.push_back(std::make_unique<RxEntry>());
+        e = rxPool_.back().get();
     } else {
-        p->size = gp.get_data_length();
-        p->frags.push_back({0, std::vector<std::uint8_t>(gp.get_data_ptr(), gp.get_data_ptr() + p->size)});
+        e = rxFree_.back();
+        rxFree_.pop_back();
     }
-    const std::uint32_t dst = std::uint32_t(gp.get_address());
-    eq_.after(delay.value(), [this, dst, p] { deliver(dst, p); });
+    auto* ext = gp.get_extension<PayloadExtension>();
+    if (ext && ext->payload) {
+        std::swap(e->data, *ext->payload);  // the two pools trade buffers: no copy, no allocation
+    } else {
+        e->data.size = gp.get_data_length();
+        e->data.frags.resize(1);
+        e->data.frags[0].offset = 0;
+        e->data.frags[0].bytes.assign(gp.get_data_ptr(), gp.get_data_ptr() + e->data.size);
+    }
+    e->dst = std::uint32_t(gp.get_address());
+    eq_.after(delay.value(), [this, e] { deliver(e); });
     delay = sc_core::SC_ZERO_TIME;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void EthSubsystem::deliver(std::uint32_t dst, std::shared_ptr<Payload> p) {
+void EthSubsystem::deliver(RxEntry* e) {
     PayloadExtension ext;
-    ext.payload = p.get();
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(dst);
-    gp.set_data_ptr(nullptr);
-    gp.set_data_length(p->size);
-    gp.set_streaming_width(p->size);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp.set_extension(&ext);
+    ext.payload = &e->data;
+    rxGp_.set_command(tlm::TLM_WRITE_COMMAND);
+    rxGp_.set_address(e->dst);
+    rxGp_.set_data_ptr(nullptr);
+    rxGp_.set_data_length(e->data.size);
+    rxGp_.set_streaming_width(e->data.size);
+    rxGp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    rxGp_.set_extension(&ext);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    l1->b_transport(gp, d);
-    gp.clear_extension(&ext);
-    if (gp.is_response_error()) CCLSIM_ERROR(name(), "eth receive could not write L1 at 0x{:x}", dst);
+    l1->b_transport(rxGp_, d);
+    rxGp_.clear_extension(&ext);
+    if (rxGp_.is_response_error()) CCLSIM_ERROR(name(), "eth receive could not write L1 at 0x{:x}", e->dst);
+    rxFree_.push_back(e);
 }
 
 }  // namespace cclsim

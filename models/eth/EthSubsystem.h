@@ -49,7 +49,8 @@ struct EthLinkInfo {
 };
 
 struct EthStats {
-    std::uint64_t commands = 0;
+    std::uint64_t commands = 0;  ///< eth_send_packet commands sent
+    std::uint64_t frames = 0;    ///< Ethernet packets on the wire (<= max_bytes payload each)
     double payloadBytes = 0;
     double wireBytes = 0;
 };
@@ -95,7 +96,11 @@ private:
     void rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void startCommand(Command* c);
     void finishCommand(Command* c);
-    void deliver(std::uint32_t dst, std::shared_ptr<Payload> p);
+    struct RxEntry {
+        std::uint32_t dst = 0;
+        Payload data;
+    };
+    void deliver(RxEntry* e);
     Command* allocate();
     void release(Command* c);
 
@@ -110,6 +115,9 @@ private:
     std::deque<std::unique_ptr<Command>> pool_;
     std::vector<Command*> free_;
     tlm::tlm_generic_payload gp_;
+    tlm::tlm_generic_payload rxGp_;
+    std::deque<std::unique_ptr<RxEntry>> rxPool_;
+    std::vector<RxEntry*> rxFree_;
 
     TraceSignal busySig_{1};
     TraceSignal inflightSig_{32};

@@ -29,6 +29,12 @@ void L1Memory::writeU32(std::uint32_t addr, std::uint32_t value) {
     notifyWrite(addr, 4);
 }
 
+void L1Memory::writeWords(std::uint32_t addr, const std::uint32_t* words, std::uint32_t n) {
+    checkRange(addr, 4ull * n, "write");
+    store_.write(addr, 4ull * n, reinterpret_cast<const std::uint8_t*>(words));
+    notifyWrite(addr, 4 * n);
+}
+
 std::uint32_t L1Memory::atomicAdd(std::uint32_t addr, std::uint32_t addend) {
     const std::uint32_t old = readU32(addr);
     writeU32(addr, old + addend);
@@ -59,17 +65,24 @@ template <class F> void L1Memory::forEachControl(std::uint32_t addr, std::uint32
 
 void L1Memory::snapshot(std::uint32_t addr, std::uint32_t n, Payload& out) const {
     checkRange(addr, n, "read");
+    // Reuse the payload's buffers: pooled transfers keep their capacity.
     out.size = n;
-    out.frags.clear();
     if (cfg_.storePayload) {
-        out.frags.push_back({0, std::vector<std::uint8_t>(n)});
-        store_.read(addr, n, out.frags.back().bytes.data());
+        out.frags.resize(1);
+        out.frags[0].offset = 0;
+        out.frags[0].bytes.resize(n);
+        store_.read(addr, n, out.frags[0].bytes.data());
         return;
     }
+    std::size_t count = 0;
     forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) {
-        out.frags.push_back({lo - addr, std::vector<std::uint8_t>(hi - lo)});
-        store_.read(lo, hi - lo, out.frags.back().bytes.data());
+        if (out.frags.size() <= count) out.frags.emplace_back();
+        Payload::Fragment& f = out.frags[count++];
+        f.offset = lo - addr;
+        f.bytes.resize(hi - lo);
+        store_.read(lo, hi - lo, f.bytes.data());
     });
+    out.frags.resize(count);
 }
 
 void L1Memory::apply(std::uint32_t addr, const Payload& p) {

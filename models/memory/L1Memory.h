@@ -49,6 +49,8 @@ public:
     std::uint32_t readU32(std::uint32_t addr) const;
     void writeU32(std::uint32_t addr, std::uint32_t value);
     std::uint32_t atomicAdd(std::uint32_t addr, std::uint32_t addend);
+    /// Store `n` consecutive words (kept in every mode, one watcher notification).
+    void writeWords(std::uint32_t addr, const std::uint32_t* words, std::uint32_t n);
 
     /// Raw byte access for the owning core and for testbenches.
     void readBytes(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const;

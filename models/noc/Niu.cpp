@@ -60,8 +60,7 @@ Niu::Transfer* Niu::allocate() {
 }
 
 void Niu::release(Transfer* t) {
-    t->data.frags.clear();
-    free_.push_back(t);
+    free_.push_back(t);  // keeps its payload buffers for reuse
 }
 
 double Niu::wireBytes(std::uint32_t bytes) const {
