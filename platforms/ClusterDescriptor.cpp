@@ -95,11 +95,13 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
     if (auto ro = root.optMap("ring_orders")) {
         for (const std::string& key : ro->keys()) {
             unsigned hops = 0;
+            std::size_t used = 0;
             try {
-                hops = unsigned(std::stoul(key));
+                hops = unsigned(std::stoul(key, &used));
             } catch (const std::exception&) {
-                ro->fail(key, "keys are hop counts");
+                used = 0;
             }
+            if (used == 0 || used != key.size() || hops < 2) ro->fail(key, "keys are hop counts (integers >= 2)");
             const YamlSeq s = ro->seq(key);
             std::vector<unsigned> order;
             for (std::size_t i = 0; i < s.size(); ++i) {

@@ -19,7 +19,11 @@ double BandwidthServer::bytesQueued(unsigned cls) const {
     const Class& c = classes_.at(cls);
     double sum = 0;
     for (const Job& j : c.jobs) sum += j.bytes;
-    if (c.joined && !c.jobs.empty()) sum -= c.jobs.front().bytes - c.remaining;
+    if (c.joined && !c.jobs.empty()) {
+        // Served so far, including the progress since the last event.
+        const double sinceLast = c.rate * double(now() > last_ ? now() - last_ : 0);
+        sum -= c.jobs.front().bytes - std::max(0.0, c.remaining - sinceLast);
+    }
     return sum;
 }
 

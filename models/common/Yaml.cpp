@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <type_traits>
 
 namespace cclsim {
@@ -81,6 +82,15 @@ YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
     if (!node_.IsMap())
         throw ConfigError(fmt::format("{}: '{}' must be a mapping, found {}", yamlLocation(file_, node_),
                                       path_.empty() ? "document" : path_, typeName(node_)));
+    // yaml-cpp keeps duplicate keys and lookups see the first: reject them.
+    std::map<std::string, YAML::Node> seen;
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+        if (!it->first.IsScalar()) continue;
+        auto [pos, fresh] = seen.emplace(it->first.Scalar(), it->first);
+        if (!fresh)
+            throw ConfigError(fmt::format("{}: key '{}' is given twice (first at {})", yamlLocation(file_, it->first),
+                                          keyPath(it->first.Scalar()), yamlLocation(file_, pos->second)));
+    }
 }
 
 YamlMap YamlMap::loadFile(const std::string& file) {
@@ -106,10 +116,17 @@ YamlMap YamlMap::loadString(const std::string& text, const std::string& pseudoFi
 }
 
 YAML::Node YamlMap::child(const std::string& key) const {
-    // Look the key up without yaml-cpp's operator[] side effects.
+    // Look the key up without yaml-cpp's operator[] side effects. A missing
+    // key is an undefined node (a default Node would count as a null value).
     for (auto it = node_.begin(); it != node_.end(); ++it)
         if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
-    return YAML::Node();
+    return YAML::Node(YAML::NodeType::Undefined);
+}
+
+YAML::Node YamlMap::keyNode(const std::string& key) const {
+    for (auto it = node_.begin(); it != node_.end(); ++it)
+        if (it->first.IsScalar() && it->first.Scalar() == key) return it->first;
+    return YAML::Node(YAML::NodeType::Undefined);
 }
 
 bool YamlMap::has(const std::string& key) const {
@@ -119,8 +136,9 @@ bool YamlMap::has(const std::string& key) const {
 }
 
 std::string YamlMap::where(const std::string& key) const {
-    YAML::Node n = child(key);
-    return fmt::format("{}: key '{}'", yamlLocation(file_, n ? n : node_), keyPath(key));
+    // The key's own line: an empty value is positioned at the next token.
+    YAML::Node k = keyNode(key);
+    return fmt::format("{}: key '{}'", yamlLocation(file_, k ? k : node_), keyPath(key));
 }
 
 void YamlMap::fail(const std::string& key, const std::string& what) const {

@@ -45,6 +45,7 @@ public:
 
 private:
     YAML::Node child(const std::string& key) const;
+    YAML::Node keyNode(const std::string& key) const;
     std::string keyPath(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
     YAML::Node node_;

@@ -67,8 +67,10 @@ void KernelContext::bump() {
 }
 
 void KernelContext::sleepUntilChange() {
-    sync();
+    // Note the epoch the kernel's reads were based on before paying its local
+    // time: a change during that wait must not be slept through.
     const std::uint64_t seen = epoch_;
+    sync();
     const State before = state_;
     state_ = State::Blocked;
     while (epoch_ == seen) sc_core::wait(wake_);

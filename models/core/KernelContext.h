@@ -133,7 +133,7 @@ private:
     };
     /// Reads older than this many changes are no longer part of the loop.
     static constexpr std::uint64_t kLoopAge = 16;
-    static constexpr std::uint64_t kPollWindow = 256;
+    static constexpr std::uint64_t kPollWindow = 64;
     void resetSpin() { ++spinGen_; }
     PollRecord* find(std::uint64_t key);
     /// Would polling `r` again complete a second round of every recent read?
@@ -172,7 +172,7 @@ class Scoreboard;
 template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc& desc, Eval&& eval) {
     // A read at local time now + pending sees the same state as a read now if
     // nothing at all can happen in between; only then is the wait skipped.
-    if (pending_ && !quietThrough(pending_)) sync();
+    if (pending_ > costs_.syncQuantum && !quietThrough(pending_)) sync();
     if (loopIsIdle(find(key))) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);

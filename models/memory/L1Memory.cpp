@@ -23,14 +23,22 @@ std::uint32_t L1Memory::readU32(std::uint32_t addr) const {
     return v;
 }
 
+void L1Memory::keepWord(std::uint32_t addr, std::uint32_t n) {
+    // In timing mode a word that firmware stores is a control word: later
+    // transfers of it (noc_semaphore_set_remote, channel-sync sends) carry it.
+    if (!cfg_.storePayload && !isControl(addr, n)) markControl(addr, n);
+}
+
 void L1Memory::writeU32(std::uint32_t addr, std::uint32_t value) {
     checkRange(addr, 4, "write");
+    keepWord(addr, 4);
     store_.write(addr, 4, reinterpret_cast<const std::uint8_t*>(&value));
     notifyWrite(addr, 4);
 }
 
 void L1Memory::writeWords(std::uint32_t addr, const std::uint32_t* words, std::uint32_t n) {
     checkRange(addr, 4ull * n, "write");
+    keepWord(addr, 4 * n);
     store_.write(addr, 4ull * n, reinterpret_cast<const std::uint8_t*>(words));
     notifyWrite(addr, 4 * n);
 }

@@ -8,9 +8,9 @@
 // spinning in wall-clock time.
 //
 // In timing mode (storePayload == false) bulk transfers keep only the bytes
-// that overlap control ranges (semaphores and channel-sync words registered
-// by the host runtime and the firmware builders); word accesses are always
-// stored.
+// that overlap control ranges: semaphores and channel-sync words registered
+// by the host runtime and the firmware builders, and every word firmware
+// stores with a word access (those become control words).
 #pragma once
 
 #include "models/common/Payload.h"
@@ -83,6 +83,7 @@ private:
 
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void notifyWrite(std::uint32_t addr, std::uint32_t n);
+    void keepWord(std::uint32_t addr, std::uint32_t n);
     void checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const;
     template <class F> void forEachControl(std::uint32_t addr, std::uint32_t n, F&& f) const;
 

@@ -63,30 +63,46 @@ void Niu::release(Transfer* t) {
     free_.push_back(t);  // keeps its payload buffers for reuse
 }
 
-double Niu::wireBytes(std::uint32_t bytes) const {
-    const NocConfig& nc = noc_.config();
-    const std::uint32_t packets = std::max<std::uint32_t>(1, (bytes + nc.maxPacketBytes - 1) / nc.maxPacketBytes);
-    return double(bytes) + double(packets) * nc.headerBytes;
+std::uint32_t Niu::packetCount(std::uint32_t bytes) const {
+    const std::uint32_t maxP = noc_.config().maxPacketBytes;
+    return std::max<std::uint32_t>(1, (bytes + maxP - 1) / maxP);
 }
 
-Tick Niu::reserve(CoreCoord from, CoreCoord to, std::uint32_t bytes, Tick start, Tick end) {
-    // Split into NoC packets; packet k occupies its share of the injection window.
-    const NocConfig& nc = noc_.config();
-    const double total = wireBytes(bytes);
-    const double span = double(end - start);
-    Tick arrival = 0;
-    double before = 0;
-    std::uint32_t left = bytes;
-    do {
-        const std::uint32_t p = std::min(left, nc.maxPacketBytes);
-        const double wire = double(p) + nc.headerBytes;
-        const Tick ps = start + Tick(span * before / total);
-        const Tick pe = start + Tick(span * (before + wire) / total);
-        arrival = std::max(arrival, noc_.reservePacket(from, to, std::uint32_t(wire), ps, pe));
-        before += wire;
-        left -= p;
-    } while (left);
-    return arrival;
+std::uint32_t Niu::packetBytes(const Transfer* t, std::uint32_t k) const {
+    const std::uint32_t maxP = noc_.config().maxPacketBytes;
+    return std::min(maxP, t->bytes - std::min(t->bytes, k * maxP));
+}
+
+void Niu::injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arrived)(Transfer*), bool snapshot) {
+    t->packets = packetCount(t->bytes);
+    t->injected = 0;
+    t->lastArrival = 0;
+    const double header = noc_.config().headerBytes;
+    for (std::uint32_t k = 0; k < t->packets; ++k) {
+        // Packets of one class leave in order, so the packet that starts is
+        // always the next one and the one that finishes the oldest.
+        inject_.submit(
+            cls, double(packetBytes(t, k)) + header,
+            [this, t, to, snapshot, cls] {
+                if (snapshot && t->injected == 0) {
+                    // The source bytes are read as the transfer starts leaving L1.
+                    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+                    memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
+                }
+                // The packet's head enters the NoC now: it books its links in
+                // the order packets really reach them.
+                const std::uint32_t wire = packetBytes(t, t->injected) + noc_.config().headerBytes;
+                t->injectStart = now();
+                t->packetTail = noc_.reservePacket(self_, to, wire, now(), now(), cls);
+            },
+            [this, t, to, arrived] {
+                // A packet injected slowly (shared port) arrives no earlier
+                // than its last byte plus the path latency.
+                const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, to));
+                t->lastArrival = std::max(t->lastArrival, arrival);
+                if (++t->injected == t->packets) (this->*arrived)(t);
+            });
+    }
 }
 
 void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay) {
@@ -132,15 +148,7 @@ void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_
     t->counters = counters;
     ++counters->writesIssued;
     if (!posted) ++counters->nonpostedIssued;
-    inject_.submit(
-        cls, wireBytes(bytes),
-        [this, t] {
-            // The source bytes are read as the transfer starts leaving L1.
-            t->injectStart = now();
-            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-            memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
-        },
-        [this, t] { writeInjected(t); });
+    injectPackets(cls, t, dst, &Niu::writeLanded, true);
 }
 
 void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t addend, bool posted,
@@ -157,17 +165,17 @@ void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uin
     t->addend = addend;
     t->counters = counters;
     ++counters->atomicsIssued;
-    inject_.submit(cls, wireBytes(4), [t] { t->injectStart = now(); }, [this, t] { writeInjected(t); });
+    injectPackets(cls, t, dst, &Niu::writeLanded, false);
 }
 
-void Niu::writeInjected(Transfer* t) {
+void Niu::writeLanded(Transfer* t) {
+    // Every packet has left this core; the target applies the write when the last arrives.
     if (t->kind == Transfer::Write) {
         ++t->counters->writesFlushed;
         t->counters->changed();
     }
-    const Tick arrival = reserve(self_, t->remote, t->bytes, t->injectStart, now());
     Niu* target = endpoint(t->remote);
-    eq_.at(arrival, [target, t] { target->acceptWrite(t); });
+    eq_.at(t->lastArrival, [target, t] { target->acceptWrite(t); });
 }
 
 void Niu::acceptWrite(Transfer* t) {
@@ -206,10 +214,15 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
     t->bytes = bytes;
     t->counters = counters;
     ++counters->readsIssued;
+    // The request is one header-only packet.
     const double header = noc_.config().headerBytes;
-    inject_.submit(cls, header, [t] { t->injectStart = now(); },
+    inject_.submit(cls, header,
                    [this, t] {
-                       const Tick arrival = reserve(self_, t->remote, 0, t->injectStart, now());
+                       t->packetTail =
+                           noc_.reservePacket(self_, t->remote, noc_.config().headerBytes, now(), now(), t->cls);
+                   },
+                   [this, t] {
+                       const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->remote));
                        Niu* target = endpoint(t->remote);
                        eq_.at(arrival, [target, t] { target->serveRead(t); });
                    });
@@ -218,19 +231,17 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
 void Niu::serveRead(Transfer* t) {
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_READ_COMMAND, t->remoteAddr, d);
-    const unsigned respClass = numRequestClasses();
-    auto respond = [this, t, respClass] {
-        inject_.submit(respClass, wireBytes(t->bytes), [t] { t->injectStart = now(); },
-                       [this, t] {
-                           const Tick arrival = reserve(self_, t->requester, t->bytes, t->injectStart, now());
-                           Niu* requester = endpoint(t->requester);
-                           eq_.at(arrival, [requester, t] { requester->readArrived(t); });
-                       });
-    };
+    // The response leaves through this endpoint's injection port (its own class).
+    auto respond = [this, t] { injectPackets(numRequestClasses(), t, t->requester, &Niu::responseLanded, false); };
     if (d == sc_core::SC_ZERO_TIME)
         respond();
     else
         eq_.after(d.value(), respond);
+}
+
+void Niu::responseLanded(Transfer* t) {
+    Niu* requester = endpoint(t->requester);
+    eq_.at(t->lastArrival, [requester, t] { requester->readArrived(t); });
 }
 
 void Niu::readArrived(Transfer* t) {

@@ -103,23 +103,31 @@ private:
         std::uint32_t bytes = 0;
         std::uint32_t addend = 0;
         NocCounters* counters = nullptr;
-        Tick injectStart = 0;
+        Tick injectStart = 0;       ///< start of the NoC packet being injected
+        std::uint32_t packets = 0;  ///< NoC packets of the transfer
+        std::uint32_t injected = 0; ///< packets that have left the source
+        Tick lastArrival = 0;       ///< arrival of the latest packet so far
+        Tick packetTail = 0;        ///< when the packet being injected clears its path
         Payload data;
     };
 
     Transfer* allocate();
     void release(Transfer* t);
-    double wireBytes(std::uint32_t bytes) const;
-    Tick reserve(CoreCoord from, CoreCoord to, std::uint32_t bytes, Tick start, Tick end);
+    std::uint32_t packetCount(std::uint32_t bytes) const;
+    std::uint32_t packetBytes(const Transfer* t, std::uint32_t k) const;
+    /// Inject a transfer's payload packet by packet on class `cls`; each packet
+    /// reserves its path as it leaves, and `arrived` runs at the last arrival.
+    void injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arrived)(Transfer*), bool snapshot);
     void checkTarget(CoreCoord dst, const char* what) const;
 
     // Requester side.
-    void writeInjected(Transfer* t);
+    void writeLanded(Transfer* t);
     void writeAcked(Transfer* t);
     void readArrived(Transfer* t);
     // Target side.
     void acceptWrite(Transfer* t);
     void serveRead(Transfer* t);
+    void responseLanded(Transfer* t);
     void memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay);
 
     EventQueue& eq_;

@@ -5,7 +5,7 @@
 namespace cclsim {
 
 Noc::Noc(unsigned id, const NocConfig& cfg)
-    : id_(id), cfg_(cfg), freeAt_(std::size_t(cfg.gridX) * cfg.gridY * 3, 0),
+    : id_(id), cfg_(cfg), busy_(std::size_t(cfg.gridX) * cfg.gridY * 3),
       bytes_(std::size_t(cfg.gridX) * cfg.gridY * 3, 0.0) {}
 
 unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
@@ -14,15 +14,43 @@ unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
     return (s.x + X - d.x) % X + (s.y + Y - d.y) % Y;
 }
 
-Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd) {
+Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source) {
+    std::vector<Busy>& b = busy_[link];
+    // Forget intervals that ended long ago: nothing is reserved that far back.
+    constexpr Tick kHorizon = 100 * 1000 * kTicksPerNs;
+    const Tick t = now();
+    if (!b.empty() && t > kHorizon && b.front().end + kHorizon < t) {
+        std::size_t drop = 0;
+        while (drop < b.size() && b[drop].end + kHorizon < t) ++drop;
+        b.erase(b.begin(), b.begin() + std::ptrdiff_t(drop));
+    }
+    // Packets of one lane stay in order (a write and its semaphore increment
+    // must not pass each other): start after this lane's last booking.
+    Tick start = earliest;
+    for (const Busy& x : b)
+        if (x.source == source) start = std::max(start, x.end);
+    for (const Busy& x : b) {  // sorted by start
+        const bool samePort = (x.source >> 4) == (source >> 4);
+        if (samePort || x.end <= start) continue;
+        if (start + dur <= x.start) break;  // fits in the gap before x
+        start = x.end;
+    }
+    const auto pos = std::upper_bound(b.begin(), b.end(), start,
+                                      [](Tick s0, const Busy& x) { return s0 < x.start; });
+    b.insert(pos, Busy{start, start + dur, source});
+    return start;
+}
+
+Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
+                        unsigned lane) {
     const unsigned gx = cfg_.gridX, gy = cfg_.gridY;
     const Tick dur = transferTicks(wireBytes, cfg_.linkBytesPerNs);
     Tick head = injectStart + cfg_.startupLatency;
     Tick tailOut = head;
+    const std::uint32_t source = ((std::uint32_t(src.y) * gx + src.x) << 4) | (lane & 0xf);
     auto use = [&](std::size_t link) {
-        const Tick start = std::max(head, freeAt_[link]);
+        const Tick start = book(link, head, dur, source);
         tailOut = start + dur;
-        freeAt_[link] = tailOut;
         bytes_[link] += wireBytes;
         head = start + cfg_.hopLatency;
     };

@@ -4,10 +4,15 @@
 // Wormhole has two NoCs routing in opposite directions: NoC0 goes +x
 // (east, wrapping) then +y (south), NoC1 goes -y (north) then -x (west).
 // A packet holds each link on its path for its serialisation time (wormhole
-// switching); the next packet that needs the link starts when it is free, so
-// two flows through one link share its bandwidth packet by packet. The
+// switching); a packet that needs a busy link waits for the first gap long
+// enough for it, so two flows through one link share its bandwidth packet by
+// packet. A packet books its path when its head enters the NoC (the NIU calls
+// reservePacket as the packet starts), so bookings follow the order packets
+// reach the links. Packets of different virtual channels of one source port
+// do not wait for each other: the port interleaves them chunk by chunk (PE_DMA)
+// and the link carries both at once. The
 // ejection port at the destination is a link too (many writers into one core
-// share it). Computation is arithmetic on "free at" ticks: no events.
+// share it). Computation is arithmetic on busy intervals: no events.
 #pragma once
 
 #include "models/noc/NocTypes.h"
@@ -31,7 +36,9 @@ public:
 
     /// Reserve the path for one packet of `wireBytes` whose injection spans
     /// [injectStart, injectEnd]; returns the tick its tail reaches `dst`.
-    Tick reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd);
+    /// `lane` is the source port's class (virtual channel).
+    Tick reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
+                       unsigned lane = 0);
 
     /// Bytes that crossed the busiest link (utilisation reports).
     double busiestLinkBytes() const;
@@ -40,9 +47,17 @@ private:
     enum Dim { X = 0, Y = 1, Eject = 2 };
     std::size_t linkIndex(unsigned x, unsigned y, Dim d) const { return (std::size_t(y) * cfg_.gridX + x) * 3 + d; }
 
+    struct Busy {
+        Tick start, end;
+        std::uint32_t source;  ///< injecting endpoint and lane: ((y * gridX + x) << 4) | lane
+    };
+    /// Start of the first gap of `dur` at or after `earliest` on `link`,
+    /// ignoring the other lanes of the same source port; books it.
+    Tick book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source);
+
     unsigned id_;
     NocConfig cfg_;
-    std::vector<Tick> freeAt_;
+    std::vector<std::vector<Busy>> busy_;  ///< per link, sorted by start
     std::vector<double> bytes_;
 };
 

@@ -106,7 +106,7 @@ TEST(BandwidthServer, SingleJobTakesBytesOverBandwidth) {
 }
 
 TEST(BandwidthServer, BytesQueuedReflectsProgressBetweenEvents) {
-    // BUG (models/common/BandwidthServer.cpp, bytesQueued): the server
+    // Regression test (was a bug, models/common/BandwidthServer.cpp, bytesQueued): the server
     // advances its per-class `remaining` only in advanceTo(), i.e. on
     // submit() and on its own timer. Between those events bytesQueued()
     // returns the value of the last re-plan, so halfway through a lone
@@ -116,7 +116,6 @@ TEST(BandwidthServer, BytesQueuedReflectsProgressBetweenEvents) {
     // sees stale backlog. Fix: in bytesQueued() subtract the service since
     // last_, i.e. use max(0, c.remaining - c.rate * (now() - last_)) for a
     // joined class.
-    CCLSIM_KNOWN_BUG("BandwidthServer::bytesQueued() is stale between server events");
     EventQueue eq("eq");
     BandwidthServer s(eq, "bw", config(1), wrr({1}));
     const double bytes = 1024;

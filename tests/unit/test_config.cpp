@@ -133,7 +133,7 @@ TEST_F(ArchConfigErrors, MissingKeyNamesFileAndKey) {
 }
 
 TEST_F(ArchConfigErrors, MissingKeyIsReportedAsMissingAtItsMapping) {
-    // BUG (models/common/Yaml.cpp, YamlMap::child): for an absent key it
+    // Regression test (was a bug, models/common/Yaml.cpp, YamlMap::child): for an absent key it
     // returns YAML::Node(), which in yaml-cpp is a *defined* Null node, so
     // the `if (!n) fail(key, "is required but missing")` checks in get<T>(),
     // map() and seq() never fire. The absent key is decoded as an empty value
@@ -142,7 +142,6 @@ TEST_F(ArchConfigErrors, MissingKeyIsReportedAsMissingAtItsMapping) {
     // (a default node has no mark, so yamlLocation() prints the file only).
     // Fix: return YAML::Node(YAML::NodeType::Undefined) from child() when the
     // key is absent (then where() falls back to the enclosing mapping's mark).
-    CCLSIM_KNOWN_BUG("a missing YAML key is reported as 'found empty' without a line");
     const std::string text = replaceLine(original, "header_bytes:", "");
     msg = load("missing_key.yaml", text);
     // The key is absent, so the message points at the mapping that should
@@ -153,7 +152,6 @@ TEST_F(ArchConfigErrors, MissingKeyIsReportedAsMissingAtItsMapping) {
 TEST_F(ArchConfigErrors, MissingSectionIsReportedAsMissing) {
     // BUG: same cause as MissingKeyIsReportedAsMissingAtItsMapping; today the
     // message is "key 'eth.tx_cmd_q' must be a mapping, found empty", no line.
-    CCLSIM_KNOWN_BUG("a missing YAML section is reported as 'found empty' without a line");
     std::string text = original;
     for (const char* key : {"tx_cmd_q:", "count: 2", "depth: 2"}) text = replaceLine(text, key, "");
     msg = load("missing_section.yaml", text);
@@ -167,13 +165,12 @@ TEST_F(ArchConfigErrors, EmptyValueNamesFileAndKey) {
 }
 
 TEST_F(ArchConfigErrors, EmptyValueIsLocatedOnItsKeysLine) {
-    // BUG (models/common/Yaml.cpp, YamlMap::where -> yamlLocation of the
+    // Regression test (was a bug, models/common/Yaml.cpp, YamlMap::where -> yamlLocation of the
     // value node): yaml-cpp marks an empty (null) value at the next token,
     // i.e. the following key, so "hop_latency_cycles:" on line 13 is
     // reported at line 14 (startup_latency_cycles). Fix: locate key errors
     // with the mark of the key node (it->first.Mark() in child()), which is
     // always the line the user wrote the key on.
-    CCLSIM_KNOWN_BUG("an empty YAML value is reported on the following line");
     const std::string text = replaceLine(original, "hop_latency_cycles:", "  hop_latency_cycles:");
     msg = load("empty_value.yaml", text);
     expectLocated(msg, path, lineOf(text, "hop_latency_cycles"), "noc.hop_latency_cycles", {"expected a number"});
@@ -231,7 +228,7 @@ TEST_F(ArchConfigErrors, MissingFile) {
 }
 
 TEST_F(ArchConfigErrors, DuplicateKeyIsRejected) {
-    // BUG (models/common/Yaml.cpp, YamlMap): yaml-cpp accepts duplicate keys
+    // Regression test (was a bug, models/common/Yaml.cpp, YamlMap): yaml-cpp accepts duplicate keys
     // in a mapping, and YamlMap::child() returns the first match, so a second
     // "hop_latency_cycles" (e.g. an override appended while tuning) is
     // silently ignored and finish() does not object because the key name
@@ -239,7 +236,6 @@ TEST_F(ArchConfigErrors, DuplicateKeyIsRejected) {
     // YamlMap constructor (or finish()), walk the mapping once and throw
     // ConfigError "<file>:<line>: key '<path>' is given twice (first at line
     // N)" for a repeated scalar key.
-    CCLSIM_KNOWN_BUG("duplicate YAML keys are silently accepted; the first value wins");
     const std::string text = replaceLine(original, "header_bytes:", "  header_bytes: 32\n  hop_latency_cycles: 20");
     msg = load("duplicate.yaml", text);
     expectLocated(msg, path, lineOf(text, "hop_latency_cycles: 20"), "noc.hop_latency_cycles");
@@ -362,7 +358,6 @@ TEST_F(ClusterDescriptorErrors, MissingKeyIsReportedAsMissingWithItsLine) {
     // (YamlMap::child returns a defined Null node for an absent key). Today:
     // "missing_chan.yaml: key 'links[0].a.chan': expected a non-negative
     // integer, found empty".
-    CCLSIM_KNOWN_BUG("a missing YAML key is reported as 'found empty' without a line");
     const std::string noChan = board("  - {a: {chip: 0}, b: {chip: 1, chan: 1}}\n");
     msg = load("missing_chan.yaml", noChan);
     expectLocated(msg, path, lineOf(noChan, "{chip: 0}"), "links[0].a.chan",
@@ -392,12 +387,11 @@ TEST_F(ClusterDescriptorErrors, RingOrdersAreChecked) {
 }
 
 TEST_F(ClusterDescriptorErrors, RingOrderKeyWithTrailingJunkIsRejected) {
-    // BUG (platforms/ClusterDescriptor.cpp, ring_orders): the hop count is
+    // Regression test (was a bug, platforms/ClusterDescriptor.cpp, ring_orders): the hop count is
     // parsed with std::stoul(key) without checking that the whole key was
     // consumed, so "2x" (or "2 # hops", "2.5") silently means 2 -- unlike
     // every other value, which yamlScalar parses strictly. Fix: pass a `pos`
     // to stoul and fail(key, "keys are hop counts") unless pos == key.size().
-    CCLSIM_KNOWN_BUG("ring_orders key '2x' is read as 2 hops");
     const std::string text = board(userLinks()) + "ring_orders:\n  2x: [0, 1]\n";
     msg = load("ring_junk.yaml", text);
     test::expectContains(msg, {path + ":", "'ring_orders.2x'", "keys are hop counts"});

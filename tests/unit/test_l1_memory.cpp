@@ -158,7 +158,7 @@ TEST(L1Memory, SnapshotAndApplyInTimingModeCarryControlFragments) {
 }
 
 TEST(L1Memory, TimingModeTransfersCarryWordsWrittenByFirmware) {
-    // BUG (models/memory/L1Memory.cpp, snapshot in timing mode): writeU32()
+    // Regression test (was a bug, models/memory/L1Memory.cpp, snapshot in timing mode): writeU32()
     // always stores the word ("word accesses are always stored"), but
     // snapshot() only copies bytes inside control ranges, so a word that
     // firmware wrote outside one is readable locally yet travels as nothing.
@@ -170,7 +170,6 @@ TEST(L1Memory, TimingModeTransfersCarryWordsWrittenByFirmware) {
     // Fix: in timing mode treat every word written through writeU32() /
     // atomicAdd() as control (call the markControl logic for [addr, addr+4)),
     // or have snapshot() also copy stored words.
-    CCLSIM_KNOWN_BUG("timing-mode snapshot drops words that firmware wrote outside control ranges");
     L1Memory src("src", timingMode());
     L1Memory dst("dst", timingMode());
     dst.markControl(0x7000, 4);  // the remote semaphore

@@ -359,7 +359,7 @@ TEST(PeDma, TwoFlowsSharingOneNocLinkEachGetAboutHalf) {
 }
 
 TEST(PeDma, ShortPacketFromAnotherCoreDelaysLongTransferOnlyBriefly) {
-    // BUG (end-to-end form of Noc.LateReservationOfAnEarlierPacketDoesNot-
+    // Regression test (was a bug, end-to-end form of Noc.LateReservationOfAnEarlierPacketDoesNot-
     // DelayLaterTraffic; models/noc/Niu.cpp writeInjected -> reserve ->
     // Noc::reservePacket): a transfer reserves its whole path only when its
     // last byte has been injected, and each link remembers one "free at"
@@ -370,7 +370,6 @@ TEST(PeDma, ShortPacketFromAnotherCoreDelaysLongTransferOnlyBriefly) {
     // and every later packet slides too: the long transfer lands ~0.5 us
     // (23%) late because of one 64 B packet. Expected: at most the short
     // packet's serialisation (~3 ns) plus a hop. Fix: see the Noc test.
-    CCLSIM_KNOWN_BUG("NoC reservations at injection end delay earlier packets of long transfers");
     auto p = test::makeN300();
     PeCore& a = worker(*p, 0, at(1, 1));
     PeCore& b = worker(*p, 0, at(2, 1));

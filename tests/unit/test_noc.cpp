@@ -130,7 +130,7 @@ TEST(Noc, WritersIntoOneCoreShareItsEjectionPort) {
 }
 
 TEST(Noc, LateReservationOfAnEarlierPacketDoesNotDelayLaterTraffic) {
-    // BUG (models/noc/Noc.cpp reservePacket, with Niu::writeInjected calling
+    // Regression test (was a bug, models/noc/Noc.cpp reservePacket, with Niu::writeInjected calling
     // it only when a whole transfer has left the source): a link is one
     // "free at" tick, so reservations must arrive in time order. They don't:
     // a transfer is reserved when its injection ends, for times that lie in
@@ -145,7 +145,6 @@ TEST(Noc, LateReservationOfAnEarlierPacketDoesNotDelayLaterTraffic) {
     // and place each packet in the first gap at or after its head time; or
     // reserve each NoC packet when it has been injected (one event per
     // <= 8 KB packet) instead of the whole transfer at its end.
-    CCLSIM_KNOWN_BUG("NoC link reservations made out of time order delay earlier packets");
     Noc noc0(0, kCfg);
     const std::uint32_t wireB = 64 + kCfg.headerBytes;
     const Tick serB = transferTicks(wireB, kCfg.linkBytesPerNs);
