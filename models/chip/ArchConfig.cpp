@@ -77,7 +77,8 @@ ArchConfig loadArchConfig(const std::string& file) {
     const YamlMap grid = root.map("grid");
     a.noc.gridX = positive<unsigned>(grid, "x");
     a.noc.gridY = positive<unsigned>(grid, "y");
-    if (a.noc.gridX > 63 || a.noc.gridY > 63) grid.fail("x", "grid dimensions must be <= 63");
+    if (a.noc.gridX > 63) grid.fail("x", "grid dimensions must be <= 63");
+    if (a.noc.gridY > 63) grid.fail("y", "grid dimensions must be <= 63");
     grid.finish();
 
     const YamlMap noc = root.map("noc");
@@ -91,12 +92,12 @@ ArchConfig loadArchConfig(const std::string& file) {
     const YamlMap w = root.map("worker");
     const auto xs = uintList(w, "cores_x");
     const auto ys = uintList(w, "cores_y");
+    for (unsigned x : xs)
+        if (x >= a.noc.gridX) w.fail("cores_x", fmt::format("x = {} is outside the {}-wide grid", x, a.noc.gridX));
     for (unsigned y : ys)
-        for (unsigned x : xs) {
-            if (x >= a.noc.gridX || y >= a.noc.gridY)
-                w.fail("cores_x", fmt::format("worker {}-{} is outside the grid", x, y));
-            a.workers.push_back(CoreCoord{std::uint8_t(x), std::uint8_t(y)});
-        }
+        if (y >= a.noc.gridY) w.fail("cores_y", fmt::format("y = {} is outside the {}-high grid", y, a.noc.gridY));
+    for (unsigned y : ys)
+        for (unsigned x : xs) a.workers.push_back(CoreCoord{std::uint8_t(x), std::uint8_t(y)});
     a.worker.l1.sizeBytes = positive<std::uint64_t>(w, "l1_bytes");
     a.workerUnreservedBase = w.get<std::uint32_t>("l1_unreserved_base");
     if (a.workerUnreservedBase >= a.worker.l1.sizeBytes) w.fail("l1_unreserved_base", "must lie inside l1_bytes");
@@ -152,10 +153,13 @@ ArchConfig loadArchConfig(const std::string& file) {
 
     // Cores may not share a coordinate.
     std::set<CoreCoord> used;
-    for (const CoreCoord& c : a.workers) used.insert(c);
+    for (const CoreCoord& c : a.workers)
+        if (!used.insert(c).second) throw ConfigError(fmt::format("{}: worker {} is listed twice", file, c.str()));
     for (const CoreCoord& c : a.ethCores)
         if (!used.insert(c).second)
             throw ConfigError(fmt::format("{}: Ethernet core {} overlaps another core", file, c.str()));
+    for (const CoreCoord& c : a.dramCores)
+        if (used.count(c)) throw ConfigError(fmt::format("{}: DRAM core {} overlaps another core", file, c.str()));
     return a;
 }
 
