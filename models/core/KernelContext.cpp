@@ -45,6 +45,7 @@ void KernelContext::run() {
     for (const PollRecord& r : polls_)
         if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
     polls_.clear();
+    pollIndex_.clear();
     current_ = nullptr;
 }
 
@@ -82,15 +83,15 @@ void KernelContext::sleepUntilChange() {
 }
 
 KernelContext::PollRecord* KernelContext::find(std::uint64_t key) {
-    for (PollRecord& r : polls_)
-        if (r.key == key) return &r;
-    return nullptr;
+    const auto it = pollIndex_.find(key);
+    return it == pollIndex_.end() ? nullptr : &polls_[it->second];
 }
 
 void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
     PollRecord* r = find(key);
     if (!r) {
         if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
+        pollIndex_.emplace(key, std::uint32_t(polls_.size()));
         polls_.push_back(PollRecord{key, desc, result, 0, 0, 0});
         r = &polls_.back();
     }

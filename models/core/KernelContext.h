@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace cclsim {
@@ -154,6 +155,7 @@ private:
     std::uint64_t pollSeq_ = 0;
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;
+    std::unordered_map<std::uint64_t, std::uint32_t> pollIndex_;  ///< key -> index in polls_
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;

@@ -128,9 +128,13 @@ bool L1Memory::isControl(std::uint32_t addr, std::uint32_t n) const {
 }
 
 void L1Memory::watch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w) {
-    for (const Watch& x : watches_)
-        if (x.w == w && x.lo == addr && x.hi == addr + n) return;
-    watches_.push_back({addr, addr + n, w});
+    // Sorted by address so a write finds its watchers by binary search.
+    auto pos = std::lower_bound(watches_.begin(), watches_.end(), addr,
+                                [](const Watch& x, std::uint32_t a) { return x.lo < a; });
+    for (auto it = pos; it != watches_.end() && it->lo == addr; ++it)
+        if (it->w == w && it->hi == addr + n) return;
+    watches_.insert(pos, {addr, addr + n, w});
+    maxWatchLen_ = std::max(maxWatchLen_, n);
 }
 
 void L1Memory::unwatch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w) {
@@ -151,8 +155,12 @@ void L1Memory::notifyWrite(std::uint32_t addr, std::uint32_t n) {
     MemoryWatcher* hits[16];
     std::size_t count = 0;
     std::vector<MemoryWatcher*> more;
-    for (const Watch& x : watches_) {
-        if (x.lo >= end || addr >= x.hi) continue;
+    const std::uint32_t from = addr > maxWatchLen_ ? addr - maxWatchLen_ : 0;
+    auto first = std::lower_bound(watches_.begin(), watches_.end(), from,
+                                  [](const Watch& x, std::uint32_t a) { return x.lo < a; });
+    for (auto it = first; it != watches_.end() && it->lo < end; ++it) {
+        const Watch& x = *it;
+        if (addr >= x.hi) continue;
         if (std::find(hits, hits + count, x.w) != hits + count) continue;
         if (count < 16)
             hits[count++] = x.w;

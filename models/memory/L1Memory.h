@@ -90,7 +90,8 @@ private:
     L1Config cfg_;
     SparseStore store_;
     std::vector<Range> control_;  // sorted, non-overlapping
-    std::vector<Watch> watches_;
+    std::vector<Watch> watches_;  // sorted by lo
+    std::uint32_t maxWatchLen_ = 0;
 };
 
 }  // namespace cclsim

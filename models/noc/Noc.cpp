@@ -16,14 +16,12 @@ unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
 
 Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source) {
     std::vector<Busy>& b = busy_[link];
-    // Forget intervals that ended long ago: nothing is reserved that far back.
-    constexpr Tick kHorizon = 100 * 1000 * kTicksPerNs;
-    const Tick t = now();
-    if (!b.empty() && t > kHorizon && b.front().end + kHorizon < t) {
-        std::size_t drop = 0;
-        while (drop < b.size() && b[drop].end + kHorizon < t) ++drop;
-        b.erase(b.begin(), b.begin() + std::ptrdiff_t(drop));
-    }
+    // Packets book when they enter the NoC, never for the past: intervals
+    // that have ended no longer matter.
+    const Tick t = std::min(now(), earliest);
+    std::size_t drop = 0;
+    while (drop < b.size() && b[drop].end <= t) ++drop;
+    if (drop) b.erase(b.begin(), b.begin() + std::ptrdiff_t(drop));
     // Packets of one lane stay in order (a write and its semaphore increment
     // must not pass each other): start after this lane's last booking.
     Tick start = earliest;
