@@ -63,7 +63,14 @@ void KernelContext::syncForStore() {
 
 void KernelContext::bump() {
     ++epoch_;
-    resetSpin();
+    ++readGen_;
+    if (state_ == State::Blocked) wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
+    ++epoch_;
+    for (PollRecord& r : polls_)
+        if (r.desc.kind == PollDesc::L1Word && r.desc.addr == watchedAddr) r.readSinceChange = false;
     if (state_ == State::Blocked) wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -77,7 +84,6 @@ void KernelContext::sleepUntilChange() {
     while (epoch_ == seen) sc_core::wait(wake_);
     current_ = this;
     state_ = before;
-    resetSpin();
     // Detecting the change takes one iteration of the spin loop.
     advance(costs_.pollIteration);
 }
@@ -92,29 +98,24 @@ void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result)
     if (!r) {
         if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
         pollIndex_.emplace(key, std::uint32_t(polls_.size()));
-        polls_.push_back(PollRecord{key, desc, result, 0, 0, 0});
+        polls_.push_back(PollRecord{key, desc, result, false, 0, 0});
         r = &polls_.back();
     }
     r->desc = desc;
     r->lastResult = result;
-    if (r->spinGen != spinGen_) {
-        r->spinGen = spinGen_;
-        r->count = 0;
-    }
-    ++r->count;
+    r->readSinceChange = true;
+    r->gen = readGen_;
     r->lastSeq = ++pollSeq_;
 }
 
 bool KernelContext::loopIsIdle(const PollRecord* r) const {
-    // Only a read that found its condition unmet can be waiting: one that
-    // was satisfied would be satisfied again.
-    if (!r || r->lastResult || r->spinGen != spinGen_ || r->count == 0) return false;
+    // Only a read that found its condition unmet, and has not changed since,
+    // can be waiting: one that was satisfied would be satisfied again.
+    if (!r || r->lastResult || !fresh(*r)) return false;
     for (const PollRecord& o : polls_) {
-        if (&o != r && o.lastResult) continue;            // satisfied: the loop has moved on
-        if (spinGen_ - o.spinGen >= kLoopAge) continue;  // no longer read by the loop
-        if (pollSeq_ - o.lastSeq > kPollWindow) continue;
-        const std::uint32_t n = (o.spinGen == spinGen_ ? o.count : 0) + (&o == r ? 1 : 0);
-        if (n < 2) return false;
+        if (o.lastResult) continue;                       // satisfied: the loop has moved on
+        if (pollSeq_ - o.lastSeq > kPollWindow) continue;  // no longer read by the loop
+        if (!fresh(o)) return false;                      // changed (or acted) since: read it first
     }
     return true;
 }
@@ -145,7 +146,7 @@ void KernelContext::trace(TraceFile& tf) {
 std::string KernelContext::describeWait() const {
     std::string out;
     for (const PollRecord& r : polls_) {
-        if (r.lastResult || r.spinGen != spinGen_) continue;  // only what it spins on now
+        if (r.lastResult || pollSeq_ - r.lastSeq > kPollWindow) continue;  // only what it spins on now
         std::string line = fmt::format("    polls {}", r.desc.api);
         switch (r.desc.kind) {
             case PollDesc::L1Word:
@@ -166,9 +167,10 @@ std::string KernelContext::describeWait() const {
     }
     if (out.empty()) out = "    (no outstanding poll)\n";
     if (std::getenv("CCLSIM_DEBUG_POLLS")) {
-        out += fmt::format("    [debug] epoch {} spinGen {}\n", epoch_, spinGen_);
+        out += fmt::format("    [debug] epoch {} readGen {} seq {}\n", epoch_, readGen_, pollSeq_);
         for (const PollRecord& r : polls_)
-            out += fmt::format("    [debug] {} 0x{:x} last {} gen {} count {}\n", r.desc.api, r.desc.addr, r.lastResult, r.spinGen, r.count);
+            out += fmt::format("    [debug] {} 0x{:x} last {} fresh {} seq {}\n", r.desc.api, r.desc.addr, r.lastResult,
+                               fresh(r), r.lastSeq);
     }
     return out;
 }

@@ -7,19 +7,18 @@
 // context switch.
 //
 // Spin loops are modelled, not executed: every status read goes through
-// `poll()`, which remembers the words (and queues) the kernel reads. Between
-// two changes (a watched word written, the core's queues or NoC counters
-// moving, or an action of the kernel itself) the kernel's reads cannot see
-// anything new. Once it has re-read, at least twice since the last change,
-// every condition it recently found unmet (read within the last kLoopAge
-// changes and kPollWindow reads), its loop has gone round with nothing to
-// do, so it sleeps until the next change
-// and is charged one poll iteration on wake-up. The reads before it sleeps
-// are charged like the real loop's, so timing is that of the spinning
-// firmware; waiting costs no wall-clock time; and a kernel that waits
-// forever is Blocked on described polls, which the deadlock report prints.
-// (A loop that gives up after N iterations without any change sees the
-// limit only if something changes: firmware waits on state, not counts.)
+// `poll()`, which remembers each thing the kernel reads (an L1 word, a tx
+// queue, a NoC counter) and how often it has read it since it last changed.
+// A kernel that is about to re-read a condition it found unmet, when every
+// condition it recently found unmet has been read since its last change and
+// the kernel took no action since, cannot see anything new: it sleeps until a
+// watched word is written (or its core's queues or NoC counters change) and
+// is charged one poll iteration on wake-up. The reads before it sleeps are
+// charged like the real loop's, so timing is that of the spinning firmware;
+// waiting costs no wall-clock time; and a kernel that waits forever is Blocked
+// on described polls, which the deadlock report prints. (A loop that gives up
+// after N iterations without any change sees the limit only if something
+// changes: firmware waits on state, not on counts.)
 #pragma once
 
 #include "models/common/Time.h"
@@ -94,11 +93,13 @@ public:
     // --- polling --------------------------------------------------------------
     /// Evaluate a status read; see the class comment.
     template <class Eval> bool poll(std::uint64_t key, const PollDesc& desc, Eval&& eval);
-    /// Something this kernel may poll changed (queues, counters, watched words).
+    /// Something this kernel may poll changed (its core's queues or counters).
     void bump();
-    /// The kernel changed state (sent, wrote, issued): it is not idle.
-    void acted() { resetSpin(); }
-    void onWatchedWrite() override { bump(); }
+    /// The kernel changed state (sent, wrote, issued): its loop may now take
+    /// another path, so every condition must be re-read before it can sleep.
+    void acted() { ++readGen_; }
+    /// A watched L1 word changed: only the reads of that word start over.
+    void onWatchedWrite(std::uint32_t watchedAddr) override;
 
     // --- identity and arguments -----------------------------------------------
     ProgrammableCore& core() { return core_; }
@@ -128,17 +129,16 @@ private:
         std::uint64_t key;
         PollDesc desc;
         bool lastResult;
-        std::uint64_t spinGen;  ///< spin period in which it was last polled
-        std::uint32_t count;    ///< polls in that spin period
+        bool readSinceChange;   ///< read (in generation `gen`) since its value last changed
+        std::uint64_t gen;      ///< readGen_ of that read
         std::uint64_t lastSeq;  ///< poll sequence number of the last read
     };
-    /// Reads older than this many changes are no longer part of the loop.
-    static constexpr std::uint64_t kLoopAge = 16;
+    /// Reads older than this many polls are no longer part of the loop.
     static constexpr std::uint64_t kPollWindow = 64;
-    void resetSpin() { ++spinGen_; }
     PollRecord* find(std::uint64_t key);
-    /// Would polling `r` again complete a second round of every recent read?
+    /// Re-reading `r` now cannot show anything new (see the class comment).
     bool loopIsIdle(const PollRecord* r) const;
+    bool fresh(const PollRecord& r) const { return r.readSinceChange && r.gen == readGen_; }
     void run();
     void sleepUntilChange();
     void record(std::uint64_t key, const PollDesc& desc, bool result);
@@ -151,7 +151,7 @@ private:
     const FirmwareCosts& costs_;
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
-    std::uint64_t spinGen_ = kLoopAge + 1;
+    std::uint64_t readGen_ = 1;  ///< bumped by actions and core-wide changes
     std::uint64_t pollSeq_ = 0;
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;

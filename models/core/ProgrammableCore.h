@@ -59,7 +59,7 @@ private:
         std::uint32_t addr = 0;
         std::string label;
         TraceSignal sig{32};
-        void onWatchedWrite() override { sig.set(l1->readU32(addr)); }
+        void onWatchedWrite(std::uint32_t /*watchedAddr*/) override { sig.set(l1->readU32(addr)); }
     };
 
     EventQueue& eq_;

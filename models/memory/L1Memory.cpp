@@ -151,24 +151,36 @@ void L1Memory::unwatchAll(MemoryWatcher* w) {
 void L1Memory::notifyWrite(std::uint32_t addr, std::uint32_t n) {
     if (watches_.empty()) return;
     const std::uint32_t end = addr + n;
-    // Watchers may unwatch from the callback: iterate over a copy of the hits.
-    MemoryWatcher* hits[16];
+    // Watchers may unwatch from the callback: collect the hits first.
+    struct Hit {
+        MemoryWatcher* w;
+        std::uint32_t lo;
+    };
+    Hit hits[16];
     std::size_t count = 0;
-    std::vector<MemoryWatcher*> more;
+    std::vector<Hit> more;
     const std::uint32_t from = addr > maxWatchLen_ ? addr - maxWatchLen_ : 0;
     auto first = std::lower_bound(watches_.begin(), watches_.end(), from,
                                   [](const Watch& x, std::uint32_t a) { return x.lo < a; });
     for (auto it = first; it != watches_.end() && it->lo < end; ++it) {
-        const Watch& x = *it;
-        if (addr >= x.hi) continue;
-        if (std::find(hits, hits + count, x.w) != hits + count) continue;
+        if (addr >= it->hi) continue;
         if (count < 16)
-            hits[count++] = x.w;
-        else if (std::find(more.begin(), more.end(), x.w) == more.end())
-            more.push_back(x.w);
+            hits[count++] = Hit{it->w, it->lo};
+        else
+            more.push_back(Hit{it->w, it->lo});
     }
-    for (std::size_t i = 0; i < count; ++i) hits[i]->onWatchedWrite();
-    for (MemoryWatcher* w : more) w->onWatchedWrite();
+    // A callback may unwatch: skip hits whose watch is gone by then.
+    auto stillWatched = [&](const Hit& h) {
+        auto it = std::lower_bound(watches_.begin(), watches_.end(), h.lo,
+                                   [](const Watch& x, std::uint32_t a) { return x.lo < a; });
+        for (; it != watches_.end() && it->lo == h.lo; ++it)
+            if (it->w == h.w) return true;
+        return false;
+    };
+    for (std::size_t i = 0; i < count; ++i)
+        if (i == 0 || stillWatched(hits[i])) hits[i].w->onWatchedWrite(hits[i].lo);
+    for (const Hit& h : more)
+        if (stillWatched(h)) h.w->onWatchedWrite(h.lo);
 }
 
 void L1Memory::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& /*delay*/) {

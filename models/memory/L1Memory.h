@@ -1,5 +1,8 @@
 // A core's L1 SRAM: real bytes, semaphore words, and write watchers.
 //
+// Watchers are called once per watched range a write overlaps, with that
+// range's start, so a kernel knows which of its words changed.
+//
 // The L1 is a TLM-2.0 target (the NoC and the Ethernet subsystem write into it
 // through `socket`) and offers direct word access to the firmware running on
 // its own core. Kernels that spin on a word register a MemoryWatcher for it;
@@ -29,7 +32,8 @@ namespace cclsim {
 class MemoryWatcher {
 public:
     virtual ~MemoryWatcher() = default;
-    virtual void onWatchedWrite() = 0;
+    /// A write overlapped the watched range starting at `watchedAddr`.
+    virtual void onWatchedWrite(std::uint32_t watchedAddr) = 0;
 };
 
 struct L1Config {

@@ -86,7 +86,7 @@ inline int lineOf(const std::string& text, const std::string& needle) {
 class CallbackWatcher final : public MemoryWatcher {
 public:
     explicit CallbackWatcher(std::function<void()> fn) : fn_(std::move(fn)) {}
-    void onWatchedWrite() override { fn_(); }
+    void onWatchedWrite(std::uint32_t /*watchedAddr*/) override { fn_(); }
 
 private:
     std::function<void()> fn_;

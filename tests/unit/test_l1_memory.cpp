@@ -228,7 +228,7 @@ TEST(L1Memory, WatcherMayUnwatchItselfFromCallback) {
     l1.watch(0x104, 4, &once);
     l1.watch(0x100, 8, &steady);
     l1.writeBytes(0x100, 8, std::vector<std::uint8_t>(8, 1).data());  // overlaps both of `once`'s words
-    EXPECT_EQ(a, 1) << "one call per write even with two overlapping watches";
+    EXPECT_EQ(a, 1) << "a watcher that unwatched itself gets no further calls for the same write";
     EXPECT_EQ(b, 1);
     l1.writeU32(0x104, 2);
     EXPECT_EQ(a, 1);
