@@ -32,9 +32,13 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         if (!byCoord_[i]) continue;
         for (unsigned n = 0; n < 2; ++n) endpoints_[n][i] = &byCoord_[i]->niu(n);
     }
+    // Nothing another process does reaches a core sooner than a NoC packet's
+    // startup latency (Ethernet is slower still).
+    const Tick lookahead = std::min(arch.noc.startupLatency, arch.erisc.eth.latency);
     for (std::size_t i = 0; i < cells; ++i) {
         if (!byCoord_[i]) continue;
         for (unsigned n = 0; n < 2; ++n) byCoord_[i]->niu(n).setEndpoints(&endpoints_[n]);
+        byCoord_[i]->setLookahead(lookahead);
     }
 }
 

@@ -129,6 +129,7 @@ void BandwidthServer::replan() {
     for (const Class& c : classes_)
         if (c.joinAt != kNever) next = std::min(next, c.joinAt);
     ++gen_;
+    armedAt_ = next;
     if (next == kNever) return;
     const std::uint64_t g = gen_;
     eq_.at(next, [this, g] { onTimer(g); });

@@ -55,6 +55,9 @@ public:
     const std::string& name() const { return name_; }
     double bytesPerNs() const { return cfg_.bytesPerNs; }
 
+    /// When the server next completes or re-arbitrates (kNever when idle).
+    Tick nextEventTick() const { return armedAt_; }
+
     /// Total bytes served and time spent busy (for utilisation reports).
     double bytesServed() const { return bytesServed_; }
     Tick busyTicks() const;
@@ -99,6 +102,7 @@ private:
     Tick busySince_ = kNever;
     Tick busyAccum_ = 0;
     std::uint64_t gen_ = 0;
+    Tick armedAt_ = kNever;
 
     std::deque<std::vector<Callback>> deferred_;
     unsigned deferredDepth_ = 0;

@@ -55,6 +55,12 @@ void KernelContext::sync() {
     pending_ = 0;
     sc_core::wait(toScTime(t));
     current_ = this;
+    waypoint_.set(waypointWord_);
+}
+
+bool KernelContext::coreQuietThrough(Tick dt) const {
+    if (core_.kernels().size() == 1 && dt < core_.lookahead() && core_.activity().next() > now() + dt) return true;
+    return quietThrough(dt);
 }
 
 void KernelContext::syncForStore() {
@@ -81,6 +87,7 @@ void KernelContext::sleepUntilChange() {
     sync();
     const State before = state_;
     state_ = State::Blocked;
+    waypoint_.set(waypointWord_);
     while (epoch_ == seen) sc_core::wait(wake_);
     current_ = this;
     state_ = before;

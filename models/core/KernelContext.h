@@ -83,6 +83,10 @@ public:
         return sc_core::sc_pending_activity_at_future_time() && !sc_core::sc_pending_activity_at_current_time() &&
                sc_core::sc_time_to_pending_activity().value() > dt;
     }
+    /// True if nothing can change this core's observable state within `dt`:
+    /// the kernel runs alone on its core, `dt` is below the lookahead, and no
+    /// effect on the core is scheduled before then (or nothing at all is).
+    bool coreQuietThrough(Tick dt) const;
     /// Before a store to local L1: like sync(), but when nothing can happen
     /// before the kernel's local time and no other kernel shares the core,
     /// storing now is indistinguishable from storing then.
@@ -113,7 +117,12 @@ public:
     std::uint32_t ctArg(std::size_t i) const;
     std::size_t rtArgCount() const { return launch_.rtArgs.size(); }
 
-    void setWaypoint(const char* code) { waypoint_.set(packWaypoint(code)); waypointWord_ = packWaypoint(code); }
+    /// Mark progress; shown in the VCD when the kernel's local time is paid
+    /// (a waypoint is never stamped before the point it marks).
+    void setWaypoint(const char* code) {
+        waypointWord_ = packWaypoint(code);
+        if (!pending_) waypoint_.set(waypointWord_);
+    }
     std::string waypoint() const { return unpackWaypoint(waypointWord_); }
     void setTraceSlot(std::size_t slot, std::uint64_t v);
     Tick finishedAt() const { return finishedAt_; }
@@ -174,7 +183,7 @@ class Scoreboard;
 template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc& desc, Eval&& eval) {
     // A read at local time now + pending sees the same state as a read now if
     // nothing at all can happen in between; only then is the wait skipped.
-    if (pending_ > costs_.syncQuantum && !quietThrough(pending_)) sync();
+    if (pending_ && !coreQuietThrough(pending_)) sync();
     if (loopIsIdle(find(key))) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);

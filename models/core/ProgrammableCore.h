@@ -3,6 +3,7 @@
 // API its view of the core's NoC interfaces.
 #pragma once
 
+#include "models/common/ActivityLog.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Trace.h"
 #include "models/core/FirmwareCosts.h"
@@ -46,6 +47,12 @@ public:
     /// Show the 32-bit word at `addr` in the VCD as `<core>.<label>`.
     void traceWord(std::uint32_t addr, const std::string& label);
 
+    /// Scheduled effects on this core's state (see ActivityLog).
+    ActivityLog& activity() { return activity_; }
+    /// Shortest latency from another process's action to an effect on this core.
+    Tick lookahead() const { return lookahead_; }
+    void setLookahead(Tick t) { lookahead_ = t; }
+
     EventQueue& eq() { return eq_; }
     const FirmwareCosts& costs() const { return costs_; }
     unsigned chipId() const { return chipId_; }
@@ -68,6 +75,8 @@ private:
     FirmwareCosts costs_;
     std::vector<std::unique_ptr<KernelContext>> kernels_;
     std::vector<std::unique_ptr<TracedWord>> tracedWords_;
+    ActivityLog activity_;
+    Tick lookahead_ = 0;
 };
 
 }  // namespace cclsim

@@ -27,6 +27,9 @@ EriscCore::EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsign
     niu0_->mem.bind(l1.socket);
     niu1_->mem.bind(l1.socket);
     eth.l1.bind(l1.socket);
+    niu0_->setActivityLog(&activity());
+    niu1_->setActivityLog(&activity());
+    eth.setActivityLog(&activity());
     niu0_->setMemoryBytes(l1.size());
     niu1_->setMemoryBytes(l1.size());
     eth.onTxqChange = [this] { notifyActivity(); };

@@ -17,6 +17,7 @@
 // that is not reserved for dispatch.
 #pragma once
 
+#include "models/common/ActivityLog.h"
 #include "models/common/BandwidthServer.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Payload.h"
@@ -81,6 +82,12 @@ public:
     const EthStats& stats() const { return stats_; }
     BandwidthServer& mac() { return mac_; }
 
+    /// The owning core's activity log (arrivals and tx queue changes).
+    void setActivityLog(ActivityLog* log) {
+        activity_ = log;
+        if (log) log->addServer(&mac_);
+    }
+
     /// Called whenever a tx queue changes (the ERISC wakes its kernels).
     std::function<void()> onTxqChange;
 
@@ -112,6 +119,7 @@ private:
     BandwidthServer mac_;
     EthStats stats_;
     Tick lastDelivery_ = 0;  ///< when the previous command reached the remote L1
+    ActivityLog* activity_ = nullptr;
     std::deque<std::unique_ptr<Command>> pool_;
     std::vector<Command*> free_;
     tlm::tlm_generic_payload gp_;

@@ -175,10 +175,12 @@ void Niu::writeLanded(Transfer* t) {
         t->counters->changed();
     }
     Niu* target = endpoint(t->remote);
+    target->expect(t->lastArrival);
     eq_.at(t->lastArrival, [target, t] { target->acceptWrite(t); });
 }
 
 void Niu::acceptWrite(Transfer* t) {
+    arrived();
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->remoteAddr, d);
     Niu* requester = endpoint(t->requester);
@@ -187,10 +189,12 @@ void Niu::acceptWrite(Transfer* t) {
         return;
     }
     const Tick ackAt = now() + d.value() + noc_.unloadedLatency(self_, t->requester);
+    requester->expect(ackAt);
     eq_.at(ackAt, [requester, t] { requester->writeAcked(t); });
 }
 
 void Niu::writeAcked(Transfer* t) {
+    arrived();
     if (t->kind == Transfer::Atomic)
         ++t->counters->atomicsAcked;
     else
@@ -224,11 +228,13 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
                    [this, t] {
                        const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->remote));
                        Niu* target = endpoint(t->remote);
+                       target->expect(arrival);
                        eq_.at(arrival, [target, t] { target->serveRead(t); });
                    });
 }
 
 void Niu::serveRead(Transfer* t) {
+    arrived();
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_READ_COMMAND, t->remoteAddr, d);
     // The response leaves through this endpoint's injection port (its own class).
@@ -241,10 +247,12 @@ void Niu::serveRead(Transfer* t) {
 
 void Niu::responseLanded(Transfer* t) {
     Niu* requester = endpoint(t->requester);
+    requester->expect(t->lastArrival);
     eq_.at(t->lastArrival, [requester, t] { requester->readArrived(t); });
 }
 
 void Niu::readArrived(Transfer* t) {
+    arrived();
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->localAddr, d);
     ++t->counters->readsDone;

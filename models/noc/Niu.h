@@ -19,6 +19,7 @@
 // a write and a following semaphore increment on the same VC arrive in order.
 #pragma once
 
+#include "models/common/ActivityLog.h"
 #include "models/common/BandwidthServer.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Payload.h"
@@ -82,6 +83,11 @@ public:
                    NocCounters* counters);
 
     CoreCoord coord() const { return self_; }
+    /// The owning core's activity log (effects this NIU schedules on it).
+    void setActivityLog(ActivityLog* log) {
+        activity_ = log;
+        if (log) log->addServer(&inject_);
+    }
     /// Size of the memory behind this endpoint (for address checks at issue).
     void setMemoryBytes(std::uint64_t n) { memoryBytes_ = n; }
     std::uint64_t memoryBytes() const { return memoryBytes_; }
@@ -141,6 +147,13 @@ private:
     tlm::tlm_generic_payload gp_;
     std::vector<TraceSignal> queued_;
     std::uint64_t memoryBytes_ = 0;
+    ActivityLog* activity_ = nullptr;
+    void expect(Tick t) {
+        if (activity_) activity_->expect(t);
+    }
+    void arrived() {
+        if (activity_) activity_->arrived(now());
+    }
 };
 
 }  // namespace cclsim

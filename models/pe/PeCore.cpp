@@ -7,6 +7,8 @@ PeCore::PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chi
     : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs), dma("pe_dma", eq, noc0, noc1, coord, cfg.dma) {
     dma.niu(0).mem.bind(l1.socket);
     dma.niu(1).mem.bind(l1.socket);
+    dma.niu(0).setActivityLog(&activity());
+    dma.niu(1).setActivityLog(&activity());
     dma.niu(0).setMemoryBytes(l1.size());
     dma.niu(1).setMemoryBytes(l1.size());
 }
