@@ -2,6 +2,7 @@
 
 #include "models/common/Yaml.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cclsim {
@@ -146,7 +147,43 @@ ArchConfig loadArchConfig(const std::string& file) {
     e.finish();
 
     if (auto d = root.optMap("dram")) {
-        a.dramCores = coordList(*d, "cores", a.noc);
+        DramArch& dr = a.dram;
+        dr.kind = d->get<std::string>("kind");
+        if (dr.kind != "gddr6" && dr.kind != "hbm") d->fail("kind", "must be gddr6 or hbm");
+        const YamlSeq chans = d->seq("channels");
+        if (chans.size() == 0) d->fail("channels", "must list at least one channel");
+        std::set<CoreCoord> seenEp;
+        for (std::size_t c = 0; c < chans.size(); ++c) {
+            const YamlSeq eps = chans.seq(c);
+            std::vector<CoreCoord> list;
+            for (std::size_t e = 0; e < eps.size(); ++e) {
+                const CoreCoord cc = parseCoord(eps.get<std::string>(e), eps.where(e));
+                if (cc.x >= a.noc.gridX || cc.y >= a.noc.gridY) eps.fail(e, fmt::format("{} is outside the grid", cc.str()));
+                if (!seenEp.insert(cc).second) eps.fail(e, fmt::format("endpoint {} belongs to two channels", cc.str()));
+                list.push_back(cc);
+            }
+            if (list.empty()) chans.fail(c, "a channel needs at least one NoC endpoint");
+            dr.channelEndpoints.push_back(list);
+        }
+        dr.banksPerChannel = positive<unsigned>(*d, "banks_per_channel");
+        dr.bankBytes = positive<std::uint64_t>(*d, "bank_bytes");
+        const YamlSeq be = d->seq("bank_endpoints");
+        if (be.size() != dr.banks())
+            d->fail("bank_endpoints", fmt::format("lists {} endpoints for {} banks", be.size(), dr.banks()));
+        for (std::size_t b = 0; b < be.size(); ++b) {
+            const CoreCoord cc = parseCoord(be.get<std::string>(b), be.where(b));
+            const auto& eps = dr.channelEndpoints[b / dr.banksPerChannel];
+            if (std::find(eps.begin(), eps.end(), cc) == eps.end())
+                be.fail(b, fmt::format("{} is not an endpoint of channel {}", cc.str(), b / dr.banksPerChannel));
+            dr.bankEndpoints.push_back(cc);
+        }
+        dr.channel.sizeBytes = dr.bankBytes * dr.banksPerChannel;
+        dr.channel.pseudoChannels = positive<unsigned>(*d, "pseudo_channels");
+        dr.channel.interleaveBytes = positive<std::uint32_t>(*d, "interleave_bytes");
+        dr.channel.bytesPerNs = positive<double>(*d, "channel_bandwidth_gbps") / dr.channel.pseudoChannels;
+        dr.channel.readLatency = nsToTicks(d->get<double>("read_latency_ns"));
+        dr.channel.writeLatency = nsToTicks(d->get<double>("write_latency_ns"));
+        dr.endpointInjectBytesPerNs = positive<double>(*d, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
         d->finish();
     }
     root.finish();
@@ -158,8 +195,9 @@ ArchConfig loadArchConfig(const std::string& file) {
     for (const CoreCoord& c : a.ethCores)
         if (!used.insert(c).second)
             throw ConfigError(fmt::format("{}: Ethernet core {} overlaps another core", file, c.str()));
-    for (const CoreCoord& c : a.dramCores)
-        if (used.count(c)) throw ConfigError(fmt::format("{}: DRAM core {} overlaps another core", file, c.str()));
+    for (const auto& ch : a.dram.channelEndpoints)
+        for (const CoreCoord& c : ch)
+            if (used.count(c)) throw ConfigError(fmt::format("{}: DRAM endpoint {} overlaps another core", file, c.str()));
     return a;
 }
 

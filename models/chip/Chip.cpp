@@ -32,6 +32,36 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         if (!byCoord_[i]) continue;
         for (unsigned n = 0; n < 2; ++n) endpoints_[n][i] = &byCoord_[i]->niu(n);
     }
+    // DRAM channels: each is reached through its NoC endpoints (one NIU per
+    // endpoint and NoC); read responses leave at the endpoint injection rate.
+    if (arch.hasDram()) {
+        DramChannelConfig dc = arch.dram.channel;
+        dc.storePayload = opts.storePayload;
+        NiuConfig nc;
+        nc.injectBytesPerNs = arch.dram.endpointInjectBytesPerNs;
+        nc.chunkBytes = 256;
+        for (unsigned c = 0; c < arch.dram.channels(); ++c) {
+            const std::string nm = "dram" + std::to_string(c);
+            drams_.push_back(std::make_unique<DramChannel>(nm.c_str(), dc));
+            for (const CoreCoord& ep : arch.dram.channelEndpoints[c]) {
+                for (unsigned n = 0; n < 2; ++n) {
+                    const std::string niuName = nm + "_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" +
+                                                std::to_string(n);
+                    dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
+                    Niu& niu = *dramNius_.back();
+                    niu.mem.bind(drams_.back()->socket);
+                    niu.setMemoryBytes(dc.sizeBytes);
+                    endpoints_[n][std::size_t(ep.y) * arch.noc.gridX + ep.x] = &niu;
+                }
+            }
+        }
+        for (unsigned b = 0; b < arch.dram.banks(); ++b) {
+            banks_.dramEndpoint.push_back(arch.dram.bankEndpoints[b]);
+            banks_.dramOffset.push_back(std::uint64_t(b % arch.dram.banksPerChannel) * arch.dram.bankBytes);
+        }
+    }
+    for (const CoreCoord& c : arch.workers) banks_.l1Cores.push_back(c);
+    for (auto& n : dramNius_) n->setEndpoints(&endpoints_[n->noc().id()]);
     // Nothing another process does reaches a core sooner than a NoC packet's
     // startup latency (Ethernet is slower still).
     const Tick lookahead = std::min(arch.noc.startupLatency, arch.erisc.eth.latency);
@@ -39,6 +69,7 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         if (!byCoord_[i]) continue;
         for (unsigned n = 0; n < 2; ++n) byCoord_[i]->niu(n).setEndpoints(&endpoints_[n]);
         byCoord_[i]->setLookahead(lookahead);
+        byCoord_[i]->setBanks(&banks_);
     }
 }
 
@@ -58,6 +89,16 @@ ProgrammableCore* Chip::core(CoreCoord c) {
     return byCoord_[std::size_t(c.y) * arch_.noc.gridX + c.x];
 }
 
+void Chip::dramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in) {
+    if (bank >= banks_.dramEndpoint.size()) CCLSIM_ERROR(name(), "DRAM bank {} does not exist", bank);
+    drams_[bank / arch_.dram.banksPerChannel]->hostWrite(banks_.dramOffset[bank] + offset, n, in);
+}
+
+void Chip::dramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out) {
+    if (bank >= banks_.dramEndpoint.size()) CCLSIM_ERROR(name(), "DRAM bank {} does not exist", bank);
+    drams_[bank / arch_.dram.banksPerChannel]->hostRead(banks_.dramOffset[bank] + offset, n, out);
+}
+
 void Chip::trace(TraceFile& tf, bool allCores) {
     // By default only cores that run kernels or move Ethernet traffic are
     // traced, which keeps large boards' VCDs readable.
@@ -65,6 +106,7 @@ void Chip::trace(TraceFile& tf, bool allCores) {
         if (allCores || e->eth.link().connected || !e->kernels().empty()) e->trace(tf);
     for (auto& w : workers_)
         if (allCores || !w->kernels().empty()) w->trace(tf);
+    for (auto& d : drams_) d->trace(tf);
 }
 
 }  // namespace cclsim

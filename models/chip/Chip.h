@@ -5,7 +5,9 @@
 #include "models/chip/ArchConfig.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Trace.h"
+#include "models/core/BankMap.h"
 #include "models/erisc/EriscCore.h"
+#include "models/memory/DramChannel.h"
 #include "models/noc/Noc.h"
 #include "models/pe/PeCore.h"
 
@@ -37,6 +39,12 @@ public:
     PeCore* worker(CoreCoord c);
     /// Any programmable core at `c` (worker or Ethernet), or nullptr.
     ProgrammableCore* core(CoreCoord c);
+    unsigned numDramChannels() const { return unsigned(drams_.size()); }
+    DramChannel& dramChannel(unsigned c) { return *drams_.at(c); }
+    const BankMap& banks() const { return banks_; }
+    /// Host access to a DRAM bank (zero time): load inputs, read results.
+    void dramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in);
+    void dramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out);
 
     void trace(TraceFile& tf, bool allCores);
 
@@ -46,6 +54,9 @@ private:
     std::vector<std::unique_ptr<Noc>> nocs_;
     std::vector<std::unique_ptr<PeCore>> workers_;
     std::vector<std::unique_ptr<EriscCore>> eriscs_;
+    std::vector<std::unique_ptr<DramChannel>> drams_;
+    std::vector<std::unique_ptr<Niu>> dramNius_;
+    BankMap banks_;
     std::vector<ProgrammableCore*> byCoord_;
     std::vector<Niu*> endpoints_[2];
 };

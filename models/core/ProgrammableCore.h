@@ -6,6 +6,7 @@
 #include "models/common/ActivityLog.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Trace.h"
+#include "models/core/BankMap.h"
 #include "models/core/FirmwareCosts.h"
 #include "models/core/KernelContext.h"
 #include "models/memory/L1Memory.h"
@@ -53,6 +54,10 @@ public:
     Tick lookahead() const { return lookahead_; }
     void setLookahead(Tick t) { lookahead_ = t; }
 
+    /// The chip's interleaved-buffer banks (set by the chip).
+    const BankMap& banks() const { return *banks_; }
+    void setBanks(const BankMap* b) { banks_ = b; }
+
     EventQueue& eq() { return eq_; }
     const FirmwareCosts& costs() const { return costs_; }
     unsigned chipId() const { return chipId_; }
@@ -76,6 +81,7 @@ private:
     std::vector<std::unique_ptr<KernelContext>> kernels_;
     std::vector<std::unique_ptr<TracedWord>> tracedWords_;
     ActivityLog activity_;
+    const BankMap* banks_ = nullptr;
     Tick lookahead_ = 0;
 };
 

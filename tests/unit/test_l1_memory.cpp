@@ -196,7 +196,8 @@ TEST(L1Memory, WatchersFireOnOverlappingWritesOnly) {
     EXPECT_EQ(hits, 0);
     l1.writeBytes(0x2003, 1, buf);  // last byte of the word
     EXPECT_EQ(hits, 1);
-    l1.writeBytes(0x1F00, 0x200, buf);  // covers it
+    const std::vector<std::uint8_t> big(0x200, 0);
+    l1.writeBytes(0x1F00, 0x200, big.data());  // covers it
     EXPECT_EQ(hits, 2);
     l1.atomicAdd(0x2000, 1);
     EXPECT_EQ(hits, 3);

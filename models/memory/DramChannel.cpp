@@ -1,0 +1,95 @@
+#include "models/memory/DramChannel.h"
+
+#include "models/common/Report.h"
+
+#include <algorithm>
+
+namespace cclsim {
+
+DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelConfig& cfg)
+    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.sizeBytes, 4096), freeAt_(std::max(1u, cfg.pseudoChannels), 0) {
+    if (!(cfg_.bytesPerNs > 0)) throw ConfigError(std::string(this->name()) + ": DRAM bandwidth must be > 0");
+    socket.register_b_transport(this, &DramChannel::b_transport);
+}
+
+void DramChannel::trace(TraceFile& tf) { busyUntilNs_.attach(tf, std::string(name()) + ".queue_ns"); }
+
+void DramChannel::hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in) {
+    if (addr + n > cfg_.sizeBytes) CCLSIM_ERROR(name(), "host write of {} B at 0x{:x} is outside the channel", n, addr);
+    store_.write(addr, n, in);
+}
+
+void DramChannel::hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const {
+    if (addr + n > cfg_.sizeBytes) CCLSIM_ERROR(name(), "host read of {} B at 0x{:x} is outside the channel", n, addr);
+    store_.read(addr, n, out);
+}
+
+Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency) {
+    // An access is split over the pseudo-channels it touches; it completes
+    // when its last part does.
+    const Tick t = now();
+    Tick done = t;
+    std::uint64_t a = addr;
+    std::uint32_t left = std::max<std::uint32_t>(bytes, 1);
+    const unsigned pcs = unsigned(freeAt_.size());
+    while (left) {
+        const std::uint32_t inChunk = cfg_.interleaveBytes - std::uint32_t(a % cfg_.interleaveBytes);
+        const std::uint32_t k = std::min(left, pcs > 1 ? inChunk : left);
+        Tick& free = freeAt_[pcs > 1 ? (a / cfg_.interleaveBytes) % pcs : 0];
+        const Tick start = std::max(t, free);
+        free = start + transferTicks(k, cfg_.bytesPerNs);
+        done = std::max(done, free);
+        a += k;
+        left -= k;
+    }
+    if (busyUntilNs_.attached()) busyUntilNs_.set(std::uint64_t(ticksToNs(done - t)));
+    return done + latency;
+}
+
+void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    const std::uint64_t addr = gp.get_address();
+    const std::uint32_t len = gp.get_data_length();
+    if (addr + len > cfg_.sizeBytes) {
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    auto* pe = gp.get_extension<PayloadExtension>();
+    if (gp.get_extension<AtomicExtension>()) {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // semaphores live in L1
+        return;
+    }
+    Tick done;
+    if (gp.is_write()) {
+        if (pe && pe->payload) {
+            if (cfg_.storePayload)
+                for (const auto& f : pe->payload->frags) store_.write(addr + f.offset, f.bytes.size(), f.bytes.data());
+        } else if (cfg_.storePayload) {
+            store_.write(addr, len, gp.get_data_ptr());
+        }
+        ++stats_.writes;
+        stats_.writeBytes += len;
+        done = serve(addr, len, cfg_.writeLatency);
+    } else {
+        if (pe && pe->payload) {
+            Payload& p = *pe->payload;
+            p.size = len;
+            if (cfg_.storePayload) {
+                p.frags.resize(1);
+                p.frags[0].offset = 0;
+                p.frags[0].bytes.resize(len);
+                store_.read(addr, len, p.frags[0].bytes.data());
+            } else {
+                p.frags.clear();
+            }
+        } else {
+            store_.read(addr, len, gp.get_data_ptr());
+        }
+        ++stats_.reads;
+        stats_.readBytes += len;
+        done = serve(addr, len, cfg_.readLatency);
+    }
+    delay += toScTime(done - now());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace cclsim

@@ -1,0 +1,73 @@
+// One DRAM channel (a GDDR6 controller, or an HBM channel) behind its NoC
+// endpoints.
+//
+// A TLM-2.0 target: every NoC endpoint of the channel binds its NIU here. The
+// channel stores real bytes sparsely (a 2 GB channel costs only the pages
+// written) and serves accesses as a FIFO server per pseudo-channel: an access
+// starts when the pseudo-channel is free, occupies it for bytes / bandwidth,
+// and completes `latency` later. The completion is returned as the TLM
+// delay annotation (loosely-timed style), so the NIU acks a write or
+// injects a read response when the DRAM is done; contention between the
+// endpoints and the cores that share the channel is the queueing.
+#pragma once
+
+#include "models/common/Payload.h"
+#include "models/common/Time.h"
+#include "models/common/Trace.h"
+#include "models/memory/SparseStore.h"
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace cclsim {
+
+struct DramChannelConfig {
+    std::uint64_t sizeBytes = 2ull << 30;  ///< address space of the channel
+    unsigned pseudoChannels = 1;           ///< independent servers, interleaved by address
+    std::uint32_t interleaveBytes = 256;   ///< pseudo-channel interleave granularity
+    double bytesPerNs = 48.0;              ///< per pseudo-channel
+    Tick readLatency = 300 * kTicksPerNs;
+    Tick writeLatency = 300 * kTicksPerNs;
+    bool storePayload = true;
+};
+
+struct DramStats {
+    std::uint64_t reads = 0, writes = 0;
+    double readBytes = 0, writeBytes = 0;
+};
+
+class DramChannel : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<DramChannel> socket{"socket"};
+
+    DramChannel(const sc_core::sc_module_name& name, const DramChannelConfig& cfg);
+    DramChannel(const DramChannel&) = delete;
+    DramChannel& operator=(const DramChannel&) = delete;
+
+    /// Host access (zero time): load inputs, read outputs back.
+    void hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in);
+    void hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const;
+
+    std::uint64_t size() const { return cfg_.sizeBytes; }
+    std::uint64_t bytesAllocated() const { return store_.bytesAllocated(); }
+    const DramStats& stats() const { return stats_; }
+    const DramChannelConfig& config() const { return cfg_; }
+    void trace(TraceFile& tf);
+
+private:
+    void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    /// Occupy the pseudo-channel(s) for an access; returns its completion tick.
+    Tick serve(std::uint64_t addr, std::uint32_t bytes, Tick latency);
+
+    DramChannelConfig cfg_;
+    SparseStore store_;
+    std::vector<Tick> freeAt_;  ///< per pseudo-channel
+    DramStats stats_;
+    TraceSignal busyUntilNs_{32};
+};
+
+}  // namespace cclsim
