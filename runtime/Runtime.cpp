@@ -53,6 +53,49 @@ std::uint32_t Program::createSemaphore(CoreCoord c, std::uint32_t initial, const
     return addr;
 }
 
+Buffer Program::createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram) {
+    if (pageBytes == 0 || pageBytes % 32)
+        throw ConfigError(fmt::format("buffer page size {} B must be a non-zero multiple of 32", pageBytes));
+    Chip& chip = rt_.platform().chip(chip_);
+    const BankMap& banks = chip.banks();
+    Buffer b;
+    b.chip = chip_;
+    b.dram = dram;
+    b.pageBytes = pageBytes;
+    b.pages = pages;
+    if (dram) {
+        const ArchConfig& arch = rt_.platform().descriptor().arch;
+        if (!arch.hasDram()) throw ConfigError(fmt::format("chip {} has no DRAM for a buffer", chip_));
+        const std::uint64_t nb = banks.dramEndpoint.size();
+        const std::uint64_t perBank = (pages + nb - 1) / nb * pageBytes;
+        const std::uint64_t base = (dramNext_ + 63) / 64 * 64;
+        if (base + perBank > arch.dram.bankBytes || base + perBank > 0xffffffffull)
+            throw ConfigError(fmt::format(
+                "chip {}: a {} B DRAM buffer needs {} B in each of the {} banks but only {} B are left per bank", chip_,
+                std::uint64_t(pages) * pageBytes, perBank, nb,
+                std::min<std::uint64_t>(arch.dram.bankBytes, 0xffffffffull) - std::min(base, arch.dram.bankBytes)));
+        b.base = std::uint32_t(base);
+        dramNext_ = base + perBank;
+        return b;
+    }
+    // L1: the same offset on every worker core.
+    const std::uint64_t nb = banks.l1Cores.size();
+    const std::uint64_t perBank = (pages + nb - 1) / nb * pageBytes;
+    std::uint32_t base = 0;
+    for (const CoreCoord& c : banks.l1Cores) {
+        auto it = next_.emplace(c, rt_.platform().descriptor().arch.workerUnreservedBase).first;
+        base = std::max(base, it->second);
+    }
+    base = (base + 31) / 32 * 32;
+    const std::uint64_t end = rt_.platform().descriptor().arch.worker.l1.sizeBytes;
+    if (base + perBank > end)
+        throw ConfigError(fmt::format("chip {}: an L1 buffer of {} B needs {} B on each of {} cores; {} B are free",
+                                      chip_, std::uint64_t(pages) * pageBytes, perBank, nb, end > base ? end - base : 0));
+    for (const CoreCoord& c : banks.l1Cores) next_[c] = std::uint32_t(base + perBank);
+    b.base = base;
+    return b;
+}
+
 void Program::markControl(CoreCoord c, std::uint32_t addr, std::uint32_t n) { core(c, "markControl").l1.markControl(addr, n); }
 
 KernelHandle Program::createKernel(const std::string& name, std::function<void()> entry, CoreCoord c,
@@ -166,6 +209,39 @@ std::string Runtime::blockedReport() {
         out += fmt::format("  {} [{}] waypoint {}\n{}", k->name(), st, k->waypoint(), k->describeWait());
     }
     return out;
+}
+
+namespace {
+struct PageLocation {
+    unsigned bank;
+    std::uint64_t offset;
+};
+PageLocation locate(const Buffer& b, std::uint64_t page, std::size_t banks) {
+    if (page >= b.pages) throw std::out_of_range("buffer page out of range");
+    return PageLocation{unsigned(page % banks), b.base + page / banks * b.pageBytes};
+}
+}  // namespace
+
+void Runtime::writePage(const Buffer& b, std::uint64_t page, const std::uint8_t* data) {
+    Chip& chip = platform_.chip(b.chip);
+    if (b.dram) {
+        const PageLocation l = locate(b, page, chip.banks().dramEndpoint.size());
+        chip.dramWrite(l.bank, l.offset, b.pageBytes, data);
+    } else {
+        const PageLocation l = locate(b, page, chip.banks().l1Cores.size());
+        chip.core(chip.banks().l1Cores[l.bank])->l1.writeBytes(std::uint32_t(l.offset), b.pageBytes, data);
+    }
+}
+
+void Runtime::readPage(const Buffer& b, std::uint64_t page, std::uint8_t* out) {
+    Chip& chip = platform_.chip(b.chip);
+    if (b.dram) {
+        const PageLocation l = locate(b, page, chip.banks().dramEndpoint.size());
+        chip.dramRead(l.bank, l.offset, b.pageBytes, out);
+    } else {
+        const PageLocation l = locate(b, page, chip.banks().l1Cores.size());
+        chip.core(chip.banks().l1Cores[l.bank])->l1.readBytes(std::uint32_t(l.offset), b.pageBytes, out);
+    }
 }
 
 std::uint32_t Runtime::readL1(CoreRef c, std::uint32_t addr) {

@@ -39,6 +39,17 @@ struct CoreRef {
 
 class Runtime;
 
+/// An interleaved buffer: page i lives in bank i % banks at offset
+/// base + (i / banks) * pageBytes (DRAM banks, or the L1 of every worker core).
+struct Buffer {
+    unsigned chip = 0;
+    bool dram = true;
+    std::uint32_t base = 0;       ///< same offset in every bank
+    std::uint32_t pageBytes = 0;
+    std::uint64_t pages = 0;
+    std::uint64_t bytes() const { return pages * pageBytes; }
+};
+
 /// One chip's program.
 class Program {
 public:
@@ -53,6 +64,9 @@ public:
     std::uint32_t allocateL1(CoreCoord core, std::uint32_t bytes, std::uint32_t align = 32);
     /// Free bytes left in a core's kernel region.
     std::uint32_t l1Free(CoreCoord core);
+    /// Allocate an interleaved buffer of `pages` pages in DRAM (or across the
+    /// worker cores' L1). ConfigError if it does not fit.
+    Buffer createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram = true);
     /// Keep [addr, addr+n) stored in --no-data mode (semaphore-like words).
     void markControl(CoreCoord core, std::uint32_t addr, std::uint32_t n);
 
@@ -71,6 +85,7 @@ private:
     Runtime& rt_;
     unsigned chip_;
     std::map<CoreCoord, std::uint32_t> next_;  ///< allocation cursor per core
+    std::uint64_t dramNext_ = 0;               ///< allocation cursor in every DRAM bank
     std::vector<PendingKernel> kernels_;
 };
 
@@ -106,6 +121,9 @@ public:
 
     /// Read a word of a core's L1 (host readback of results).
     std::uint32_t readL1(CoreRef core, std::uint32_t addr);
+    /// Host access to one page of an interleaved buffer (zero time).
+    void writePage(const Buffer& b, std::uint64_t page, const std::uint8_t* data);
+    void readPage(const Buffer& b, std::uint64_t page, std::uint8_t* out);
 
     /// One paragraph per kernel that did not finish.
     std::string blockedReport();

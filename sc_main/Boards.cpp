@@ -10,7 +10,7 @@ BoardInfo n300Board() {
     b.descriptor = CCLSIM_SOURCE_DIR "/platforms/n300.yaml";
     b.defaultWorkload = "edm_stream";
     b.workloads = {microbench::makeEthPing, microbench::makeRingPing, microbench::makeEthBandwidth,
-                   microbench::makeEdmStream};
+                   microbench::makeEdmStream, microbench::makeDramBandwidth};
     return b;
 }
 

@@ -53,6 +53,24 @@ std::uint64_t get_noc_addr(std::uint32_t addr) {
     return nocaddr::encode(c.x, c.y, addr);
 }
 
+std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<true>& s, std::uint32_t offset) {
+    KernelContext& k = ctx();
+    const BankMap& b = k.core().banks();
+    if (b.dramEndpoint.empty()) CCLSIM_ERROR(k.name(), "get_noc_addr: this chip has no DRAM banks");
+    const std::size_t n = b.dramEndpoint.size();
+    const CoreCoord c = b.dramEndpoint[id % n];
+    const std::uint64_t local = b.dramOffset[id % n] + s.bank_base_address + std::uint64_t(id / n) * s.page_size + offset;
+    return nocaddr::encode(c.x, c.y, local);
+}
+
+std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<false>& s, std::uint32_t offset) {
+    KernelContext& k = ctx();
+    const BankMap& b = k.core().banks();
+    const std::size_t n = b.l1Cores.size();
+    const CoreCoord c = b.l1Cores[id % n];
+    return nocaddr::encode(c.x, c.y, s.bank_base_address + std::uint64_t(id / n) * s.page_size + offset);
+}
+
 void noc_async_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t noc) {
     issueWrite(src, dst, size, noc, false, "noc_async_write");
 }

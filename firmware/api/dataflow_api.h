@@ -47,6 +47,16 @@ void noc_semaphore_wait(std::uint32_t sem_addr, std::uint32_t val);
 /// Wait until the local semaphore is at least `val`.
 void noc_semaphore_wait_min(std::uint32_t sem_addr, std::uint32_t val);
 
+/// Pages of an interleaved buffer (tt-metal's InterleavedAddrGen): page i is
+/// in bank i % banks at bank_base_address + (i / banks) * page_size, in DRAM
+/// (DRAM = true) or in the L1 of the worker cores.
+template <bool DRAM> struct InterleavedAddrGen {
+    std::uint32_t bank_base_address;
+    std::uint32_t page_size;
+};
+std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<true>& s, std::uint32_t offset = 0);
+std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<false>& s, std::uint32_t offset = 0);
+
 /// Select the PE_DMA virtual channel for this kernel's following noc_async_*
 /// commands (0 = vc_compute, 1 = vc_comm). No effect on Ethernet cores.
 void noc_set_dma_vc(std::uint32_t vc);

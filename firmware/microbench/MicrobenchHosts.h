@@ -12,6 +12,7 @@ std::unique_ptr<Workload> makeEthPing();
 std::unique_ptr<Workload> makeRingPing();
 std::unique_ptr<Workload> makeEthBandwidth();
 std::unique_ptr<Workload> makeEdmStream();
+std::unique_ptr<Workload> makeDramBandwidth();
 
 /// The Ethernet cores at both ends of a user (non-dispatch) link.
 struct LinkEnds {

@@ -15,6 +15,7 @@ void eth_bandwidth_kernel_main();
 void ring_ping_kernel_main();
 void edm_stream_sender_main();
 void edm_stream_receiver_main();
+void dram_bandwidth_kernel_main();
 
 /// Error unless argument `idx` is the end marker (host and kernel agree).
 void check_end_marker(int idx);
