@@ -55,7 +55,7 @@ public:
         const DramArch& d = rt.platform().descriptor().arch.dram;
         const double ns = ticksToNs(run.lastKernelFinish - start_);
         const double gbps = double(pages_) * page_ / ns;
-        const double peak = d.channel.bytesPerNs * d.channel.pseudoChannels * d.channels();
+        const double peak = d.channel.bytesPerNs * d.channel.pseudoChannels * d.banks();
         return {{"GBps", gbps}, {"peak_GBps", peak}, {"peak_pct", 100.0 * gbps / peak}, {"bytes", double(pages_) * page_},
                 {"time_ns", ns}};
     }

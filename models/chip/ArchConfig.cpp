@@ -177,10 +177,11 @@ ArchConfig loadArchConfig(const std::string& file) {
                 be.fail(b, fmt::format("{} is not an endpoint of channel {}", cc.str(), b / dr.banksPerChannel));
             dr.bankEndpoints.push_back(cc);
         }
-        dr.channel.sizeBytes = dr.bankBytes * dr.banksPerChannel;
+        dr.channel.bankBytes = dr.bankBytes;
+        dr.channel.banks = dr.banksPerChannel;
         dr.channel.pseudoChannels = positive<unsigned>(*d, "pseudo_channels");
         dr.channel.interleaveBytes = positive<std::uint32_t>(*d, "interleave_bytes");
-        dr.channel.bytesPerNs = positive<double>(*d, "channel_bandwidth_gbps") / dr.channel.pseudoChannels;
+        dr.channel.bytesPerNs = positive<double>(*d, "bank_bandwidth_gbps") / dr.channel.pseudoChannels;
         dr.channel.readLatency = nsToTicks(d->get<double>("read_latency_ns"));
         dr.channel.writeLatency = nsToTicks(d->get<double>("write_latency_ns"));
         dr.endpointInjectBytesPerNs = positive<double>(*d, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;

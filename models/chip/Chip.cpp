@@ -50,7 +50,7 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
                     dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
                     Niu& niu = *dramNius_.back();
                     niu.mem.bind(drams_.back()->socket);
-                    niu.setMemoryBytes(dc.sizeBytes);
+                    niu.setMemoryBytes(dc.bankBytes * dc.banks);
                     endpoints_[n][std::size_t(ep.y) * arch.noc.gridX + ep.x] = &niu;
                 }
             }

@@ -7,7 +7,8 @@
 namespace cclsim {
 
 DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelConfig& cfg)
-    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.sizeBytes, 4096), freeAt_(std::max(1u, cfg.pseudoChannels), 0) {
+    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.bankBytes * cfg.banks, 4096),
+      freeAt_(std::size_t(std::max(1u, cfg.banks)) * std::max(1u, cfg.pseudoChannels), 0) {
     if (!(cfg_.bytesPerNs > 0)) throw ConfigError(std::string(this->name()) + ": DRAM bandwidth must be > 0");
     socket.register_b_transport(this, &DramChannel::b_transport);
 }
@@ -15,27 +16,30 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelC
 void DramChannel::trace(TraceFile& tf) { busyUntilNs_.attach(tf, std::string(name()) + ".queue_ns"); }
 
 void DramChannel::hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in) {
-    if (addr + n > cfg_.sizeBytes) CCLSIM_ERROR(name(), "host write of {} B at 0x{:x} is outside the channel", n, addr);
+    if (addr + n > size()) CCLSIM_ERROR(name(), "host write of {} B at 0x{:x} is outside the controller", n, addr);
     store_.write(addr, n, in);
 }
 
 void DramChannel::hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const {
-    if (addr + n > cfg_.sizeBytes) CCLSIM_ERROR(name(), "host read of {} B at 0x{:x} is outside the channel", n, addr);
+    if (addr + n > size()) CCLSIM_ERROR(name(), "host read of {} B at 0x{:x} is outside the controller", n, addr);
     store_.read(addr, n, out);
 }
 
 Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency) {
-    // An access is split over the pseudo-channels it touches; it completes
-    // when its last part does.
+    // An access is split over the servers it touches; it completes when its
+    // last part does.
     const Tick t = now();
     Tick done = t;
     std::uint64_t a = addr;
     std::uint32_t left = std::max<std::uint32_t>(bytes, 1);
-    const unsigned pcs = unsigned(freeAt_.size());
+    const unsigned pcs = std::max(1u, cfg_.pseudoChannels);
     while (left) {
+        const std::uint64_t bank = std::min<std::uint64_t>(a / cfg_.bankBytes, cfg_.banks - 1);
         const std::uint32_t inChunk = cfg_.interleaveBytes - std::uint32_t(a % cfg_.interleaveBytes);
-        const std::uint32_t k = std::min(left, pcs > 1 ? inChunk : left);
-        Tick& free = freeAt_[pcs > 1 ? (a / cfg_.interleaveBytes) % pcs : 0];
+        const std::uint64_t toBankEnd = (bank + 1) * cfg_.bankBytes - a;
+        std::uint32_t k = std::min<std::uint64_t>(left, toBankEnd);
+        if (pcs > 1) k = std::min(k, inChunk);
+        Tick& free = freeAt_[bank * pcs + (pcs > 1 ? (a / cfg_.interleaveBytes) % pcs : 0)];
         const Tick start = std::max(t, free);
         free = start + transferTicks(k, cfg_.bytesPerNs);
         done = std::max(done, free);
@@ -49,7 +53,7 @@ Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency) {
 void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const std::uint64_t addr = gp.get_address();
     const std::uint32_t len = gp.get_data_length();
-    if (addr + len > cfg_.sizeBytes) {
+    if (addr + len > size()) {
         gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }

@@ -1,11 +1,11 @@
-// One DRAM channel (a GDDR6 controller, or an HBM channel) behind its NoC
-// endpoints.
+// One DRAM controller (a Wormhole GDDR6 group of two 1 GB channels, or an HBM
+// channel) behind its NoC endpoints.
 //
-// A TLM-2.0 target: every NoC endpoint of the channel binds its NIU here. The
-// channel stores real bytes sparsely (a 2 GB channel costs only the pages
-// written) and serves accesses as a FIFO server per pseudo-channel: an access
-// starts when the pseudo-channel is free, occupies it for bytes / bandwidth,
-// and completes `latency` later. The completion is returned as the TLM
+// A TLM-2.0 target: every NoC endpoint of the controller binds its NIU here.
+// It stores real bytes sparsely (2 GB cost only the pages written). Each bank
+// (a 1 GB GDDR6 channel; an HBM channel's pseudo-channels, interleaved by
+// address) is a FIFO server: an access starts when its bank is free,
+// occupies it for bytes / bandwidth, and completes `latency` later. The completion is returned as the TLM
 // delay annotation (loosely-timed style), so the NIU acks a write or
 // injects a read response when the DRAM is done; contention between the
 // endpoints and the cores that share the channel is the queueing.
@@ -26,10 +26,11 @@
 namespace cclsim {
 
 struct DramChannelConfig {
-    std::uint64_t sizeBytes = 2ull << 30;  ///< address space of the channel
-    unsigned pseudoChannels = 1;           ///< independent servers, interleaved by address
+    std::uint64_t bankBytes = 1ull << 30;
+    unsigned banks = 2;                    ///< banks behind this controller (each its own server)
+    unsigned pseudoChannels = 1;           ///< servers per bank, interleaved by address
     std::uint32_t interleaveBytes = 256;   ///< pseudo-channel interleave granularity
-    double bytesPerNs = 48.0;              ///< per pseudo-channel
+    double bytesPerNs = 24.0;              ///< per server (bank bandwidth / pseudo-channels)
     Tick readLatency = 300 * kTicksPerNs;
     Tick writeLatency = 300 * kTicksPerNs;
     bool storePayload = true;
@@ -52,7 +53,7 @@ public:
     void hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in);
     void hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const;
 
-    std::uint64_t size() const { return cfg_.sizeBytes; }
+    std::uint64_t size() const { return cfg_.bankBytes * cfg_.banks; }
     std::uint64_t bytesAllocated() const { return store_.bytesAllocated(); }
     const DramStats& stats() const { return stats_; }
     const DramChannelConfig& config() const { return cfg_; }
@@ -65,7 +66,7 @@ private:
 
     DramChannelConfig cfg_;
     SparseStore store_;
-    std::vector<Tick> freeAt_;  ///< per pseudo-channel
+    std::vector<Tick> freeAt_;  ///< per server: bank * pseudoChannels + pseudo-channel
     DramStats stats_;
     TraceSignal busyUntilNs_{32};
 };
