@@ -120,6 +120,19 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
         if (rows * cols != cd.chips.size()) m->fail("rows", "rows x cols must equal the number of chips");
         cd.mesh = std::array<unsigned, 2>{rows, cols};
     }
+    if (root.has("mesh_order")) {
+        if (!cd.mesh) root.fail("mesh_order", "needs a mesh: {rows, cols}");
+        const YamlSeq mo = root.seq("mesh_order");
+        if (mo.size() != cd.chips.size()) root.fail("mesh_order", "must list every chip once, row by row");
+        std::set<unsigned> s;
+        for (std::size_t i = 0; i < mo.size(); ++i) {
+            const unsigned c = mo.get<unsigned>(i);
+            if (c >= cd.chips.size() || !s.insert(c).second) mo.fail(i, fmt::format("chip {} is unknown or repeated", c));
+            cd.meshOrder.push_back(c);
+        }
+    } else if (cd.mesh) {
+        for (unsigned c = 0; c < cd.chips.size(); ++c) cd.meshOrder.push_back(c);
+    }
     root.finish();
     return cd;
 }

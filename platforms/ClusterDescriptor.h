@@ -50,6 +50,7 @@ struct ClusterDescriptor {
     std::vector<unsigned> ringOrder;          ///< default ring (board's device order), may be empty
     std::map<unsigned, std::vector<unsigned>> ringOrders;  ///< ring_ping device order per hop count
     std::optional<std::array<unsigned, 2>> mesh;  ///< rows, cols of a mesh board
+    std::vector<unsigned> meshOrder;               ///< row-major chip ids of the mesh
 
     /// Links between two chips, in descriptor order.
     std::vector<const LinkDesc*> linksBetween(unsigned c0, unsigned c1) const;

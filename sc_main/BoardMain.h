@@ -35,5 +35,6 @@ nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::strin
 
 /// The boards this build knows.
 BoardInfo n300Board();
+BoardInfo t3000Board();
 
 }  // namespace cclsim

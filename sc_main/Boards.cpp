@@ -14,4 +14,14 @@ BoardInfo n300Board() {
     return b;
 }
 
+BoardInfo t3000Board() {
+    BoardInfo b;
+    b.name = "t3000";
+    b.descriptor = CCLSIM_SOURCE_DIR "/platforms/t3000.yaml";
+    b.defaultWorkload = "ring_ping";
+    b.workloads = {microbench::makeEthPing, microbench::makeRingPing, microbench::makeEthBandwidth,
+                   microbench::makeEdmStream, microbench::makeDramBandwidth};
+    return b;
+}
+
 }  // namespace cclsim

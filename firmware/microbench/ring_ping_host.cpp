@@ -136,7 +136,7 @@ public:
             const Hop& up = hopsV_[(i + hops_ - 1) % hops_];
             const Hop& down = hopsV_[i];
             std::uint32_t flags = 0;
-            if (i == 0) flags |= 1;
+            if (i == 0 && rxRole) flags |= 1;  // the master Receiver (or the combined kernel)
             if (rxRole) flags |= 2;
             if (txRole) flags |= 4;
             if (!separate_) flags |= 8;
@@ -171,7 +171,12 @@ public:
             const Pos& p = pos[i];
             Program& prog = rt.program(p.chip);
             auto make = [&](CoreCoord c, bool rxRole, bool txRole, const char* nm) {
-                KernelHandle k = prog.createKernel(nm, fw::microbench::ring_ping_kernel_main, c, KernelConfig{});
+                // The Receiver forwards over whichever NoC reaches the Sender in fewer hops.
+                KernelConfig kc;
+                const Noc& n0 = rt.platform().chip(p.chip).noc(0);
+                const Noc& n1 = rt.platform().chip(p.chip).noc(1);
+                kc.noc = n1.hops(p.rx, p.tx) < n0.hops(p.rx, p.tx) ? 1 : 0;
+                KernelHandle k = prog.createKernel(nm, fw::microbench::ring_ping_kernel_main, c, kc);
                 prog.setRuntimeArgs(k, argsFor(i, rxRole, txRole));
             };
             if (p.combined) {

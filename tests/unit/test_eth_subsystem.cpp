@@ -109,7 +109,7 @@ TEST(EthSubsystem, PayloadLandsAfterSerialisationPlusLatencyBothDirections) {
 
     const EthConfig& c = tx0.config();
     const Tick expected = serialisation(c, bytes) + c.deliveryLatency(bytes);
-    EXPECT_EQ(expected, 1'045'360u);  // 339.68 ns on the wire + 490 ns + 215.68 ns store-and-forward
+    EXPECT_EQ(expected, 1'015'360u);  // 339.68 ns on the wire + 460 ns + 215.68 ns store-and-forward
     // The two directions are independent.
     ASSERT_EQ(atChip1.ticks.size(), 1u);
     ASSERT_EQ(atChip0.ticks.size(), 1u);
