@@ -20,6 +20,14 @@ inline nlohmann::json runN300(const std::vector<std::string>& args, int expected
     return rep;
 }
 
+/// Run `args` on the T3000 board; expect exit code `expected`.
+inline nlohmann::json runT3000(const std::vector<std::string>& args, int expected = 0) {
+    int code = -1;
+    nlohmann::json rep = runInProcess(t3000Board(), args, code);
+    EXPECT_EQ(code, expected) << rep.dump(2);
+    return rep;
+}
+
 inline double result(const nlohmann::json& rep, const char* key) { return rep.at("results").at(key).get<double>(); }
 
 /// |value - target| <= tolerance * target
