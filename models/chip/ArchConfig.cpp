@@ -61,6 +61,8 @@ FirmwareCosts firmwareCosts(const YamlMap& fw, const ArchConfig& a, bool eth) {
     if (eth) {
         c.ethSendIssue = nsToTicks(fw.get<double>("eth_send_issue_ns"));
         c.runRouting = nsToTicks(fw.get<double>("run_routing_ns"));
+    } else {
+        c.eltwiseBytesPerCycle = positive<double>(fw, "eltwise_bytes_per_cycle");
     }
     fw.finish();
     return c;

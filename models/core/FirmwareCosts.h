@@ -13,6 +13,7 @@ struct FirmwareCosts {
     Tick timerRead = 40 * kTicksPerNs;      ///< reading the wall-clock timer
     Tick ethSendIssue = 40 * kTicksPerNs;   ///< eth_send_packet register writes (ERISC)
     Tick runRouting = 200 * kTicksPerNs;    ///< run_routing(): a visit to the base routing firmware
+    double eltwiseBytesPerCycle = 32;       ///< worker compute engine: elementwise ops (reductions)
     Tick syncQuantum = 0;  ///< local-time drift allowed before a status read syncs (0: exact)                   ///< local-time drift allowed before a status read syncs
 };
 
