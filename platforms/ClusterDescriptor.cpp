@@ -28,7 +28,7 @@ EthEndpoint endpoint(const YamlMap& m, const ClusterDescriptor& cd) {
 
 }  // namespace
 
-ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride) {
+ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride, bool torus) {
     const YamlMap root = YamlMap::loadFile(file);
     ClusterDescriptor cd;
     cd.file = file;
@@ -61,6 +61,7 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
     }
 
     std::map<EthEndpoint, std::string> used;
+    unsigned torusLinks = 0;
     if (root.has("links")) {
         const YamlSeq links = root.seq("links");
         for (std::size_t i = 0; i < links.size(); ++i) {
@@ -70,6 +71,7 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
             ld.a = endpoint(l.map("a"), cd);
             ld.b = endpoint(l.map("b"), cd);
             ld.dispatch = l.get<bool>("dispatch", false);
+            ld.torus = l.get<bool>("torus", false);
             l.finish();
             if (ld.a.chip == ld.b.chip) links.fail(i, fmt::format("connects chip {} to itself", ld.a.chip));
             for (const EthEndpoint& e : {ld.a, ld.b}) {
@@ -78,9 +80,13 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
                     links.fail(i, fmt::format("uses chip {} channel {}, which is already used by the link at {}",
                                               e.chip, e.chan, it->second));
             }
+            if (ld.torus) ++torusLinks;
+            if (ld.torus && !torus) continue;  // an open edge without --torus
             cd.links.push_back(ld);
         }
     }
+    if (torus && torusLinks == 0)
+        throw ConfigError(fmt::format("{}: --torus, but the cluster '{}' has no links marked torus: true", file, cd.name));
 
     if (root.has("ring_order")) {
         const YamlSeq ro = root.seq("ring_order");

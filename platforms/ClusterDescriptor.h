@@ -10,6 +10,11 @@
 //   links:
 //     - {a: {chip: 0, chan: 8}, b: {chip: 1, chan: 0}, dispatch: true}
 //     - {a: {chip: 0, chan: 9}, b: {chip: 1, chan: 1}}
+//     - {a: {chip: 0, chan: 4}, b: {chip: 1, chan: 12}, torus: true}   # only with --torus
+//   ring_order: [0, 1]                       # the board's default ring
+//   ring_orders: {2: [0, 1]}                 # ring_ping device orders per hop count
+//   mesh: {rows: 1, cols: 2}                 # for --axis row|col
+//   mesh_order: [0, 1]                       # row-major chip ids of the mesh
 #pragma once
 
 #include "models/chip/ArchConfig.h"
@@ -32,6 +37,7 @@ struct EthEndpoint {
 struct LinkDesc {
     EthEndpoint a, b;
     bool dispatch = false;
+    bool torus = false;  ///< closes the mesh into a torus (kept only with --torus)
     std::string where;  ///< file:line, for later error messages
 };
 
@@ -61,6 +67,10 @@ struct ClusterDescriptor {
 };
 
 /// Read and validate a cluster descriptor (arch path relative to the file).
-ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride = "");
+/// Links marked `torus: true` (edge links that close a mesh into a torus)
+/// are kept only with `torus`; asking for a torus of a descriptor without
+/// such links is an error.
+ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride = "",
+                                        bool torus = false);
 
 }  // namespace cclsim

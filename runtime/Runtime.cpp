@@ -211,6 +211,16 @@ std::string Runtime::blockedReport() {
     return out;
 }
 
+Tick Runtime::chipFinish(unsigned chip) const {
+    Tick t = 0;
+    for (const KernelContext* k : kernels_) {
+        if (k->core().chipId() != chip) continue;
+        if (k->state() != KernelContext::State::Done) return kNever;
+        t = std::max(t, k->finishedAt());
+    }
+    return t;
+}
+
 namespace {
 struct PageLocation {
     unsigned bank;

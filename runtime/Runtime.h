@@ -127,6 +127,8 @@ public:
 
     /// One paragraph per kernel that did not finish.
     std::string blockedReport();
+    /// When the last kernel on `chip` finished (kNever if one did not; 0 if it has none).
+    Tick chipFinish(unsigned chip) const;
 
 private:
     Platform& platform_;

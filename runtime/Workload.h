@@ -41,6 +41,15 @@ public:
     virtual void selectSweepPoint(std::size_t /*i*/) {}
     virtual std::string sweepHeader() const { return {}; }
     virtual std::string sweepRow(const nlohmann::json& /*report*/) const { return {}; }
+
+    /// Extra top-level keys of the JSON report (taken from the results).
+    virtual void decorate(nlohmann::json& /*report*/) const {}
+    /// Fraction of the work done, for progress lines on long runs (< 0: unknown).
+    virtual double progress(Runtime& /*rt*/) const { return -1; }
+    /// CSV output (--csv): the header line and one line per report; an empty
+    /// header means the workload has no CSV form.
+    virtual std::string csvHeader() const { return {}; }
+    virtual std::string csvRow(const nlohmann::json& /*report*/) const { return {}; }
 };
 
 using WorkloadFactory = std::unique_ptr<Workload> (*)();

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -36,6 +37,8 @@ struct GlobalOptions {
     bool traceAll = false;
     double maxSimUs = 10e6;
     bool quiet = false;
+    bool torus = false;
+    std::string csv;
 };
 
 double peakRssMiB() {
@@ -65,9 +68,41 @@ std::vector<Tick> dispatchTimes(const GlobalOptions& g, unsigned chips) {
     return t;
 }
 
+/// Progress on the terminal for long runs: simulated time and the share of
+/// the work done, at most once a second, once the run has taken 2 s.
+class ProgressPrinter {
+public:
+    ProgressPrinter(Workload& w, Runtime& rt, bool quiet)
+        : w_(w), rt_(rt), quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
+    void update(Tick simNow) {
+        if (quiet_) return;
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+        if (wall < 2.0 || wall - last_ < (tty_ ? 1.0 : 10.0)) return;
+        last_ = wall;
+        const double f = w_.progress(rt_);
+        std::string line = fmt::format("  ... simulated {:.1f} us", ticksToNs(simNow) / 1000.0);
+        if (f >= 0) line += fmt::format(", {:.0f}% of bytes moved", 100.0 * f);
+        line += fmt::format(", {:.0f} s wall", wall);
+        std::cerr << (tty_ ? "\r" + line + "   " : line + "\n") << std::flush;
+        printed_ = true;
+    }
+    void finish() {
+        if (printed_ && tty_) std::cerr << "\n";
+    }
+
+private:
+    Workload& w_;
+    Runtime& rt_;
+    bool quiet_, tty_;
+    std::chrono::steady_clock::time_point t0_;
+    double last_ = 0;
+    bool printed_ = false;
+};
+
 /// Run one simulation in this process and return its report.
 nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g, int& exitCode) {
-    const ClusterDescriptor desc = loadClusterDescriptor(g.cluster.empty() ? board.descriptor : g.cluster, g.arch);
+    const ClusterDescriptor desc =
+        loadClusterDescriptor(g.cluster.empty() ? board.descriptor : g.cluster, g.arch, g.torus);
     PlatformOptions po;
     po.storePayload = !g.noData;
     po.traceAllCores = g.traceAll;
@@ -86,7 +121,10 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     }
     RunOptions ro;
     ro.maxSimTime = nsToTicks(g.maxSimUs * 1000.0);
+    ProgressPrinter progress(w, rt, g.quiet);
+    ro.progress = [&progress](Tick t) { progress.update(t); };
     const RunResult r = rt.run(ro);
+    progress.finish();
     if (tf) {
         tf->close();
         const std::string gtkw = g.vcd.substr(0, g.vcd.rfind('.') == std::string::npos ? g.vcd.size() : g.vcd.rfind('.')) + ".gtkw";
@@ -100,6 +138,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     params["skew_ns"] = g.skewNs;
     params["start"] = g.starts;
     params["max_sim_us"] = g.maxSimUs;
+    params["torus"] = g.torus;
     nlohmann::json report{{"board", board.name},
                           {"workload", w.name()},
                           {"params", params},
@@ -114,6 +153,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
         return report;
     }
     report["results"] = w.results(rt, r);
+    w.decorate(report);
     const EthStats es = platform.ethStats();
     report["stats"] = {{"eth_commands", es.commands},
                        {"eth_packets", es.frames},
@@ -129,6 +169,17 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
         exitCode = kOk;
     }
     return report;
+}
+
+void writeCsv(const std::string& path, const Workload& w, const std::vector<nlohmann::json>& reports) {
+    if (w.csvHeader().empty()) throw ConfigError(fmt::format("--csv: workload {} has no CSV report", w.name()));
+    std::ofstream os(path);
+    if (!os) throw ConfigError(fmt::format("cannot write CSV report '{}'", path));
+    os << w.csvHeader() << "\n";
+    for (const nlohmann::json& r : reports) {
+        const std::string row = r.contains("results") ? w.csvRow(r) : std::string();
+        if (!row.empty()) os << row << "\n";
+    }
 }
 
 void writeJson(const std::string& path, const nlohmann::json& j) {
@@ -155,6 +206,7 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
                 w.selectSweepPoint(i);
                 GlobalOptions child = g;
                 child.vcd.clear();
+                child.quiet = true;  // no progress lines from sweep points
                 nlohmann::json rep = runOnce(board, w, child, code);
                 out = rep.dump();
             } catch (const std::exception& e) {
@@ -190,6 +242,7 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
         reports.push_back(std::move(rep));
     }
     if (!g.json.empty()) writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});
+    if (!g.csv.empty()) writeCsv(g.csv, w, reports);
     return worst;
 }
 
@@ -220,6 +273,8 @@ struct Cli {
         app.add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
         app.add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
         app.add_flag("--quiet", g.quiet, "print only errors");
+        app.add_flag("--torus", g.torus, "close the mesh with the descriptor's torus links (edge links)");
+        app.add_option("--csv", g.csv, "write the report as CSV to FILE (collectives; one row per sweep size)");
         for (WorkloadFactory f : board.workloads) {
             auto w = f();
             CLI::App* cmd = app.add_subcommand(w->name(), w->description());
@@ -287,6 +342,7 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
         int code = kOk;
         const nlohmann::json rep = runOnce(board, *w, g, code);
         if (!g.json.empty()) writeJson(g.json, rep);
+        if (!g.csv.empty() && code != kStuck) writeCsv(g.csv, *w, {rep});
         if (code == kStuck) {
             std::cerr << "cclsim: " << rep["error"].get<std::string>();
             return code;

@@ -36,5 +36,6 @@ nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::strin
 /// The boards this build knows.
 BoardInfo n300Board();
 BoardInfo t3000Board();
+BoardInfo galaxyBoard();
 
 }  // namespace cclsim

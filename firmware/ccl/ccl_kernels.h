@@ -2,44 +2,67 @@
 #pragma once
 
 #include "firmware/api/dataflow_api.h"
-#include "firmware/edm/edm_types.h"
+#include "firmware/ccl/ccl_args.h"
+#include "firmware/ccl/ccl_schedule.h"
 
 #include <cstdint>
 
 namespace cclsim::fw::ccl {
 
-/// Ends every CCL worker kernel's runtime argument list.
-constexpr std::uint32_t kArgsEndMarker = 0xCC10;
+using namespace cclsim::ccl;
 
-void all_gather_sender_main();
-void all_gather_receiver_main();
-void reduce_scatter_worker_main();
+// ---- entry points (kernel_main of each worker kernel) -------------------------
 
-/// One EDM channel as a worker sees it (CCL guide, "EDM Communication Interface").
-struct EdmChannel {
-    std::uint64_t buffer;     ///< NoC address of the channel buffer on the Ethernet core
-    std::uint64_t semaphore;  ///< NoC address of the EDM channel semaphore
-    std::uint32_t local_sem;  ///< this worker's semaphore the EDM increments
-};
+void gather_sender_main();    ///< all_gather and broadcast: own block, then forwards
+void gather_receiver_main();  ///< all_gather and broadcast: store and signal forwards
+void reduce_ring_worker_main();   ///< ring reduce_scatter (and all_reduce's first phase)
+void reduce_line_worker_main();   ///< line reduce_scatter, one per direction
+void all_to_all_sender_main();
+void all_to_all_receiver_main();
 
-/// Sender side: wait until the EDM offers its buffer, write `bytes` from L1,
-/// signal "payload ready" (with kTerminate on the worker's last message).
-void edm_push(const EdmChannel& ch, std::uint32_t l1, std::uint32_t bytes, bool last);
-/// Receiver side: wait for a payload, copy `bytes` of it to L1, then free
-/// the EDM buffer (with kTerminate on the worker's last message).
-void edm_pull(const EdmChannel& ch, std::uint32_t l1, std::uint32_t bytes, bool last);
+// ---- helpers --------------------------------------------------------------------
 
-/// Where page `page` of rank `rank`'s block lands in a gathered tensor:
-/// dim 0 concatenates blocks; dim 1 (row_pages > 0) concatenates rows of
-/// row_pages pages.
-inline std::uint32_t gathered_page(std::uint32_t rank, std::uint32_t page, std::uint32_t ranks,
-                                   std::uint32_t rank_pages, std::uint32_t row_pages) {
-    if (row_pages == 0) return rank * rank_pages + page;
-    return (page / row_pages) * (ranks * row_pages) + rank * row_pages + page % row_pages;
+/// Read the runtime arguments of layout A and check the end marker.
+template <class A> A read_args() {
+    A a;
+    int i = 0;
+    auto get = [&i](std::uint32_t& f) { f = get_arg_val<std::uint32_t>(i++); };
+    a.visit(get);
+    fw_assert(get_arg_count() > std::uint32_t(i) && get_arg_val<std::uint32_t>(i) == kArgsEndMarker,
+              "CCL worker runtime arguments do not end with the end marker 0xCC10 (host/kernel layout mismatch)");
+    return a;
 }
 
-/// Elementwise dst = a + b on the worker's compute engine (dtype 0 bf16, 1 fp32;
-/// each pairwise add in fp32, bf16 results rounded to nearest even).
+/// NoC address of page `page` of an interleaved tensor.
+std::uint64_t tensor_page_addr(const TensorArgs& t, std::uint32_t page, std::uint32_t page_bytes);
+
+/// Issue reads of `n` pages into consecutive L1 slots: page i of the chunk is
+/// tensor page `page_of(i)`. Completion: noc_async_read_barrier().
+template <class PageOf>
+void read_pages(const TensorArgs& t, std::uint32_t page_bytes, std::uint32_t n, std::uint32_t l1, PageOf&& page_of) {
+    for (std::uint32_t i = 0; i < n; ++i)
+        noc_async_read(tensor_page_addr(t, page_of(i), page_bytes), l1 + i * page_bytes, page_bytes);
+}
+/// Issue writes of `n` consecutive L1 pages to tensor pages `page_of(i)`.
+template <class PageOf>
+void write_pages(const TensorArgs& t, std::uint32_t page_bytes, std::uint32_t n, std::uint32_t l1, PageOf&& page_of) {
+    for (std::uint32_t i = 0; i < n; ++i)
+        noc_async_write(l1 + i * page_bytes, tensor_page_addr(t, page_of(i), page_bytes), page_bytes);
+}
+
+/// Sender side of an EDM channel: wait until the EDM offers its buffer,
+/// clear our semaphore, write `bytes` from L1, signal "payload ready" (the
+/// increment rides the same VC, so it lands after the payload).
+void edm_push(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
+/// Receiver side: wait for a payload, clear our semaphore, copy `bytes` of it
+/// to L1, then tell the EDM the buffer may be overwritten.
+void edm_pull(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
+
+void semaphore_inc(const RemoteSem& s, std::uint32_t incr = 1);
+
+/// Elementwise dst = a + b on the worker's compute engine (dtype 0 bf16,
+/// 1 fp32): each pairwise add in fp32, bf16 results rounded to nearest even.
+/// Costs bytes / eltwise_bytes_per_cycle cycles.
 void eltwise_add(std::uint32_t dst, std::uint32_t a, std::uint32_t b, std::uint32_t bytes, std::uint32_t dtype);
 
 }  // namespace cclsim::fw::ccl

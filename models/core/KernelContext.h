@@ -107,6 +107,7 @@ public:
 
     // --- identity and arguments -----------------------------------------------
     ProgrammableCore& core() { return core_; }
+    const ProgrammableCore& core() const { return core_; }
     const KernelLaunch& launch() const { return launch_; }
     const std::string& name() const { return fullName_; }
     State state() const { return state_; }

@@ -1,0 +1,34 @@
+#include "firmware/ccl/TensorSlicer.h"
+
+#include "firmware/ccl/ccl_schedule.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace cclsim::ccl {
+
+TensorSlicer::TensorSlicer(std::uint32_t blockPages, std::uint32_t pagesPerChunk, unsigned units)
+    : blockPages_(blockPages), pagesPerChunk_(pagesPerChunk), chunks_(0), units_(units) {
+    if (blockPages == 0 || pagesPerChunk == 0 || units == 0) throw std::invalid_argument("TensorSlicer: zero size");
+    chunks_ = num_chunks(blockPages, pagesPerChunk);
+}
+
+ChunkSet TensorSlicer::unit(unsigned u) const {
+    ChunkSet s{u, units_, 0};
+    s.count = unit_chunk_count(chunks_, s.first, s.stride);
+    return s;
+}
+
+ChunkSet TensorSlicer::unitHalf(unsigned u, unsigned dir) const {
+    ChunkSet s{u + dir * units_, 2 * units_, 0};
+    s.count = unit_chunk_count(chunks_, s.first, s.stride);
+    return s;
+}
+
+std::string TensorSlicer::describe() const {
+    return fmt::format("{} pages per block in {} chunk(s) of up to {} pages over {} unit(s)", blockPages_, chunks_,
+                       pagesPerChunk_, units_);
+}
+
+}  // namespace cclsim::ccl

@@ -1,0 +1,53 @@
+// Tensor slicer (CCL guide, "Tensor Slicer Scheduling"): splits each block
+// of a collective into chunks of at most one EDM message and assigns them to
+// worker units.
+//
+// A block of B pages becomes ceil(B / M) chunks of M pages (the last may be
+// shorter). Units take alternating chunks (unit u: u, u + U, u + 2U, ...),
+// as the guide's multi-worker reduce-scatter does; with a bidirectional
+// "halves" split, unit u's chunks alternate between the two directions
+// (direction d: u + d*U, u + (2 + d)*U, ...).
+//
+// No deadlock at any size: every kernel of the collectives processes one
+// chunk at a time per channel and each EDM channel buffers one message, and
+// the stream schedules (ccl_schedule.h) only ever make a chip wait for data
+// that an upstream chip sends without waiting for this chip (reduce-scatter
+// consumes a partial before it produces the next; all-to-all relays through
+// unbounded scratch). So the pipeline never needs more buffering than one
+// EDM buffer per channel, whatever the tensor size; the slicer's job is to
+// keep every message within that buffer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cclsim::ccl {
+
+struct ChunkSet {
+    std::uint32_t first = 0, stride = 1;
+    std::uint32_t count = 0;  ///< chunks of one block this set holds
+};
+
+class TensorSlicer {
+public:
+    /// `pagesPerChunk` is at most the EDM payload in pages; `units` worker units.
+    TensorSlicer(std::uint32_t blockPages, std::uint32_t pagesPerChunk, unsigned units);
+
+    std::uint32_t blockPages() const { return blockPages_; }
+    std::uint32_t pagesPerChunk() const { return pagesPerChunk_; }
+    std::uint32_t chunks() const { return chunks_; }
+    unsigned units() const { return units_; }
+
+    /// Unit u's chunks of a block.
+    ChunkSet unit(unsigned u) const;
+    /// Unit u's chunks that go in direction `dir` of a bidirectional halves split.
+    ChunkSet unitHalf(unsigned u, unsigned dir) const;
+
+    std::string describe() const;
+
+private:
+    std::uint32_t blockPages_, pagesPerChunk_, chunks_;
+    unsigned units_;
+};
+
+}  // namespace cclsim::ccl

@@ -1,0 +1,149 @@
+// Runtime-argument layouts of the collectives' worker kernels.
+//
+// Each layout is a struct whose `visit` lists its fields in argument order;
+// the host packs it with `pack_args` and the kernel reads it with
+// `read_args`, so the two cannot drift apart, and the kernel checks the end
+// marker the host appends.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace cclsim::ccl {
+
+/// Ends every CCL worker kernel's runtime argument list.
+constexpr std::uint32_t kArgsEndMarker = 0xCC10;
+
+/// One EDM channel as a worker sees it (CCL guide, "EDM Communication
+/// Interface"): where the channel buffer and semaphore live on the Ethernet
+/// core, and the worker's own semaphore the EDM increments.
+struct EdmPort {
+    std::uint32_t x = 0, y = 0;     ///< the EDM's Ethernet core
+    std::uint32_t buffer = 0;       ///< channel buffer in its L1
+    std::uint32_t semaphore = 0;    ///< EDM channel semaphore in its L1
+    std::uint32_t local_sem = 0;    ///< this worker's semaphore (EDM -> worker)
+    template <class V> void visit(V& v) {
+        v(x), v(y), v(buffer), v(semaphore), v(local_sem);
+    }
+};
+
+/// A semaphore on another worker core of the same chip.
+struct RemoteSem {
+    std::uint32_t x = 0, y = 0, addr = 0;
+    template <class V> void visit(V& v) { v(x), v(y), v(addr); }
+};
+
+/// An interleaved tensor: page i in bank i % banks at base + (i / banks) * page.
+struct TensorArgs {
+    std::uint32_t base = 0;
+    std::uint32_t dram = 1;  ///< 1: DRAM banks, 0: worker L1 banks
+    template <class V> void visit(V& v) { v(base), v(dram); }
+};
+
+/// Fields every worker unit has: page geometry, its chunks, the ring.
+struct UnitArgs {
+    std::uint32_t page_bytes = 0;
+    std::uint32_t pages_per_chunk = 0;  ///< M: pages per EDM message
+    std::uint32_t block_pages = 0;      ///< B
+    std::uint32_t chunk_first = 0;
+    std::uint32_t chunk_stride = 1;
+    std::uint32_t ranks = 0;
+    std::uint32_t rank = 0;             ///< this chip's position in the order
+    std::uint32_t ring = 1;             ///< 1 ring, 0 line
+    std::uint32_t staging = 0;          ///< L1: two chunk-sized slots (or more, per kernel)
+    template <class V> void visit(V& v) {
+        v(page_bytes), v(pages_per_chunk), v(block_pages), v(chunk_first), v(chunk_stride), v(ranks), v(rank),
+            v(ring), v(staging);
+    }
+};
+
+/// all_gather / broadcast stream plan of one direction (see GatherPlan).
+struct GatherPlanArgs {
+    std::uint32_t dir = 0;
+    std::uint32_t reach0 = 0, reach1 = 0;  ///< ring reach per direction
+    std::uint32_t root = 0xffffffff;       ///< broadcast root, or all origins
+    std::uint32_t row_pages = 0;           ///< 0: gather along dim 0
+    template <class V> void visit(V& v) { v(dir), v(reach0), v(reach1), v(root), v(row_pages); }
+};
+
+/// All-gather / broadcast sender: own block (from the input, copied to the
+/// output too; or from the output once a producer signals it), then the
+/// blocks its receiver commits to the output.
+struct GatherSenderArgs {
+    UnitArgs unit;
+    GatherPlanArgs plan;
+    TensorArgs input, output;
+    EdmPort edm;
+    std::uint32_t forward_sem = 0;     ///< incremented by the receiver per committed chunk
+    std::uint32_t own_from_output = 0; ///< 1: own block is in the output already (all_reduce)
+    std::uint32_t own_ready_sem = 0;   ///< ... incremented per ready chunk by the producer
+    std::uint32_t copy_own = 1;        ///< 1: also write the own block to the output
+    template <class V> void visit(V& v) {
+        unit.visit(v), plan.visit(v), input.visit(v), output.visit(v), edm.visit(v);
+        v(forward_sem), v(own_from_output), v(own_ready_sem), v(copy_own);
+    }
+};
+
+/// All-gather / broadcast receiver.
+struct GatherReceiverArgs {
+    UnitArgs unit;
+    GatherPlanArgs plan;
+    TensorArgs output;
+    EdmPort edm;
+    RemoteSem sender_forward_sem;  ///< the sender of the same unit and direction
+    template <class V> void visit(V& v) {
+        unit.visit(v), plan.visit(v), output.visit(v), edm.visit(v), sender_forward_sem.visit(v);
+    }
+};
+
+/// Reduce-scatter worker (ring: one per unit; line: one per unit and
+/// direction). Staging holds four chunk slots.
+struct ReduceWorkerArgs {
+    UnitArgs unit;
+    std::uint32_t dir = 0;           ///< line: the mover's direction
+    std::uint32_t dtype = 0;         ///< 0 bf16, 1 fp32
+    TensorArgs input, output;
+    std::uint32_t output_block = 0;  ///< block of the output the result goes to (all_reduce: own rank)
+    std::uint32_t has_in = 0, has_out = 0;
+    EdmPort in, out;
+    /// Line: hand-over of (L + x) for the own fracture between the movers.
+    std::uint32_t handoff_sem = 0;  ///< local: incremented by the right-mover (left-mover waits)
+    RemoteSem peer_handoff;         ///< the left-mover's handoff_sem (right-mover signals)
+    /// all_reduce: the all-gather senders to signal per finished chunk.
+    std::uint32_t notify_count = 0;
+    std::uint32_t notify_alternate = 0;  ///< 1: chunk i goes to sender i % 2 only (bidirectional halves)
+    RemoteSem notify[2];
+    template <class V> void visit(V& v) {
+        unit.visit(v), v(dir), v(dtype), input.visit(v), output.visit(v), v(output_block), v(has_in), v(has_out);
+        in.visit(v), out.visit(v), v(handoff_sem), peer_handoff.visit(v), v(notify_count), v(notify_alternate);
+        notify[0].visit(v), notify[1].visit(v);
+    }
+};
+
+/// All-to-all sender / receiver of one direction. Relayed chunks pass
+/// through a DRAM scratch buffer (slot = relay sequence number).
+struct AllToAllArgs {
+    UnitArgs unit;
+    std::uint32_t dir = 0;
+    std::uint32_t ring_split = 0;
+    TensorArgs input, output, scratch;
+    EdmPort edm;
+    std::uint32_t relay_sem = 0;  ///< sender: incremented by the receiver per staged relay chunk
+    RemoteSem sender_relay_sem;   ///< receiver: the sender's relay_sem
+    std::uint32_t copy_local = 0; ///< sender: also copy the rank's own block (input -> output)
+    template <class V> void visit(V& v) {
+        unit.visit(v), v(dir), v(ring_split), input.visit(v), output.visit(v), scratch.visit(v), edm.visit(v);
+        v(relay_sem), sender_relay_sem.visit(v), v(copy_local);
+    }
+};
+
+/// Host side: the argument vector of `a`, end marker last.
+template <class A> std::vector<std::uint32_t> pack_args(A a) {
+    std::vector<std::uint32_t> out;
+    auto push = [&out](std::uint32_t& f) { out.push_back(f); };
+    a.visit(push);
+    out.push_back(kArgsEndMarker);
+    return out;
+}
+
+}  // namespace cclsim::ccl

@@ -1,0 +1,214 @@
+// Schedule arithmetic shared by the collectives' worker kernels and their
+// host launchers (tt-metal keeps such code in "shared_with_host" headers):
+// which chunks of a block a worker unit moves, which blocks reach a chip from
+// which direction, and in what order. Host and kernel compute message counts
+// and orders with the same functions, so they cannot disagree. (The golden
+// reference in golden/ deliberately shares none of this.)
+//
+// Vocabulary:
+//   rank / position  index of a chip in the collective's chip order (0..n-1)
+//   direction        0: towards higher positions (wrapping on a ring),
+//                    1: towards lower positions
+//   block            the pages one origin contributes (all-gather, broadcast),
+//                    one fracture (reduce-scatter) or one (src, dst) pair
+//                    (all-to-all); B pages
+//   chunk            up to M pages of a block moved as one EDM message;
+//                    chunk c holds pages [c*M, min((c+1)*M, B))
+//   unit             one worker (pair) on one link; unit u moves the chunks
+//                    first, first + stride, ... of every block it handles
+#pragma once
+
+#include <cstdint>
+
+namespace cclsim::ccl {
+
+// ---- chunks ------------------------------------------------------------------
+
+inline std::uint32_t num_chunks(std::uint32_t block_pages, std::uint32_t pages_per_chunk) {
+    return (block_pages + pages_per_chunk - 1) / pages_per_chunk;
+}
+/// How many of the `chunks` chunks a unit (first, first + stride, ...) moves.
+inline std::uint32_t unit_chunk_count(std::uint32_t chunks, std::uint32_t first, std::uint32_t stride) {
+    return first < chunks ? (chunks - 1 - first) / stride + 1 : 0;
+}
+inline std::uint32_t chunk_first_page(std::uint32_t chunk, std::uint32_t pages_per_chunk) {
+    return chunk * pages_per_chunk;
+}
+inline std::uint32_t chunk_pages(std::uint32_t chunk, std::uint32_t block_pages, std::uint32_t pages_per_chunk) {
+    const std::uint32_t first = chunk * pages_per_chunk;
+    return first >= block_pages ? 0 : (block_pages - first < pages_per_chunk ? block_pages - first : pages_per_chunk);
+}
+
+// ---- positions -----------------------------------------------------------------
+
+/// Sign of a direction: +1 for 0, -1 for 1.
+inline int dir_sign(std::uint32_t dir) { return dir == 0 ? 1 : -1; }
+
+/// The position `k` hops from `pos` against direction `dir` (where blocks
+/// arriving from that direction come from); -1 off the end of a line.
+inline int upstream(std::uint32_t pos, std::uint32_t k, std::uint32_t dir, std::uint32_t n, bool ring) {
+    const int p = int(pos) - dir_sign(dir) * int(k);
+    if (ring) return ((p % int(n)) + int(n)) % int(n);
+    return p >= 0 && p < int(n) ? p : -1;
+}
+/// The position `k` hops from `pos` along direction `dir`; -1 off the end of a line.
+inline int downstream(std::uint32_t pos, std::uint32_t k, std::uint32_t dir, std::uint32_t n, bool ring) {
+    return upstream(pos, k, 1 - dir, n, ring);
+}
+
+// ---- gather-style streams (all-gather, broadcast) -------------------------------
+//
+// Every origin's block travels `reach` hops in a direction; each chip on the
+// way stores it and forwards it unless it is the last. A chip receives the
+// blocks of origins 1, 2, ... hops upstream in that order, and sends its own
+// block first, then forwards what it received in the order received.
+
+struct GatherPlan {
+    std::uint32_t ranks = 0;
+    bool ring = true;
+    /// Hops an origin's block travels per direction on a ring (0: direction unused).
+    std::uint32_t ring_reach[2] = {0, 0};
+    /// Only this origin sends (broadcast); -1: every position is an origin.
+    std::int32_t root = -1;
+
+    /// Hops origin `q`'s block travels in direction `dir`.
+    std::uint32_t reach(std::uint32_t q, std::uint32_t dir) const {
+        if (root >= 0 && std::int32_t(q) != root) return 0;
+        if (ring) return ring_reach[dir];
+        return dir == 0 ? ranks - 1 - q : q;  // a line: to its end
+    }
+    /// Does the block of the origin `k` hops upstream reach `pos`?
+    bool receives(std::uint32_t pos, std::uint32_t k, std::uint32_t dir) const {
+        const int q = upstream(pos, k, dir, ranks, ring);
+        return q >= 0 && k >= 1 && k < ranks && reach(std::uint32_t(q), dir) >= k;
+    }
+    /// ... and does `pos` forward it?
+    bool forwards(std::uint32_t pos, std::uint32_t k, std::uint32_t dir) const {
+        return receives(pos, k, dir) && reach(std::uint32_t(upstream(pos, k, dir, ranks, ring)), dir) > k;
+    }
+    bool sends_own(std::uint32_t pos, std::uint32_t dir) const { return reach(pos, dir) >= 1; }
+
+    std::uint32_t blocks_received(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = 0;
+        for (std::uint32_t k = 1; k < ranks; ++k) n += receives(pos, k, dir) ? 1 : 0;
+        return n;
+    }
+    std::uint32_t blocks_sent(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = sends_own(pos, dir) ? 1 : 0;
+        for (std::uint32_t k = 1; k < ranks; ++k) n += forwards(pos, k, dir) ? 1 : 0;
+        return n;
+    }
+};
+
+// ---- all-to-all streams -----------------------------------------------------------
+//
+// Block (src -> dst) travels from src to dst in one direction, relayed by the
+// chips in between. In round k = 1, 2, ... a chip sends its own block for the
+// chip k hops downstream, then relays the round-k blocks of the chips 1..k-1
+// hops upstream (which arrive in the same round, in that order); a receiver
+// stores the round-k block whose destination it is and relays the others.
+
+struct AllToAllPlan {
+    std::uint32_t ranks = 0;
+    bool ring = true;
+    /// On a ring: blocks whose downstream distance (direction 0) is at most
+    /// this go in direction 0, the others in direction 1.
+    std::uint32_t ring_split = 0;
+
+    /// Distance of dst from src along `dir`, or 0 if the block does not go that way.
+    std::uint32_t distance(std::uint32_t src, std::uint32_t dst, std::uint32_t dir) const {
+        if (src == dst) return 0;
+        if (!ring) {
+            if (dir == 0) return dst > src ? dst - src : 0;
+            return dst < src ? src - dst : 0;
+        }
+        const std::uint32_t fwd = (dst + ranks - src) % ranks;
+        if (fwd <= ring_split) return dir == 0 ? fwd : 0;
+        return dir == 1 ? ranks - fwd : 0;
+    }
+
+    /// Visit the items `pos` sends in direction `dir` in order:
+    /// f(round, src, dst, is_own).
+    template <class F> void for_each_sent(std::uint32_t pos, std::uint32_t dir, F&& f) const {
+        for (std::uint32_t k = 1; k < ranks; ++k) {
+            for (std::uint32_t j = 0; j < k; ++j) {
+                const int src = upstream(pos, j, dir, ranks, ring);
+                if (src < 0) continue;
+                const int dst = downstream(std::uint32_t(src), k, dir, ranks, ring);
+                if (dst < 0 || distance(std::uint32_t(src), std::uint32_t(dst), dir) != k) continue;
+                f(k, std::uint32_t(src), std::uint32_t(dst), j == 0);
+            }
+        }
+    }
+    /// Visit the items `pos` receives from direction `dir` in order:
+    /// f(round, src, dst, stored_here).
+    template <class F> void for_each_received(std::uint32_t pos, std::uint32_t dir, F&& f) const {
+        for (std::uint32_t k = 1; k < ranks; ++k) {
+            for (std::uint32_t j = 1; j <= k; ++j) {
+                const int src = upstream(pos, j, dir, ranks, ring);
+                if (src < 0) continue;
+                const int dst = downstream(std::uint32_t(src), k, dir, ranks, ring);
+                if (dst < 0 || distance(std::uint32_t(src), std::uint32_t(dst), dir) != k) continue;
+                f(k, std::uint32_t(src), std::uint32_t(dst), std::uint32_t(dst) == pos);
+            }
+        }
+    }
+    std::uint32_t items_sent(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = 0;
+        for_each_sent(pos, dir, [&](std::uint32_t, std::uint32_t, std::uint32_t, bool) { ++n; });
+        return n;
+    }
+    std::uint32_t items_received(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = 0;
+        for_each_received(pos, dir, [&](std::uint32_t, std::uint32_t, std::uint32_t, bool) { ++n; });
+        return n;
+    }
+    std::uint32_t relays(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = 0;
+        for_each_received(pos, dir, [&](std::uint32_t, std::uint32_t, std::uint32_t, bool here) { n += here ? 0 : 1; });
+        return n;
+    }
+};
+
+// ---- reduce-scatter streams ----------------------------------------------------------
+//
+// Ring (one direction): the partial of fracture f starts on chip f+1 and
+// travels once round the ring, each chip adding its own fracture-f data; chip
+// f adds last and stores. Chip `pos` therefore sends fracture pos-1 first
+// (its own data only), then for k = 1..n-1 receives the partial of fracture
+// pos-1-k, adds, and sends it on (k < n-1) or stores it (k = n-1, f = pos).
+inline std::uint32_t ring_rs_fracture(std::uint32_t pos, std::uint32_t k, std::uint32_t n) {
+    return (pos + 2 * n - 1 - k) % n;
+}
+
+// Line: fracture f collects the chips left of it moving right and the chips
+// right of it moving left: out_f = ((L_f + x_f) + R_f), L_f = ((x_0 + x_1) + ...
+// + x_{f-1}), R_f = ((x_{n-1} + x_{n-2}) + ... + x_{f+1}); a missing side is
+// skipped. The right-mover of `pos` handles fractures pos..n-1 (pos+1..n-1 on
+// position 0), the left-mover pos..0 (pos-1..0 on the last position).
+inline std::uint32_t line_rs_first(std::uint32_t pos, std::uint32_t dir, std::uint32_t n) {
+    if (dir == 0) return pos == 0 ? 1 : pos;
+    return pos == n - 1 ? n - 2 : pos;
+}
+/// Fractures the `dir` mover of `pos` visits (receives or sends).
+inline std::uint32_t line_rs_steps(std::uint32_t pos, std::uint32_t dir, std::uint32_t n) {
+    if (n < 2) return 0;
+    if (dir == 0) return pos == 0 ? n - 1 : n - pos;
+    return pos == n - 1 ? n - 1 : pos + 1;
+}
+inline std::uint32_t line_rs_fracture(std::uint32_t pos, std::uint32_t dir, std::uint32_t step, std::uint32_t n) {
+    const std::uint32_t first = line_rs_first(pos, dir, n);
+    return dir == 0 ? first + step : first - step;
+}
+
+/// Where page `page` of origin `origin`'s block lands in a gathered tensor:
+/// dim 0 concatenates whole blocks; with `row_pages` > 0 (dim 1) the tensor
+/// has rows of `row_pages` pages per origin and the output rows interleave
+/// the origins' rows.
+inline std::uint32_t gathered_page(std::uint32_t origin, std::uint32_t page, std::uint32_t ranks,
+                                   std::uint32_t block_pages, std::uint32_t row_pages) {
+    if (row_pages == 0) return origin * block_pages + page;
+    return (page / row_pages) * (ranks * row_pages) + origin * row_pages + page % row_pages;
+}
+
+}  // namespace cclsim::ccl
