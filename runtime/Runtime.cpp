@@ -174,6 +174,8 @@ RunResult Runtime::run(const RunOptions& opts) {
         if (remaining == 0) break;
         // Stop at the last event rather than the end of the slice, so the
         // simulated end time (and the VCD) end where the activity ends.
+        // The calendar may run ahead of SystemC time, but not past the slice.
+        platform_.eq.setRunLimit(now() + std::min(slice, remaining));
         sc_core::sc_start(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
         for (KernelContext* k : kernels_) allDone &= k->state() == KernelContext::State::Done;

@@ -38,9 +38,9 @@ void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::u
     checkRemote(k, noc, api, dst, size);
     if (size == 0) return;
     k.advance(k.core().costs().nocCmdIssue);
-    k.sync();
+    // Submitted at the kernel's local time without a context switch (Niu::write).
     k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
-                            posted, &k.counters(noc));
+                            posted, &k.counters(noc), k.localTime());
     k.acted();
 }
 
@@ -86,9 +86,8 @@ void noc_async_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size, st
     checkRemote(k, noc, "noc_async_read", src, size);
     if (size == 0) return;
     k.advance(k.core().costs().nocCmdIssue);
-    k.sync();
     k.core().niu(noc).read(k.core().nocClass(k.dmaVc()), nocaddr::coord(src), nocaddr::local(src), dst, size,
-                           &k.counters(noc));
+                           &k.counters(noc), k.localTime());
     k.acted();
 }
 
@@ -136,9 +135,8 @@ void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocS
     checkRemote(k, noc, "noc_semaphore_inc", addr, 4);
     if (addr % 4) CCLSIM_ERROR(k.name(), "noc_semaphore_inc: address 0x{:x} is not 4 B aligned", addr);
     k.advance(k.core().costs().nocCmdIssue);
-    k.sync();
     k.core().niu(noc).atomicInc(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), incr, false,
-                                &k.counters(noc));
+                                &k.counters(noc), k.localTime());
     k.acted();
 }
 

@@ -296,17 +296,13 @@ struct CclOp::Impl {
             // The worker that stores the finished slice feeds the gather phase.
             const bool finisher = ring || (dir == 1 && pos + 1 < n) || (dir == 0 && pos + 1 == n);
             if (allReduce && finisher) {
-                std::vector<GatherSender> targets;
                 for (unsigned d : op.dirs_) {
                     auto it = gather.find({pos, u, d});
-                    if (it != gather.end()) targets.push_back(it->second);
+                    if (it == gather.end()) continue;
+                    a.notify_mask |= 1u << d;
+                    a.notify[d] = RemoteSem{it->second.core.x, it->second.core.y, it->second.ownReadySem};
                 }
-                a.notify_count = std::uint32_t(targets.size());
                 a.notify_alternate = op.bidir_ == BidirStyle::Halves && ring ? 1 : 0;
-                if (a.notify_alternate && targets.size() != 2)
-                    throw std::logic_error("all_reduce: halves gather needs both senders of a unit");
-                for (std::size_t i = 0; i < targets.size(); ++i)
-                    a.notify[i] = RemoteSem{targets[i].core.x, targets[i].core.y, targets[i].ownReadySem};
             }
             kernel(chip, x.core, ring ? "reduce_ring_worker" : "reduce_line_worker",
                    ring ? fw::ccl::reduce_ring_worker_main : fw::ccl::reduce_line_worker_main, pack_args(a), 0);

@@ -109,13 +109,13 @@ struct ReduceWorkerArgs {
     /// Line: hand-over of (L + x) for the own fracture between the movers.
     std::uint32_t handoff_sem = 0;  ///< local: incremented by the right-mover (left-mover waits)
     RemoteSem peer_handoff;         ///< the left-mover's handoff_sem (right-mover signals)
-    /// all_reduce: the all-gather senders to signal per finished chunk.
-    std::uint32_t notify_count = 0;
-    std::uint32_t notify_alternate = 0;  ///< 1: chunk i goes to sender i % 2 only (bidirectional halves)
+    /// all_reduce: the all-gather senders (per direction) to signal per finished chunk.
+    std::uint32_t notify_mask = 0;       ///< bit d: notify[d] is a sender
+    std::uint32_t notify_alternate = 0;  ///< 1: chunk i goes to the direction-(i % 2) sender only (halves)
     RemoteSem notify[2];
     template <class V> void visit(V& v) {
         unit.visit(v), v(dir), v(dtype), input.visit(v), output.visit(v), v(output_block), v(has_in), v(has_out);
-        in.visit(v), out.visit(v), v(handoff_sem), peer_handoff.visit(v), v(notify_count), v(notify_alternate);
+        in.visit(v), out.visit(v), v(handoff_sem), peer_handoff.visit(v), v(notify_mask), v(notify_alternate);
         notify[0].visit(v), notify[1].visit(v);
     }
 };

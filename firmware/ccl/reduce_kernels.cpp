@@ -58,12 +58,13 @@ struct Slots {
 
 /// After a finished slice is committed: tell the all-gather sender(s).
 void notify_finished(const ReduceWorkerArgs& a, std::uint32_t slice_index) {
-    if (a.notify_count == 0) return;
+    if (a.notify_mask == 0) return;
     noc_async_write_barrier();
-    if (a.notify_alternate)
-        semaphore_inc(a.notify[slice_index % 2]);
-    else
-        for (std::uint32_t s = 0; s < a.notify_count; ++s) semaphore_inc(a.notify[s]);
+    for (std::uint32_t d = 0; d < 2; ++d) {
+        if (!(a.notify_mask >> d & 1u)) continue;
+        if (a.notify_alternate && slice_index % 2 != d) continue;
+        semaphore_inc(a.notify[d]);
+    }
 }
 
 }  // namespace

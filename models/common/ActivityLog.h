@@ -13,29 +13,59 @@
 #include "models/common/BandwidthServer.h"
 #include "models/common/Time.h"
 
-#include <map>
+#include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace cclsim {
 
 class ActivityLog {
 public:
-    void expect(Tick t) { ++scheduled_[t]; }
-    void arrived(Tick t) {
-        auto it = scheduled_.find(t);
-        if (it != scheduled_.end() && --it->second == 0) scheduled_.erase(it);
-    }
+    /// What an effect does to the core: write its L1 (NoC writes and read
+    /// responses landing, Ethernet deliveries), or anything else (others
+    /// reading its L1, acks, deferred command issue).
+    enum Kind : unsigned { L1Write = 0, Other = 1 };
+
+    void expect(Tick t, Kind k) { push(pending_[k], t); }
+    /// Every expect(t, k) is retired by exactly one arrived(t, k).
+    void arrived(Tick t, Kind k) { push(retired_[k], t); }
     void addServer(const BandwidthServer* s) { servers_.push_back(s); }
 
-    /// Earliest pending effect (kNever if none).
-    Tick next() const {
-        Tick t = scheduled_.empty() ? kNever : scheduled_.begin()->first;
+    /// Earliest pending effect of any kind, including the core's injection
+    /// ports and MAC (kNever if none).
+    Tick next() {
+        Tick t = std::min(nextOf(L1Write), nextOf(Other));
         for (const BandwidthServer* s : servers_) t = std::min(t, s->nextEventTick());
         return t;
     }
+    /// Earliest pending write into the core's L1: all a status read of an L1
+    /// word can observe.
+    Tick nextL1Write() { return nextOf(L1Write); }
 
 private:
-    std::map<Tick, unsigned> scheduled_;
+    Tick nextOf(Kind k) {
+        // Retired ticks cancel pending ones lazily: both heaps hold the same
+        // ticks in the same order, so equal tops cancel.
+        std::vector<Tick>& p = pending_[k];
+        std::vector<Tick>& r = retired_[k];
+        while (!r.empty() && !p.empty() && r.front() == p.front()) {
+            pop(p);
+            pop(r);
+        }
+        return p.empty() ? kNever : p.front();
+    }
+    // Min-heaps of ticks in plain vectors: no allocation once warmed up.
+    static void push(std::vector<Tick>& h, Tick t) {
+        h.push_back(t);
+        std::push_heap(h.begin(), h.end(), std::greater<Tick>());
+    }
+    static void pop(std::vector<Tick>& h) {
+        std::pop_heap(h.begin(), h.end(), std::greater<Tick>());
+        h.pop_back();
+    }
+
+    std::vector<Tick> pending_[2];
+    std::vector<Tick> retired_[2];
     std::vector<const BandwidthServer*> servers_;
 };
 

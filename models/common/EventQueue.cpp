@@ -28,7 +28,7 @@ void EventQueue::at(Tick when, Callback cb) {
 void EventQueue::arm() {
     if (heap_.empty()) return;
     const Tick next = heap_.top().when;
-    const Tick t = now();
+    const Tick t = scNow();
     // sc_event keeps the earliest pending notification, so re-arming for a later
     // tick is a no-op and an earlier one overrides.
     if (armedFor_ != kNever && armedFor_ >= t && armedFor_ <= next) return;
@@ -40,10 +40,27 @@ void EventQueue::arm() {
 }
 
 void EventQueue::drain() {
-    const Tick t = now();
+    const Tick t0 = scNow();
     armedFor_ = kNever;
     draining_ = true;
-    while (!heap_.empty() && heap_.top().when <= t) {
+    // Run ahead strictly before the next tick at which another process may
+    // run (its order against our callbacks at that tick is the scheduler's).
+    Tick horizon = runLimit_;
+    if (horizon > t0) {
+        if (sc_core::sc_pending_activity_at_current_time())
+            horizon = t0;
+        else if (sc_core::sc_pending_activity_at_future_time())
+            horizon = std::min<Tick>(horizon, t0 + sc_core::sc_time_to_pending_activity().value());
+    }
+    wakeLimit_ = kNever;
+    // Callbacks read the calendar's tick (no call into SystemC for now()).
+    detail::calendarNow = t0;
+    while (!heap_.empty()) {
+        const Tick w = heap_.top().when;
+        if (w > t0) {
+            if (w >= horizon || w > wakeLimit_) break;
+            detail::calendarNow = w;
+        }
         // Move the callback out before popping: it may schedule more work.
         const std::uint32_t slot = heap_.top().slot;
         heap_.pop();
@@ -52,6 +69,7 @@ void EventQueue::drain() {
         ++fired_;
         cb();
     }
+    detail::calendarNow = kNever;
     draining_ = false;
     arm();
 }

@@ -5,6 +5,16 @@
 // owning an SC_THREAD per transfer. One SC_METHOD drains the calendar, so a
 // transfer costs one heap push/pop and no context switch. Callbacks scheduled
 // for the same tick run in the order they were scheduled (deterministic).
+//
+// Running ahead: SystemC time only has to advance for its processes (the
+// kernel threads). When the calendar method runs at time t0 and no process
+// can run before tick H (SystemC's next pending activity, the end of the
+// current sc_start slice), the callbacks at ticks in (t0, H) run in the same
+// activation, each seeing now() == its own tick. A callback that wakes a
+// kernel (KernelContext notifies with the delay from SystemC time) limits
+// the run-ahead to that tick, so the kernel acts before anything later
+// happens. Ordering is the same as draining tick by tick: nothing else could
+// run in between. Enabled by setRunLimit (Runtime::run does, per slice).
 #pragma once
 
 #include "models/common/Time.h"
@@ -29,6 +39,13 @@ public:
     void at(Tick when, Callback cb);
     /// Run `cb` `delay` ticks from now.
     void after(Tick delay, Callback cb) { at(now() + delay, std::move(cb)); }
+
+    /// Allow running ahead up to (not including) `t`; 0 disables it.
+    void setRunLimit(Tick t) { runLimit_ = t; }
+    /// A callback woke a SystemC process at tick `t`: do not run ahead past it.
+    void processWokenAt(Tick t) {
+        if (draining_ && t < wakeLimit_) wakeLimit_ = t;
+    }
 
     std::size_t pending() const { return heap_.size(); }
     std::uint64_t fired() const { return fired_; }
@@ -57,6 +74,8 @@ private:
     std::uint64_t seq_ = 0;
     std::uint64_t fired_ = 0;
     Tick armedFor_ = kNever;
+    Tick runLimit_ = 0;         ///< run ahead up to here (exclusive); 0: never
+    Tick wakeLimit_ = kNever;   ///< ... and not past a process woken by a callback
     bool draining_ = false;
 };
 

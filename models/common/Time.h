@@ -20,8 +20,19 @@ constexpr Tick kNever = ~Tick{0};
 inline Tick nsToTicks(double ns) { return static_cast<Tick>(std::llround(ns * double(kTicksPerNs))); }
 inline double ticksToNs(Tick t) { return double(t) / double(kTicksPerNs); }
 
-/// Current simulated time in ticks. Requires the SystemC resolution to be 1 ps.
-inline Tick now() { return sc_core::sc_time_stamp().value(); }
+/// SystemC's current time in ticks. Requires the SystemC resolution to be 1 ps.
+inline Tick scNow() { return sc_core::sc_time_stamp().value(); }
+
+namespace detail {
+/// The tick of the calendar callback running ahead of SystemC time (see
+/// EventQueue::drain), or kNever. Like SystemC's own current time it is
+/// process-wide: one simulation runs at a time.
+inline Tick calendarNow = kNever;
+}  // namespace detail
+
+/// Current simulated time in ticks: SystemC's time, or inside a calendar
+/// callback that runs ahead of it, that callback's tick.
+inline Tick now() { return detail::calendarNow != kNever ? detail::calendarNow : scNow(); }
 
 inline sc_core::sc_time toScTime(Tick t) { return sc_core::sc_time::from_value(t); }
 

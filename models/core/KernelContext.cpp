@@ -46,6 +46,8 @@ void KernelContext::run() {
         if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
     polls_.clear();
     pollIndex_.clear();
+    lastFound_ = oldest_ = newest_ = kNone;
+    activeUnmet_ = staleUnmet_ = 0;
     current_ = nullptr;
 }
 
@@ -58,26 +60,49 @@ void KernelContext::sync() {
     waypoint_.set(waypointWord_);
 }
 
-bool KernelContext::coreQuietThrough(Tick dt) const {
-    if (core_.kernels().size() == 1 && dt < core_.lookahead() && core_.activity().next() > now() + dt) return true;
+bool KernelContext::coreQuietThrough(Tick dt, bool l1WordOnly) const {
+    if (core_.kernels().size() == 1 && dt < core_.lookahead()) {
+        const Tick next = l1WordOnly ? core_.activity().nextL1Write() : core_.activity().next();
+        // Something is scheduled in between: the global test cannot pass either.
+        return next > now() + dt;
+    }
     return quietThrough(dt);
 }
 
 void KernelContext::syncForStore() {
-    if (pending_ && !(core_.kernels().size() == 1 && quietThrough(pending_))) sync();
+    // Nothing can read or change this core's L1 before the kernel's local
+    // time (no scheduled arrival, queued injection or deferred command, and
+    // the owed time is below the lookahead): storing now is storing then.
+    if (pending_ && !coreQuietThrough(pending_)) sync();
+}
+
+void KernelContext::wakeIfBlocked() {
+    if (state_ != State::Blocked) return;
+    // Called from calendar callbacks that may run ahead of SystemC time.
+    const Tick t = now(), sc = scNow();
+    core_.eq().processWokenAt(t);
+    if (t == sc)
+        wake_.notify(sc_core::SC_ZERO_TIME);
+    else
+        wake_.notify(toScTime(t - sc));
 }
 
 void KernelContext::bump() {
     ++epoch_;
-    ++readGen_;
-    if (state_ == State::Blocked) wake_.notify(sc_core::SC_ZERO_TIME);
+    newGeneration();
+    wakeIfBlocked();
 }
 
 void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
     ++epoch_;
-    for (PollRecord& r : polls_)
-        if (r.desc.kind == PollDesc::L1Word && r.desc.addr == watchedAddr) r.readSinceChange = false;
-    if (state_ == State::Blocked) wake_.notify(sc_core::SC_ZERO_TIME);
+    // Only the reads of the written word start over.
+    const auto it = pollIndex_.find(l1WordKey(watchedAddr));
+    if (it != pollIndex_.end()) {
+        PollRecord& r = polls_[it->second];
+        if (r.active && !r.lastResult && fresh(r)) ++staleUnmet_;
+        r.readSinceChange = false;
+    }
+    wakeIfBlocked();
 }
 
 void KernelContext::sleepUntilChange() {
@@ -96,8 +121,18 @@ void KernelContext::sleepUntilChange() {
 }
 
 KernelContext::PollRecord* KernelContext::find(std::uint64_t key) {
+    if (lastFound_ != kNone && polls_[lastFound_].key == key) return &polls_[lastFound_];
     const auto it = pollIndex_.find(key);
-    return it == pollIndex_.end() ? nullptr : &polls_[it->second];
+    if (it == pollIndex_.end()) return nullptr;
+    lastFound_ = it->second;
+    return &polls_[it->second];
+}
+
+void KernelContext::unlinkRecord(std::uint32_t i) {
+    PollRecord& r = polls_[i];
+    (r.prev == kNone ? oldest_ : polls_[r.prev].next) = r.next;
+    (r.next == kNone ? newest_ : polls_[r.next].prev) = r.prev;
+    r.prev = r.next = kNone;
 }
 
 void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
@@ -105,26 +140,36 @@ void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result)
     if (!r) {
         if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
         pollIndex_.emplace(key, std::uint32_t(polls_.size()));
-        polls_.push_back(PollRecord{key, desc, result, false, 0, 0});
+        polls_.push_back(PollRecord{key, desc, result, false, false, 0, 0});
+        lastFound_ = std::uint32_t(polls_.size() - 1);
         r = &polls_.back();
     }
+    const std::uint32_t i = std::uint32_t(r - polls_.data());
+    // Take the record's old contribution out of the counts ...
+    if (r->active) {
+        if (stale(*r)) --staleUnmet_;
+        if (!r->lastResult) --activeUnmet_;
+        unlinkRecord(i);
+    }
+    // ... and put the fresh read back in (fresh: never stale).
     r->desc = desc;
     r->lastResult = result;
     r->readSinceChange = true;
     r->gen = readGen_;
     r->lastSeq = ++pollSeq_;
-}
-
-bool KernelContext::loopIsIdle(const PollRecord* r) const {
-    // Only a read that found its condition unmet, and has not changed since,
-    // can be waiting: one that was satisfied would be satisfied again.
-    if (!r || r->lastResult || !fresh(*r)) return false;
-    for (const PollRecord& o : polls_) {
-        if (o.lastResult) continue;                       // satisfied: the loop has moved on
-        if (pollSeq_ - o.lastSeq > kPollWindow) continue;  // no longer read by the loop
-        if (!fresh(o)) return false;                      // changed (or acted) since: read it first
+    r->active = true;
+    if (!result) ++activeUnmet_;
+    r->prev = newest_;
+    (newest_ == kNone ? oldest_ : polls_[newest_].next) = i;
+    newest_ = i;
+    // Reads the loop no longer makes drop out of it.
+    while (oldest_ != kNone && pollSeq_ - polls_[oldest_].lastSeq > kPollWindow) {
+        PollRecord& o = polls_[oldest_];
+        if (stale(o)) --staleUnmet_;
+        if (!o.lastResult) --activeUnmet_;
+        o.active = false;
+        unlinkRecord(oldest_);
     }
-    return true;
 }
 
 std::uint32_t KernelContext::rtArg(std::size_t i) const {

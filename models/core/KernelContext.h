@@ -86,22 +86,27 @@ public:
     /// True if nothing can change this core's observable state within `dt`:
     /// the kernel runs alone on its core, `dt` is below the lookahead, and no
     /// effect on the core is scheduled before then (or nothing at all is).
-    bool coreQuietThrough(Tick dt) const;
-    /// Before a store to local L1: like sync(), but when nothing can happen
-    /// before the kernel's local time and no other kernel shares the core,
-    /// storing now is indistinguishable from storing then.
+    /// With `l1WordOnly`, only writes into the core's L1 count (a status read
+    /// of an L1 word sees nothing else).
+    bool coreQuietThrough(Tick dt, bool l1WordOnly = false) const;
+    /// Before a store to (or compute on) local L1: like sync(), but when
+    /// nothing can touch the core before the kernel's local time
+    /// (coreQuietThrough), storing now is indistinguishable from storing then.
     void syncForStore();
     /// Local time of the kernel (now + unpaid cost).
     Tick localTime() const { return now() + pending_; }
 
     // --- polling --------------------------------------------------------------
+    /// The poll key of a status read of the L1 word at `addr` (every L1-word
+    /// poll must use it: a write to the word finds the read by it).
+    static std::uint64_t l1WordKey(std::uint32_t addr) { return (std::uint64_t{1} << 48) | addr; }
     /// Evaluate a status read; see the class comment.
     template <class Eval> bool poll(std::uint64_t key, const PollDesc& desc, Eval&& eval);
     /// Something this kernel may poll changed (its core's queues or counters).
     void bump();
     /// The kernel changed state (sent, wrote, issued): its loop may now take
     /// another path, so every condition must be re-read before it can sleep.
-    void acted() { ++readGen_; }
+    void acted() { newGeneration(); }
     /// A watched L1 word changed: only the reads of that word start over.
     void onWatchedWrite(std::uint32_t watchedAddr) override;
 
@@ -140,17 +145,32 @@ private:
         PollDesc desc;
         bool lastResult;
         bool readSinceChange;   ///< read (in generation `gen`) since its value last changed
+        bool active = false;    ///< read within the last kPollWindow polls (part of the loop)
         std::uint64_t gen;      ///< readGen_ of that read
         std::uint64_t lastSeq;  ///< poll sequence number of the last read
+        std::uint32_t prev = kNone, next = kNone;  ///< recency list of active records
     };
+    static constexpr std::uint32_t kNone = ~0u;
     /// Reads older than this many polls are no longer part of the loop.
     static constexpr std::uint64_t kPollWindow = 64;
     PollRecord* find(std::uint64_t key);
     /// Re-reading `r` now cannot show anything new (see the class comment).
-    bool loopIsIdle(const PollRecord* r) const;
+    /// O(1): staleUnmet_ counts the active records that found their
+    /// condition unmet and have changed (or the kernel acted) since.
+    bool loopIsIdle(const PollRecord* r) const {
+        return r && r->active && !r->lastResult && fresh(*r) && staleUnmet_ == 0;
+    }
     bool fresh(const PollRecord& r) const { return r.readSinceChange && r.gen == readGen_; }
+    /// Does `r` count in staleUnmet_?
+    bool stale(const PollRecord& r) const { return r.active && !r.lastResult && !fresh(r); }
+    void newGeneration() {
+        ++readGen_;
+        staleUnmet_ = activeUnmet_;  // every unmet condition must be read again
+    }
+    void unlinkRecord(std::uint32_t i);
     void run();
     void sleepUntilChange();
+    void wakeIfBlocked();
     void record(std::uint64_t key, const PollDesc& desc, bool result);
 
     static thread_local KernelContext* current_;
@@ -166,6 +186,10 @@ private:
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;
     std::unordered_map<std::uint64_t, std::uint32_t> pollIndex_;  ///< key -> index in polls_
+    std::uint32_t lastFound_ = kNone;    ///< index of the last record looked up
+    std::uint32_t oldest_ = kNone, newest_ = kNone;  ///< recency list of active records
+    std::uint32_t activeUnmet_ = 0;      ///< active records whose last read was unmet
+    std::uint32_t staleUnmet_ = 0;       ///< ... of which changed since (see loopIsIdle)
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;
@@ -184,7 +208,7 @@ class Scoreboard;
 template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc& desc, Eval&& eval) {
     // A read at local time now + pending sees the same state as a read now if
     // nothing at all can happen in between; only then is the wait skipped.
-    if (pending_ && !coreQuietThrough(pending_)) sync();
+    if (pending_ && !coreQuietThrough(pending_, desc.kind == PollDesc::L1Word)) sync();
     if (loopIsIdle(find(key))) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);

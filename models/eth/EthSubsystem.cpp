@@ -158,14 +158,14 @@ void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
         e->data.frags[0].bytes.assign(gp.get_data_ptr(), gp.get_data_ptr() + e->data.size);
     }
     e->dst = std::uint32_t(gp.get_address());
-    if (activity_) activity_->expect(now() + delay.value());
+    if (activity_) activity_->expect(now() + delay.value(), ActivityLog::L1Write);
     eq_.after(delay.value(), [this, e] { deliver(e); });
     delay = sc_core::SC_ZERO_TIME;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void EthSubsystem::deliver(RxEntry* e) {
-    if (activity_) activity_->arrived(now());
+    if (activity_) activity_->arrived(now(), ActivityLog::L1Write);
     PayloadExtension ext;
     ext.payload = &e->data;
     rxGp_.set_command(tlm::TLM_WRITE_COMMAND);

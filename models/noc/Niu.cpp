@@ -77,32 +77,40 @@ void Niu::injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arr
     t->packets = packetCount(t->bytes);
     t->injected = 0;
     t->lastArrival = 0;
+    // Kept in the transfer so the callbacks capture two pointers (no allocation).
+    t->injectClass = std::uint8_t(cls);
+    t->injectTo = to;
+    t->snapshot = snapshot;
+    t->arrived = arrived;
     const double header = noc_.config().headerBytes;
     for (std::uint32_t k = 0; k < t->packets; ++k) {
         // Packets of one class leave in order, so the packet that starts is
         // always the next one and the one that finishes the oldest.
-        inject_.submit(
-            cls, double(packetBytes(t, k)) + header,
-            [this, t, to, snapshot, cls] {
-                if (snapshot && t->injected == 0) {
-                    // The source bytes are read as the transfer starts leaving L1.
-                    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-                    memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
-                }
-                // The packet's head enters the NoC now: it books its links in
-                // the order packets really reach them.
-                const std::uint32_t wire = packetBytes(t, t->injected) + noc_.config().headerBytes;
-                t->injectStart = now();
-                t->packetTail = noc_.reservePacket(self_, to, wire, now(), now(), cls);
-            },
-            [this, t, to, arrived] {
-                // A packet injected slowly (shared port) arrives no earlier
-                // than its last byte plus the path latency.
-                const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, to));
-                t->lastArrival = std::max(t->lastArrival, arrival);
-                if (++t->injected == t->packets) (this->*arrived)(t);
-            });
+        inject_.submit(cls, double(packetBytes(t, k)) + header, [this, t] { packetStarts(t); },
+                       [this, t] { packetLeft(t); });
     }
+}
+
+void Niu::packetStarts(Transfer* t) {
+    if (t->snapshot && t->injected == 0) {
+        // The source bytes are read as the transfer starts leaving L1.
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
+    }
+    // The packet's head enters the NoC now: it books its links in the order
+    // packets really reach them.
+    const std::uint32_t wire = packetBytes(t, t->injected) + noc_.config().headerBytes;
+    const Tick n = now();
+    t->injectStart = n;
+    t->packetTail = noc_.reservePacket(self_, t->injectTo, wire, n, n, t->injectClass);
+}
+
+void Niu::packetLeft(Transfer* t) {
+    // A packet injected slowly (shared port) arrives no earlier than its last
+    // byte plus the path latency.
+    const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->injectTo));
+    t->lastArrival = std::max(t->lastArrival, arrival);
+    if (++t->injected == t->packets) (this->*(t->arrived))(t);
 }
 
 void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay) {
@@ -133,8 +141,48 @@ void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc
 
 // ---- writes and atomics ----------------------------------------------------
 
+void Niu::issue(Transfer* t, Tick at) {
+    if (at <= now() && deferred_ == 0) {
+        start(t);
+        return;
+    }
+    // Later commands of this NIU queue behind earlier deferred ones (the
+    // calendar runs same-tick callbacks in order), so issue order is kept.
+    ++deferred_;
+    const Tick when = std::max(at, now());
+    expect(when, ActivityLog::Other);
+    eq_.at(when, [this, t] {
+        --deferred_;
+        arrived(ActivityLog::Other);
+        start(t);
+    });
+}
+
+void Niu::start(Transfer* t) {
+    switch (t->kind) {
+        case Transfer::Write:
+        case Transfer::Atomic: injectPackets(t->cls, t, t->remote, &Niu::writeLanded, t->kind == Transfer::Write); break;
+        case Transfer::Read: {
+            // The request is one header-only packet.
+            const double header = noc_.config().headerBytes;
+            inject_.submit(t->cls, header,
+                           [this, t] {
+                               t->packetTail =
+                                   noc_.reservePacket(self_, t->remote, noc_.config().headerBytes, now(), now(), t->cls);
+                           },
+                           [this, t] {
+                               const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->remote));
+                               Niu* target = endpoint(t->remote);
+                               target->expect(arrival, ActivityLog::Other);  // reads its memory
+                               eq_.at(arrival, [target, t] { target->serveRead(t); });
+                           });
+            break;
+        }
+    }
+}
+
 void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
-                bool posted, NocCounters* counters) {
+                bool posted, NocCounters* counters, Tick at) {
     checkTarget(dst, "noc write");
     Transfer* t = allocate();
     t->kind = Transfer::Write;
@@ -148,11 +196,11 @@ void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_
     t->counters = counters;
     ++counters->writesIssued;
     if (!posted) ++counters->nonpostedIssued;
-    injectPackets(cls, t, dst, &Niu::writeLanded, true);
+    issue(t, at);
 }
 
 void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t addend, bool posted,
-                    NocCounters* counters) {
+                    NocCounters* counters, Tick at) {
     checkTarget(dst, "noc atomic increment");
     Transfer* t = allocate();
     t->kind = Transfer::Atomic;
@@ -165,7 +213,7 @@ void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uin
     t->addend = addend;
     t->counters = counters;
     ++counters->atomicsIssued;
-    injectPackets(cls, t, dst, &Niu::writeLanded, false);
+    issue(t, at);
 }
 
 void Niu::writeLanded(Transfer* t) {
@@ -175,12 +223,12 @@ void Niu::writeLanded(Transfer* t) {
         t->counters->changed();
     }
     Niu* target = endpoint(t->remote);
-    target->expect(t->lastArrival);
+    target->expect(t->lastArrival, ActivityLog::L1Write);
     eq_.at(t->lastArrival, [target, t] { target->acceptWrite(t); });
 }
 
 void Niu::acceptWrite(Transfer* t) {
-    arrived();
+    arrived(ActivityLog::L1Write);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->remoteAddr, d);
     Niu* requester = endpoint(t->requester);
@@ -189,12 +237,12 @@ void Niu::acceptWrite(Transfer* t) {
         return;
     }
     const Tick ackAt = now() + d.value() + noc_.unloadedLatency(self_, t->requester);
-    requester->expect(ackAt);
+    requester->expect(ackAt, ActivityLog::Other);
     eq_.at(ackAt, [requester, t] { requester->writeAcked(t); });
 }
 
 void Niu::writeAcked(Transfer* t) {
-    arrived();
+    arrived(ActivityLog::Other);
     if (t->kind == Transfer::Atomic)
         ++t->counters->atomicsAcked;
     else
@@ -206,7 +254,7 @@ void Niu::writeAcked(Transfer* t) {
 // ---- reads -------------------------------------------------------------------
 
 void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes,
-               NocCounters* counters) {
+               NocCounters* counters, Tick at) {
     checkTarget(src, "noc read");
     Transfer* t = allocate();
     t->kind = Transfer::Read;
@@ -218,23 +266,11 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
     t->bytes = bytes;
     t->counters = counters;
     ++counters->readsIssued;
-    // The request is one header-only packet.
-    const double header = noc_.config().headerBytes;
-    inject_.submit(cls, header,
-                   [this, t] {
-                       t->packetTail =
-                           noc_.reservePacket(self_, t->remote, noc_.config().headerBytes, now(), now(), t->cls);
-                   },
-                   [this, t] {
-                       const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->remote));
-                       Niu* target = endpoint(t->remote);
-                       target->expect(arrival);
-                       eq_.at(arrival, [target, t] { target->serveRead(t); });
-                   });
+    issue(t, at);
 }
 
 void Niu::serveRead(Transfer* t) {
-    arrived();
+    arrived(ActivityLog::Other);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_READ_COMMAND, t->remoteAddr, d);
     // The response leaves through this endpoint's injection port (its own class).
@@ -247,12 +283,12 @@ void Niu::serveRead(Transfer* t) {
 
 void Niu::responseLanded(Transfer* t) {
     Niu* requester = endpoint(t->requester);
-    requester->expect(t->lastArrival);
+    requester->expect(t->lastArrival, ActivityLog::L1Write);
     eq_.at(t->lastArrival, [requester, t] { requester->readArrived(t); });
 }
 
 void Niu::readArrived(Transfer* t) {
-    arrived();
+    arrived(ActivityLog::L1Write);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->localAddr, d);
     ++t->counters->readsDone;

@@ -75,12 +75,17 @@ public:
     void setEndpoints(const std::vector<Niu*>* endpoints) { endpoints_ = endpoints; }
     Niu* endpoint(CoreCoord c) const;
 
+    /// Commands are submitted to the injection port at tick `at` (the
+    /// issuing kernel's local time; default now). A command for a later tick
+    /// waits on the calendar, registered in the core's activity log, so the
+    /// kernel issues it without a context switch; commands of one NIU keep
+    /// their issue order. The issue counters change at the call.
     void write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
-               bool posted, NocCounters* counters);
+               bool posted, NocCounters* counters, Tick at = 0);
     void read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes,
-              NocCounters* counters);
+              NocCounters* counters, Tick at = 0);
     void atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t addend, bool posted,
-                   NocCounters* counters);
+                   NocCounters* counters, Tick at = 0);
 
     CoreCoord coord() const { return self_; }
     /// The owning core's activity log (effects this NIU schedules on it).
@@ -114,6 +119,11 @@ private:
         std::uint32_t injected = 0; ///< packets that have left the source
         Tick lastArrival = 0;       ///< arrival of the latest packet so far
         Tick packetTail = 0;        ///< when the packet being injected clears its path
+        // Injection in progress (see injectPackets).
+        std::uint8_t injectClass = 0;
+        bool snapshot = false;      ///< read the source bytes as the first packet starts
+        CoreCoord injectTo;
+        void (Niu::*arrived)(Transfer*) = nullptr;
         Payload data;
     };
 
@@ -124,7 +134,13 @@ private:
     /// Inject a transfer's payload packet by packet on class `cls`; each packet
     /// reserves its path as it leaves, and `arrived` runs at the last arrival.
     void injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arrived)(Transfer*), bool snapshot);
+    void packetStarts(Transfer* t);
+    void packetLeft(Transfer* t);
     void checkTarget(CoreCoord dst, const char* what) const;
+
+    /// Submit now, or at `at` on the calendar (see write()).
+    void issue(Transfer* t, Tick at);
+    void start(Transfer* t);
 
     // Requester side.
     void writeLanded(Transfer* t);
@@ -147,12 +163,13 @@ private:
     tlm::tlm_generic_payload gp_;
     std::vector<TraceSignal> queued_;
     std::uint64_t memoryBytes_ = 0;
+    unsigned deferred_ = 0;  ///< commands waiting on the calendar for their issue tick
     ActivityLog* activity_ = nullptr;
-    void expect(Tick t) {
-        if (activity_) activity_->expect(t);
+    void expect(Tick t, ActivityLog::Kind k) {
+        if (activity_) activity_->expect(t, k);
     }
-    void arrived() {
-        if (activity_) activity_->arrived(now());
+    void arrived(ActivityLog::Kind k) {
+        if (activity_) activity_->arrived(now(), k);
     }
 };
 

@@ -5,7 +5,7 @@
 namespace cclsim {
 
 Noc::Noc(unsigned id, const NocConfig& cfg)
-    : id_(id), cfg_(cfg), busy_(std::size_t(cfg.gridX) * cfg.gridY * 3),
+    : id_(id), cfg_(cfg), links_(std::size_t(cfg.gridX) * cfg.gridY * 3),
       bytes_(std::size_t(cfg.gridX) * cfg.gridY * 3, 0.0) {}
 
 unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
@@ -14,28 +14,63 @@ unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
     return (s.x + X - d.x) % X + (s.y + Y - d.y) % Y;
 }
 
-Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source) {
-    std::vector<Busy>& b = busy_[link];
-    // Packets book when they enter the NoC, never for the past: intervals
-    // that have ended no longer matter.
-    const Tick t = std::min(now(), earliest);
-    std::size_t drop = 0;
-    while (drop < b.size() && b[drop].end <= t) ++drop;
-    if (drop) b.erase(b.begin(), b.begin() + std::ptrdiff_t(drop));
+Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, Tick nowTick) {
+    Link& l = links_[link];
+    std::vector<Busy>& b = l.busy;
+    // Packets book when they enter the NoC, never for the past: bookings
+    // that have ended no longer matter. Drop them from the front (amortised).
+    const Tick t = std::min(nowTick, earliest);
+    while (l.head < b.size() && b[l.head].end <= t) ++l.head;
+    if (l.head == b.size()) {
+        b.clear();
+        l.head = 0;
+        l.maxDur = 0;
+    } else if (l.head >= 64 && 2 * l.head >= b.size()) {
+        b.erase(b.begin(), b.begin() + std::ptrdiff_t(l.head));
+        l.head = 0;
+    }
     // Packets of one lane stay in order (a write and its semaphore increment
     // must not pass each other): start after this lane's last booking.
     Tick start = earliest;
-    for (const Busy& x : b)
-        if (x.source == source) start = std::max(start, x.end);
-    for (const Busy& x : b) {  // sorted by start
-        const bool samePort = (x.source >> 4) == (source >> 4);
-        if (samePort || x.end <= start) continue;
-        if (start + dur <= x.start) break;  // fits in the gap before x
-        start = x.end;
+    std::pair<std::uint32_t, Tick>* mine = nullptr;
+    for (std::size_t i = 0; i < l.lanes.size();) {
+        if (l.lanes[i].second <= t) {
+            l.lanes[i] = l.lanes.back();
+            l.lanes.pop_back();
+            continue;
+        }
+        if (l.lanes[i].first == source) {
+            mine = &l.lanes[i];
+            start = std::max(start, mine->second);
+        }
+        ++i;
     }
-    const auto pos = std::upper_bound(b.begin(), b.end(), start,
-                                      [](Tick s0, const Busy& x) { return s0 < x.start; });
-    b.insert(pos, Busy{start, start + dur, source});
+    if (start >= l.maxEnd) {
+        b.push_back(Busy{start, start + dur, source});  // after everything booked: the common case
+    } else {
+        // Scan for the first gap from the first booking that can still end
+        // after `start` (none starting before start - maxDur can).
+        const Tick from = start > l.maxDur ? start - l.maxDur : 0;
+        auto it = std::lower_bound(b.begin() + std::ptrdiff_t(l.head), b.end(), from,
+                                   [](const Busy& x, Tick v) { return x.start < v; });
+        for (; it != b.end(); ++it) {
+            const Busy& x = *it;
+            const bool samePort = (x.source >> 4) == (source >> 4);
+            if (samePort || x.end <= start) continue;
+            if (start + dur <= x.start) break;  // fits in the gap before x
+            start = x.end;
+        }
+        const auto pos = std::upper_bound(b.begin() + std::ptrdiff_t(l.head), b.end(), start,
+                                          [](Tick s0, const Busy& x) { return s0 < x.start; });
+        b.insert(pos, Busy{start, start + dur, source});
+    }
+    const Tick end = start + dur;
+    l.maxEnd = std::max(l.maxEnd, end);
+    l.maxDur = std::max(l.maxDur, dur);
+    if (mine)
+        mine->second = std::max(mine->second, end);
+    else
+        l.lanes.emplace_back(source, end);
     return start;
 }
 
@@ -46,8 +81,9 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     Tick head = injectStart + cfg_.startupLatency;
     Tick tailOut = head;
     const std::uint32_t source = ((std::uint32_t(src.y) * gx + src.x) << 4) | (lane & 0xf);
+    const Tick nowTick = now();
     auto use = [&](std::size_t link) {
-        const Tick start = book(link, head, dur, source);
+        const Tick start = book(link, head, dur, source, nowTick);
         tailOut = start + dur;
         bytes_[link] += wireBytes;
         head = start + cfg_.hopLatency;

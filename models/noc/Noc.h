@@ -51,13 +51,24 @@ private:
         Tick start, end;
         std::uint32_t source;  ///< injecting endpoint and lane: ((y * gridX + x) << 4) | lane
     };
+    /// One link direction's bookings. Intervals of different source ports
+    /// never overlap; those of one port may (its lanes interleave).
+    struct Link {
+        std::vector<Busy> busy;  ///< sorted by start; [head, end) may still matter
+        std::size_t head = 0;
+        Tick maxEnd = 0;         ///< latest end of any booking
+        Tick maxDur = 0;         ///< longest booking (bounds the scan start)
+        /// Per source lane with a booking that has not ended: its last end
+        /// (packets of one lane keep their order).
+        std::vector<std::pair<std::uint32_t, Tick>> lanes;
+    };
     /// Start of the first gap of `dur` at or after `earliest` on `link`,
     /// ignoring the other lanes of the same source port; books it.
-    Tick book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source);
+    Tick book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, Tick nowTick);
 
     unsigned id_;
     NocConfig cfg_;
-    std::vector<std::vector<Busy>> busy_;  ///< per link, sorted by start
+    std::vector<Link> links_;
     std::vector<double> bytes_;
 };
 
