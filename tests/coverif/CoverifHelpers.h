@@ -28,6 +28,14 @@ inline nlohmann::json runT3000(const std::vector<std::string>& args, int expecte
     return rep;
 }
 
+/// Run `args` on the Galaxy board; expect exit code `expected`.
+inline nlohmann::json runGalaxy(const std::vector<std::string>& args, int expected = 0) {
+    int code = -1;
+    nlohmann::json rep = runInProcess(galaxyBoard(), args, code);
+    EXPECT_EQ(code, expected) << rep.dump(2);
+    return rep;
+}
+
 inline double result(const nlohmann::json& rep, const char* key) { return rep.at("results").at(key).get<double>(); }
 
 /// |value - target| <= tolerance * target

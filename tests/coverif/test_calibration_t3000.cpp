@@ -37,3 +37,29 @@ TEST(CalibrationT3000, RingNeedingMissingLinksIsRefused) {
     const auto rep = runT3000({"ring_ping", "--hops", "4", "--order", "0,4,0,4"}, 3);
     EXPECT_NE(rep["error"].get<std::string>().find("user links"), std::string::npos) << rep.dump();
 }
+
+// DRAM: many workers streaming pages reach most of the 288 GB/s of the
+// twelve GDDR6 channels (reads on NoC0, writes on NoC1, as tt-metal's
+// readers and writers do).
+TEST(DramBandwidth, Gddr6ReadAggregate) {
+    const auto rep = runT3000({"dram_bandwidth", "--bytes", "33554432"});
+    EXPECT_EQ(result(rep, "peak_GBps"), 288.0);
+    EXPECT_GE(result(rep, "GBps"), 0.75 * 288);
+    EXPECT_LE(result(rep, "GBps"), 288.0);
+}
+
+TEST(DramBandwidth, Gddr6WriteAggregate) {
+    const auto rep = runT3000({"dram_bandwidth", "--write", "--bytes", "33554432"});
+    EXPECT_GE(result(rep, "GBps"), 0.75 * 288);
+    EXPECT_LE(result(rep, "GBps"), 288.0);
+}
+
+// The HBM variant (more channels, pseudo-channels) is selected the same way
+// (--arch) and moves more than the GDDR6 chip's peak; the NoC around the DRAM
+// columns, not the memory, limits it.
+TEST(DramBandwidth, HbmVariantExceedsGddr6) {
+    const auto rep = runT3000({"dram_bandwidth", "--bytes", "33554432", "--arch",
+                               CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0_hbm.yaml"});
+    EXPECT_EQ(result(rep, "peak_GBps"), 576.0);
+    EXPECT_GT(result(rep, "GBps"), 288.0);
+}

@@ -1,0 +1,85 @@
+// Timing sanity of the collectives (several runs per test, so the T3000
+// executable runs as a subprocess; timing mode, identical timing to data
+// mode): busbw rises with size and saturates near the link limit, time grows
+// linearly with size at large sizes, bidirectional beats unidirectional, and
+// a ring beats a line (CCL guide: a line reaches half the bidirectional peak).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+const std::string kBin = CCLSIM_T3000_BIN;
+
+/// Run the T3000 executable in timing mode; return its JSON report.
+nlohmann::json t3000(const std::string& args) {
+    static int n = 0;
+    const std::string json = std::string(::testing::TempDir()) + "cclsim_timing_" + std::to_string(n++) + ".json";
+    const int st = std::system((kBin + " " + args + " --no-data --quiet --json " + json + " > /dev/null 2>&1").c_str());
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << args;
+    std::ifstream is(json);
+    std::stringstream ss;
+    ss << is.rdbuf();
+    return nlohmann::json::parse(ss.str());
+}
+
+double busbw(const std::string& args) { return t3000(args)["busbw_GBps"].get<double>(); }
+
+/// Payload GB/s one link direction carries with P-byte EDM packets.
+double framingLimit(double p) { return 12.5 * p / (p + 50.0 * std::ceil(p / 1500.0)); }
+
+}  // namespace
+
+TEST(CollectiveTiming, BusbwRisesWithSizeAndSaturates) {
+    double prev = 0;
+    for (const char* size : {"64K", "256K", "1M", "4M"}) {
+        const double b = busbw(std::string("all_gather --size ") + size);
+        EXPECT_GT(b, prev) << size;
+        prev = b;
+    }
+    const auto big = t3000("all_gather --size 16M");
+    const double b16 = big["busbw_GBps"].get<double>();
+    EXPECT_LT(b16, prev * 1.10) << "saturated above 4M";
+    // A bidirectional ring over one link per hop: two link directions.
+    const double limit = 2 * framingLimit(big["packet_bytes"].get<double>());
+    EXPECT_GE(b16, 0.90 * limit);
+    EXPECT_LE(b16, limit);
+    EXPECT_GE(big["linkbw_GBps"].get<double>(), 0.90 * limit / 2);
+}
+
+TEST(CollectiveTiming, TimeGrowsLinearlyAtLargeSizes) {
+    const double t4 = t3000("all_gather --size 4M")["sim_time_us"].get<double>();
+    const double t16 = t3000("all_gather --size 16M")["sim_time_us"].get<double>();
+    EXPECT_NEAR(t16 / t4, 4.0, 0.4);
+    const double r4 = t3000("reduce_scatter --size 4M")["sim_time_us"].get<double>();
+    const double r16 = t3000("reduce_scatter --size 16M")["sim_time_us"].get<double>();
+    EXPECT_NEAR(r16 / r4, 4.0, 0.4);
+}
+
+TEST(CollectiveTiming, BidirectionalBeatsUnidirectional) {
+    const double bi = busbw("all_gather --size 8M --bidir halves");
+    const double full = busbw("all_gather --size 8M --bidir full");
+    const double uni = busbw("all_gather --size 8M --bidir off");
+    EXPECT_GT(bi, 1.6 * uni);
+    EXPECT_GT(full, 1.6 * uni);
+    EXPECT_GT(busbw("all_reduce --size 8M --bidir halves"), 1.2 * busbw("all_reduce --size 8M --bidir off"));
+}
+
+TEST(CollectiveTiming, RingBeatsLine) {
+    // CCL guide: a line's effective peak is half the bidirectional ring's.
+    const double ring = busbw("all_gather --size 8M");
+    const double line = busbw("all_gather --size 8M --topology line");
+    EXPECT_GT(ring, 1.6 * line);
+    EXPECT_GT(busbw("reduce_scatter --size 8M"), busbw("reduce_scatter --size 8M --topology line"));
+}
+
+TEST(CollectiveTiming, MoreLinksMoreBandwidth) {
+    const double one = busbw("all_gather --order 0,1,2,3 --size 8M --links 1");
+    const double two = busbw("all_gather --order 0,1,2,3 --size 8M --links 2");
+    EXPECT_GT(two, 1.6 * one);
+}

@@ -1,0 +1,230 @@
+// Collectives on the model, checked byte for byte against the golden
+// reference: every op on 2, 4 and 8 T3000 chips in both topologies and both
+// dtypes with odd page counts, the variants (links, workers, bidirectional
+// styles, gather dim, L1 tensors, skewed starts), 32-chip Galaxy rings and
+// mesh axes, and the bad-input errors.
+#include "tests/coverif/CoverifHelpers.h"
+
+#include <fmt/format.h>
+
+using cclsim::test::runGalaxy;
+using cclsim::test::runT3000;
+
+namespace {
+
+/// The data check passed and covered every output page of every rank.
+void expectExact(const nlohmann::json& rep, std::uint64_t outputPagesPerRank) {
+    ASSERT_TRUE(rep.contains("results")) << rep.dump(2);
+    const auto& r = rep["results"];
+    EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
+    EXPECT_EQ(r["wrong_pages"], 0u);
+    EXPECT_EQ(r["pages_checked"].get<std::uint64_t>(),
+              outputPagesPerRank * r["n_chips"].get<std::uint64_t>() * r["groups"].get<std::uint64_t>());
+    EXPECT_GT(r["sim_time_us"].get<double>(), 0.0);
+}
+
+/// Output pages per rank of `op` for S = `pages` pages over n ranks.
+std::uint64_t outputPages(const std::string& op, std::uint64_t pages, unsigned n) {
+    return op == "reduce_scatter" ? pages / n : pages;
+}
+
+struct Case {
+    std::string op, topology;
+    unsigned n;
+    std::string dtype;
+};
+
+std::string caseName(const ::testing::TestParamInfo<Case>& i) {
+    return fmt::format("{}_{}_{}chips_{}", i.param.op, i.param.topology, i.param.n, i.param.dtype);
+}
+
+std::vector<Case> allCases() {
+    std::vector<Case> out;
+    for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"})
+        for (const char* topo : {"ring", "line"})
+            for (unsigned n : {2u, 4u, 8u})
+                for (const char* dtype : {"bf16", "fp32"}) out.push_back(Case{op, topo, n, dtype});
+    return out;
+}
+
+}  // namespace
+
+// 13 pages per rank block (odd), 6-page packets (chunks of 6, 6 and 1), two
+// worker units per link: every op, topology, ring size and dtype is exact.
+class CollectiveExact : public ::testing::TestWithParam<Case> {};
+TEST_P(CollectiveExact, MatchesGolden) {
+    const Case& c = GetParam();
+    const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * c.n;
+    const auto rep = runT3000({c.op, "--topology", c.topology, "--chips", std::to_string(c.n), "--dtype", c.dtype,
+                               "--size", std::to_string(pages * 2048), "--packet", "12288", "--workers", "2"});
+    expectExact(rep, outputPages(c.op, pages, c.n));
+    EXPECT_EQ(rep["n_chips"], c.n);
+    EXPECT_EQ(rep["topology"], c.topology);
+    EXPECT_EQ(rep["packet_bytes"], 12288);
+}
+INSTANTIATE_TEST_SUITE_P(T3000, CollectiveExact, ::testing::ValuesIn(allCases()), caseName);
+
+// ---- variants on T3000 --------------------------------------------------------
+
+TEST(CollectiveVariants, TwoLinksPerHopOnInterBoardRing) {
+    // Chips 0,1,2,3 are joined by two user links per neighbour pair.
+    expectExact(runT3000({"all_gather", "--order", "0,1,2,3", "--links", "2", "--size", "416K"}), 208);
+}
+
+TEST(CollectiveVariants, AllReduceTwoLinksThreeWorkersFp32) {
+    expectExact(runT3000({"all_reduce", "--order", "0,1,2,3", "--links", "2", "--workers", "3", "--dtype", "fp32",
+                          "--size", "200K"}),
+                100);
+}
+
+TEST(CollectiveVariants, AllGatherBidirectionalFull) {
+    expectExact(runT3000({"all_gather", "--bidir", "full", "--size", "208K", "--workers", "3"}), 104);
+}
+
+TEST(CollectiveVariants, AllGatherUnidirectional) {
+    expectExact(runT3000({"all_gather", "--bidir", "off", "--size", "208K"}), 104);
+}
+
+TEST(CollectiveVariants, AllReduceBidirectionalFull) {
+    expectExact(runT3000({"all_reduce", "--bidir", "full", "--size", "208K"}), 104);
+}
+
+TEST(CollectiveVariants, AllReduceUnidirectional) {
+    expectExact(runT3000({"all_reduce", "--bidir", "off", "--size", "208K", "--dtype", "fp32"}), 104);
+}
+
+TEST(CollectiveVariants, AllToAllUnidirectionalRing) {
+    expectExact(runT3000({"all_to_all", "--bidir", "off", "--size", "208K"}), 104);
+}
+
+TEST(CollectiveVariants, BroadcastFromAnInnerRootBothStyles) {
+    expectExact(runT3000({"broadcast", "--root", "5", "--bidir", "halves", "--size", "26K"}), 13);
+}
+
+TEST(CollectiveVariants, BroadcastLineFromTheMiddle) {
+    expectExact(runT3000({"broadcast", "--root", "3", "--topology", "line", "--size", "26K"}), 13);
+}
+
+TEST(CollectiveVariants, AllGatherDim1InterleavesRows) {
+    expectExact(runT3000({"all_gather", "--dim", "1", "--row-pages", "3", "--size", "192K"}), 96);
+}
+
+TEST(CollectiveVariants, AllGatherDim1OnALine) {
+    expectExact(runT3000({"all_gather", "--dim", "1", "--row-pages", "1", "--topology", "line", "--chips", "4",
+                          "--size", "104K"}),
+                52);
+}
+
+TEST(CollectiveVariants, TensorsInL1) {
+    expectExact(runT3000({"reduce_scatter", "--l1", "--size", "208K"}), 13);
+}
+
+TEST(CollectiveVariants, ManyWorkersSmallPackets) {
+    expectExact(runT3000({"all_gather", "--workers", "8", "--packet", "2048", "--size", "208K"}), 104);
+}
+
+TEST(CollectiveVariants, SmallPagesAndDefaultPacket) {
+    expectExact(runT3000({"all_reduce", "--page-bytes", "1024", "--size", "104K"}), 104);
+}
+
+TEST(CollectiveVariants, SkewedStartsAreStillExact) {
+    // Chips start up to 70 us apart; the EDM handshakes make that safe.
+    const auto rep = runT3000({"all_reduce", "--skew-ns", "10000", "--size", "208K"});
+    expectExact(rep, 104);
+    // Time is measured on the chip that started last (chip 7 at 70 us).
+    EXPECT_EQ(rep["results"]["measured_on_chip"], 7);
+    EXPECT_LT(rep["results"]["sim_time_us"].get<double>(), rep["results"]["end_to_end_us"].get<double>());
+}
+
+TEST(CollectiveVariants, OneChipStartsLate) {
+    expectExact(runT3000({"all_to_all", "--start", "4:40000", "--size", "208K"}), 104);
+}
+
+TEST(CollectiveVariants, MeshRowsAndColumnsAtOnce) {
+    // T3000 rows are lines of 4 (no wraparound link).
+    expectExact(runT3000({"all_gather", "--axis", "row", "--topology", "line", "--size", "104K"}), 52);
+}
+
+TEST(CollectiveVariants, MeshColumnsAreTwoChipRings) {
+    expectExact(runT3000({"reduce_scatter", "--axis", "col", "--size", "52K", "--bidir", "off"}), 13);
+}
+
+// ---- Galaxy ---------------------------------------------------------------------
+
+class GalaxyRing : public ::testing::TestWithParam<std::string> {};
+TEST_P(GalaxyRing, ThirtyTwoChipsExact) {
+    const std::string op = GetParam();
+    const std::uint64_t pages = op == "broadcast" ? 13 : 3 * 32;
+    expectExact(runGalaxy({op, "--size", std::to_string(pages * 2048), "--workers", "2"}), outputPages(op, pages, 32));
+}
+INSTANTIATE_TEST_SUITE_P(Galaxy, GalaxyRing,
+                         ::testing::Values("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"));
+
+TEST(GalaxyMesh, RowLinesFourLinks) {
+    expectExact(runGalaxy({"all_gather", "--axis", "row", "--topology", "line", "--links", "4", "--size", "48K"}), 24);
+}
+
+TEST(GalaxyMesh, ColumnRingsOnTheTorus) {
+    expectExact(runGalaxy({"all_reduce", "--axis", "col", "--torus", "--links", "2", "--size", "24K"}), 12);
+}
+
+TEST(GalaxyMesh, RowRingsOnTheTorusReduceScatter) {
+    expectExact(runGalaxy({"reduce_scatter", "--axis", "row", "--torus", "--size", "48K", "--dtype", "fp32"}), 3);
+}
+
+// ---- bad input -------------------------------------------------------------------
+
+namespace {
+void expectConfigError(const nlohmann::json& rep, const std::string& fragment) {
+    ASSERT_TRUE(rep.contains("error")) << rep.dump(2);
+    EXPECT_NE(rep["error"].get<std::string>().find(fragment), std::string::npos) << rep["error"];
+}
+}  // namespace
+
+TEST(CollectiveBadInput, SizeNotWholePagesPerRank) {
+    expectConfigError(runT3000({"all_gather", "--size", "24K"}, 3), "does not split into whole pages across 8 ranks");
+}
+
+TEST(CollectiveBadInput, SizeNotWholePages) {
+    expectConfigError(runT3000({"broadcast", "--size", "1000"}, 3), "not a whole number of 2048 B pages");
+}
+
+TEST(CollectiveBadInput, RingWithoutWraparound) {
+    expectConfigError(runGalaxy({"all_gather", "--chips", "8"}, 3), "wraparound");
+}
+
+TEST(CollectiveBadInput, MoreLinksThanTheBoardHas) {
+    expectConfigError(runT3000({"all_gather", "--links", "2"}, 3), "has 1 user link(s) but --links is 2");
+}
+
+TEST(CollectiveBadInput, MoreWorkersThanTheChipHas) {
+    expectConfigError(runT3000({"all_reduce", "--order", "0,1,2,3", "--links", "2", "--workers", "20"}, 3),
+                      "worker cores of chip");
+}
+
+TEST(CollectiveBadInput, PacketLargerThanEdmMemory) {
+    expectConfigError(runT3000({"all_gather", "--packet", "65536"}, 3), "--packet 65536");
+}
+
+TEST(CollectiveBadInput, OrderNotConnected) {
+    expectConfigError(runT3000({"all_gather", "--order", "0,1,6", "--topology", "line"}, 3), "not connected");
+}
+
+TEST(CollectiveBadInput, TensorLargerThanMemory) {
+    expectConfigError(runT3000({"all_gather", "--size", "64G", "--no-data"}, 3), "DRAM buffer");
+}
+
+TEST(CollectiveBadInput, ReduceScatterRingIsOneDirection) {
+    expectConfigError(runT3000({"reduce_scatter", "--bidir", "halves"}, 3), "one direction");
+}
+
+TEST(CollectiveBadInput, BroadcastRootOutOfRange) {
+    expectConfigError(runT3000({"broadcast", "--root", "8"}, 3), "--root 8");
+}
+
+TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
+    int code = -1;
+    const auto rep = cclsim::runInProcess(cclsim::n300Board(), {"all_gather", "--axis", "row"}, code);
+    EXPECT_EQ(code, 3);
+    expectConfigError(rep, "describes no mesh");
+}

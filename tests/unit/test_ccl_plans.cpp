@@ -1,0 +1,276 @@
+// Pure logic of the collectives (no simulation): the stream schedules shared
+// by host and kernels, the tensor slicer, the topology config and mesh
+// groups on the real board descriptors, the Galaxy descriptor, size parsing.
+#include "firmware/ccl/CclTopology.h"
+#include "firmware/ccl/CollectiveWorkloads.h"
+#include "firmware/ccl/TensorSlicer.h"
+#include "firmware/ccl/ccl_schedule.h"
+#include "models/common/Report.h"
+#include "tests/unit/TestSupport.h"
+
+#include <map>
+#include <set>
+
+using namespace cclsim;
+using namespace cclsim::ccl;
+
+namespace {
+
+GatherPlan ringPlan(unsigned n, unsigned r0, unsigned r1, int root = -1) {
+    GatherPlan p;
+    p.ranks = n;
+    p.ring = true;
+    p.ring_reach[0] = r0;
+    p.ring_reach[1] = r1;
+    p.root = root;
+    return p;
+}
+
+GatherPlan linePlan(unsigned n, int root = -1) {
+    GatherPlan p;
+    p.ranks = n;
+    p.ring = false;
+    p.root = root;
+    return p;
+}
+
+/// Every stream's sender sends what its downstream receiver expects, and each
+/// origin's block reaches exactly the ranks it should, once per direction.
+void checkGather(const GatherPlan& p, const std::vector<unsigned>& dirs, bool everyRankGetsEveryBlock) {
+    const unsigned n = p.ranks;
+    std::map<std::pair<unsigned, unsigned>, unsigned> got;  // (rank, origin) -> times received
+    for (unsigned dir : dirs)
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const int down = downstream(pos, 1, dir, n, p.ring);
+            if (down >= 0) EXPECT_EQ(p.blocks_sent(pos, dir), p.blocks_received(unsigned(down), dir)) << pos << " " << dir;
+            else EXPECT_EQ(p.blocks_sent(pos, dir), 0u);
+            for (unsigned k = 1; k < n; ++k)
+                if (p.receives(pos, k, dir)) ++got[{pos, unsigned(upstream(pos, k, dir, n, p.ring))}];
+        }
+    for (unsigned r = 0; r < n; ++r)
+        for (unsigned o = 0; o < n; ++o) {
+            if (r == o) continue;
+            const unsigned want = everyRankGetsEveryBlock ? 1 : (p.root < 0 || int(o) == p.root ? 1 : 0);
+            EXPECT_EQ((got[{r, o}]), want) << "rank " << r << " origin " << o;
+        }
+}
+
+}  // namespace
+
+TEST(CclSchedule, GatherRingUnidirectionalAndFull) {
+    for (unsigned n = 2; n <= 9; ++n) {
+        checkGather(ringPlan(n, n - 1, 0), {0}, true);
+        checkGather(ringPlan(n, n / 2, (n - 1) / 2), {0, 1}, true);  // whole block halfway each way
+    }
+}
+
+TEST(CclSchedule, GatherRingHalvesSendEveryBlockBothWays) {
+    // Each direction carries half the chunks all the way round.
+    for (unsigned n = 2; n <= 9; ++n) {
+        const GatherPlan p = ringPlan(n, n - 1, n - 1);
+        for (unsigned dir : {0u, 1u}) checkGather(ringPlan(n, dir == 0 ? n - 1 : 0, dir == 1 ? n - 1 : 0), {dir}, true);
+        EXPECT_EQ(p.blocks_sent(0, 0), n - 1);
+        EXPECT_EQ(p.blocks_sent(0, 1), n - 1);
+    }
+}
+
+TEST(CclSchedule, GatherLineReachesBothEnds) {
+    for (unsigned n = 2; n <= 9; ++n) {
+        checkGather(linePlan(n), {0, 1}, true);
+        const GatherPlan p = linePlan(n);
+        EXPECT_FALSE(p.sends_own(n - 1, 0));  // the end of the line sends nothing further
+        EXPECT_FALSE(p.sends_own(0, 1));
+        EXPECT_EQ(p.blocks_received(n - 1, 0), n - 1);
+    }
+}
+
+TEST(CclSchedule, BroadcastOnlyFromTheRoot) {
+    for (unsigned n = 2; n <= 9; ++n)
+        for (unsigned root = 0; root < n; ++root) {
+            checkGather(ringPlan(n, n / 2, (n - 1) / 2, int(root)), {0, 1}, false);
+            checkGather(linePlan(n, int(root)), {0, 1}, false);
+        }
+}
+
+TEST(CclSchedule, AllToAllDeliversEveryBlockOnceAndSendsMatchReceives) {
+    for (bool ring : {true, false})
+        for (unsigned n = 2; n <= 9; ++n)
+            for (unsigned split : {n - 1, n / 2}) {
+                AllToAllPlan p;
+                p.ranks = n;
+                p.ring = ring;
+                p.ring_split = split;
+                std::map<std::pair<unsigned, unsigned>, unsigned> stored;
+                for (unsigned dir : {0u, 1u})
+                    for (unsigned pos = 0; pos < n; ++pos) {
+                        const int down = downstream(pos, 1, dir, n, ring);
+                        if (down >= 0) EXPECT_EQ(p.items_sent(pos, dir), p.items_received(unsigned(down), dir));
+                        // Relays leave in the order they arrived.
+                        std::vector<std::pair<unsigned, unsigned>> in, out;
+                        p.for_each_received(pos, dir, [&](unsigned, unsigned s, unsigned d, bool here) {
+                            if (here) ++stored[{s, d}];
+                            else in.emplace_back(s, d);
+                            EXPECT_EQ(here, d == pos);
+                        });
+                        p.for_each_sent(pos, dir, [&](unsigned, unsigned s, unsigned d, bool own) {
+                            EXPECT_EQ(own, s == pos);
+                            if (!own) out.emplace_back(s, d);
+                        });
+                        EXPECT_EQ(in, out) << "n " << n << " pos " << pos << " dir " << dir;
+                    }
+                for (unsigned s = 0; s < n; ++s)
+                    for (unsigned d = 0; d < n; ++d)
+                        if (s != d) EXPECT_EQ((stored[{s, d}]), 1u) << s << "->" << d << " ring " << ring << " n " << n;
+            }
+}
+
+TEST(CclSchedule, RingReduceScatterVisitsEveryFractureOwnLast) {
+    for (unsigned n = 2; n <= 9; ++n)
+        for (unsigned pos = 0; pos < n; ++pos) {
+            std::set<unsigned> seen;
+            for (unsigned k = 0; k < n; ++k) seen.insert(ring_rs_fracture(pos, k, n));
+            EXPECT_EQ(seen.size(), n);
+            EXPECT_EQ(ring_rs_fracture(pos, n - 1, n), pos);  // own fracture last
+            // The partial pos receives at step k is what pos-1 sent at step k-1.
+            for (unsigned k = 1; k < n; ++k)
+                EXPECT_EQ(ring_rs_fracture(pos, k, n), ring_rs_fracture((pos + n - 1) % n, k - 1, n));
+        }
+}
+
+TEST(CclSchedule, LineReduceScatterMoversMatch) {
+    for (unsigned n = 2; n <= 9; ++n)
+        for (unsigned pos = 0; pos + 1 < n; ++pos) {
+            // The right-mover of pos sends fractures > pos, which pos+1 receives in order.
+            std::vector<unsigned> sent, received;
+            for (unsigned s = 0; s < line_rs_steps(pos, 0, n); ++s)
+                if (line_rs_fracture(pos, 0, s, n) != pos) sent.push_back(line_rs_fracture(pos, 0, s, n));
+            for (unsigned s = 0; s < line_rs_steps(pos + 1, 0, n); ++s) received.push_back(line_rs_fracture(pos + 1, 0, s, n));
+            EXPECT_EQ(sent, received) << n << " " << pos;
+            // The left-mover of pos+1 sends fractures < pos+1, which pos receives.
+            sent.clear();
+            received.clear();
+            for (unsigned s = 0; s < line_rs_steps(pos + 1, 1, n); ++s)
+                if (line_rs_fracture(pos + 1, 1, s, n) != pos + 1) sent.push_back(line_rs_fracture(pos + 1, 1, s, n));
+            for (unsigned s = 0; s < line_rs_steps(pos, 1, n); ++s) received.push_back(line_rs_fracture(pos, 1, s, n));
+            EXPECT_EQ(sent, received) << n << " " << pos;
+        }
+}
+
+TEST(CclSchedule, GatheredPageIsAPermutation) {
+    for (unsigned n : {2u, 3u, 8u})
+        for (unsigned rowPages : {0u, 1u, 3u}) {
+            const unsigned B = 12;
+            std::set<unsigned> out;
+            for (unsigned o = 0; o < n; ++o)
+                for (unsigned p = 0; p < B; ++p) out.insert(gathered_page(o, p, n, B, rowPages));
+            EXPECT_EQ(out.size(), n * B);
+            EXPECT_EQ(*out.rbegin(), n * B - 1);
+        }
+}
+
+TEST(TensorSlicer, UnitsPartitionTheChunks) {
+    for (unsigned B : {1u, 7u, 13u, 64u})
+        for (unsigned M : {1u, 3u, 8u})
+            for (unsigned U : {1u, 3u, 8u}) {
+                const TensorSlicer s(B, M, U);
+                EXPECT_EQ(s.chunks(), (B + M - 1) / M);
+                std::multiset<unsigned> all, halves;
+                std::uint32_t pages = 0;
+                for (unsigned u = 0; u < U; ++u) {
+                    const ChunkSet c = s.unit(u);
+                    for (unsigned i = 0; i < c.count; ++i) {
+                        all.insert(c.first + i * c.stride);
+                        pages += chunk_pages(c.first + i * c.stride, B, M);
+                    }
+                    for (unsigned d : {0u, 1u}) {
+                        const ChunkSet h = s.unitHalf(u, d);
+                        for (unsigned i = 0; i < h.count; ++i) halves.insert(h.first + i * h.stride);
+                    }
+                }
+                EXPECT_EQ(pages, B);
+                EXPECT_EQ(all.size(), s.chunks());
+                EXPECT_EQ(std::set<unsigned>(all.begin(), all.end()).size(), s.chunks());
+                EXPECT_EQ(halves, all);
+            }
+}
+
+TEST(CclTopology, T3000RingsLinesAndErrors) {
+    const ClusterDescriptor d = loadClusterDescriptor(test::sourcePath("platforms/t3000.yaml"));
+    const CclTopology ring = buildTopology(d, d.ringOrder, TopologyKind::Ring, 1);
+    EXPECT_EQ(ring.hops.size(), 8u);
+    for (const CclHop& h : ring.hops) {
+        ASSERT_EQ(h.links.size(), 1u);
+        EXPECT_FALSE(h.links[0]->dispatch);
+    }
+    EXPECT_EQ(buildTopology(d, {0, 4, 5, 1}, TopologyKind::Line, 1).hops.size(), 3u);
+    // Two links between chips 0 and 1 (inter-board); one user link inside an N300.
+    EXPECT_EQ(buildTopology(d, {0, 1}, TopologyKind::Line, 2).hops[0].links.size(), 2u);
+    auto error = [&](std::vector<unsigned> order, TopologyKind k, unsigned links) {
+        try {
+            buildTopology(d, order, k, links);
+        } catch (const ConfigError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(error({4, 0, 3, 7}, TopologyKind::Ring, 1).find("wraparound"), std::string::npos);
+    EXPECT_NE(error({0, 2}, TopologyKind::Line, 1).find("not connected"), std::string::npos);
+    EXPECT_NE(error({0, 4}, TopologyKind::Line, 2).find("user link"), std::string::npos);
+    EXPECT_NE(error({0, 0}, TopologyKind::Line, 1).find("twice"), std::string::npos);
+    EXPECT_NE(error({0, 9}, TopologyKind::Line, 1).find("does not exist"), std::string::npos);
+    EXPECT_EQ(meshGroups(d, "row").size(), 2u);
+    EXPECT_EQ(meshGroups(d, "col").size(), 4u);
+    EXPECT_EQ(meshGroups(d, "row")[0], (std::vector<unsigned>{4, 0, 3, 7}));
+}
+
+TEST(GalaxyDescriptor, MeshLinksRingAndTorus) {
+    const ClusterDescriptor d = loadClusterDescriptor(test::sourcePath("platforms/galaxy.yaml"));
+    ASSERT_EQ(d.chips.size(), 32u);
+    ASSERT_TRUE(d.mesh);
+    EXPECT_EQ((*d.mesh)[0], 4u);
+    EXPECT_EQ((*d.mesh)[1], 8u);
+    std::map<unsigned, unsigned> used;  // chip -> channels in use
+    for (const LinkDesc& l : d.links) {
+        ++used[l.a.chip];
+        ++used[l.b.chip];
+        EXPECT_FALSE(l.dispatch);
+        EXPECT_FALSE(l.torus);
+    }
+    for (const ChipDesc& c : d.chips) {
+        EXPECT_TRUE(c.pcie);
+        const int x = c.location[0], y = c.location[1];
+        const unsigned neighbours = (x > 0) + (x < 7) + (y > 0) + (y < 3);
+        EXPECT_EQ(used[c.id], 4 * neighbours) << "chip " << c.id;  // inner chips: all 16
+    }
+    for (unsigned a = 0; a < 32; ++a)
+        for (unsigned b = a + 1; b < 32; ++b) {
+            const auto& la = d.chips[a].location;
+            const auto& lb = d.chips[b].location;
+            const bool adjacent = std::abs(la[0] - lb[0]) + std::abs(la[1] - lb[1]) == 1;
+            EXPECT_EQ(d.linksBetween(a, b).size(), adjacent ? 4u : 0u) << a << "-" << b;
+        }
+    // The default ring is a Hamiltonian cycle over mesh links.
+    EXPECT_EQ(d.ringOrder.size(), 32u);
+    EXPECT_EQ(std::set<unsigned>(d.ringOrder.begin(), d.ringOrder.end()).size(), 32u);
+    EXPECT_EQ(buildTopology(d, d.ringOrder, TopologyKind::Ring, 4).hops.size(), 32u);
+    // Rows are lines without the torus, rings with it.
+    EXPECT_THROW(buildTopology(d, meshGroups(d, "row")[0], TopologyKind::Ring, 1), ConfigError);
+    const ClusterDescriptor t = loadClusterDescriptor(test::sourcePath("platforms/galaxy.yaml"), "", true);
+    EXPECT_EQ(t.links.size(), d.links.size() + 4 * (4 + 8));
+    for (const auto& g : meshGroups(t, "row")) EXPECT_EQ(buildTopology(t, g, TopologyKind::Ring, 4).hops.size(), 8u);
+    for (const auto& g : meshGroups(t, "col")) EXPECT_EQ(buildTopology(t, g, TopologyKind::Ring, 4).hops.size(), 4u);
+    // --torus on a board without torus links is an error.
+    EXPECT_THROW(loadClusterDescriptor(test::sourcePath("platforms/t3000.yaml"), "", true), ConfigError);
+}
+
+TEST(CclSizes, ParseBytes) {
+    EXPECT_EQ(parseBytes("4096", "--size"), 4096u);
+    EXPECT_EQ(parseBytes("4K", "--size"), 4096u);
+    EXPECT_EQ(parseBytes("64KiB", "--size"), 65536u);
+    EXPECT_EQ(parseBytes("1m", "--size"), 1u << 20);
+    EXPECT_EQ(parseBytes("1G", "--size"), 1u << 30);
+    EXPECT_EQ(parseBytes("1.5K", "--size"), 1536u);
+    EXPECT_THROW(parseBytes("12Q", "--size"), ConfigError);
+    EXPECT_THROW(parseBytes("K", "--size"), ConfigError);
+    EXPECT_THROW(parseBytes("-4K", "--size"), ConfigError);
+}
