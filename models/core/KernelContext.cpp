@@ -106,16 +106,24 @@ void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
 }
 
 void KernelContext::sleepUntilChange() {
-    // Note the epoch the kernel's reads were based on before paying its local
-    // time: a change during that wait must not be slept through.
+    // Block now, with the local time still owed: if the change comes after
+    // the local time (the usual case), waking up pays it, one activation
+    // instead of a wait for the local time and another for the change. A
+    // change before the local time wakes the kernel early; it then still
+    // owes the rest, and a change is never slept through.
     const std::uint64_t seen = epoch_;
-    sync();
+    const Tick until = localTime();
     const State before = state_;
     state_ = State::Blocked;
-    waypoint_.set(waypointWord_);
+    if (!pending_) waypoint_.set(waypointWord_);
+    pending_ = 0;
     while (epoch_ == seen) sc_core::wait(wake_);
     current_ = this;
     state_ = before;
+    if (now() < until)
+        pending_ = until - now();
+    else
+        waypoint_.set(waypointWord_);
     // Detecting the change takes one iteration of the spin loop.
     advance(costs_.pollIteration);
 }
