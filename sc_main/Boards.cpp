@@ -6,40 +6,23 @@
 namespace cclsim {
 
 namespace {
-/// Every board runs the Ethernet microbenchmarks and the collectives.
-std::vector<WorkloadFactory> allWorkloads() {
-    return {ccl::makeAllGather,          ccl::makeReduceScatter,         ccl::makeAllReduce,
-            ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
-            microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
-            microbench::makeDramBandwidth};
+/// A board: its descriptor, its default demo; every board runs the Ethernet
+/// microbenchmarks and the collectives.
+BoardInfo board(const char* name, const char* descriptor, const char* defaultWorkload) {
+    BoardInfo b;
+    b.name = name;
+    b.descriptor = std::string(CCLSIM_SOURCE_DIR "/platforms/") + descriptor;
+    b.defaultWorkload = defaultWorkload;
+    b.workloads = {ccl::makeAllGather,          ccl::makeReduceScatter,         ccl::makeAllReduce,
+                   ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
+                   microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
+                   microbench::makeDramBandwidth};
+    return b;
 }
 }  // namespace
 
-BoardInfo n300Board() {
-    BoardInfo b;
-    b.name = "n300";
-    b.descriptor = CCLSIM_SOURCE_DIR "/platforms/n300.yaml";
-    b.defaultWorkload = "edm_stream";
-    b.workloads = allWorkloads();
-    return b;
-}
-
-BoardInfo t3000Board() {
-    BoardInfo b;
-    b.name = "t3000";
-    b.descriptor = CCLSIM_SOURCE_DIR "/platforms/t3000.yaml";
-    b.defaultWorkload = "all_gather";
-    b.workloads = allWorkloads();
-    return b;
-}
-
-BoardInfo galaxyBoard() {
-    BoardInfo b;
-    b.name = "galaxy";
-    b.descriptor = CCLSIM_SOURCE_DIR "/platforms/galaxy.yaml";
-    b.defaultWorkload = "all_gather";
-    b.workloads = allWorkloads();
-    return b;
-}
+BoardInfo n300Board() { return board("n300", "n300.yaml", "edm_stream"); }
+BoardInfo t3000Board() { return board("t3000", "t3000.yaml", "all_gather"); }
+BoardInfo galaxyBoard() { return board("galaxy", "galaxy.yaml", "all_gather"); }
 
 }  // namespace cclsim

@@ -87,6 +87,19 @@ struct GatherSender {
     std::uint32_t ownReadySem = 0;
 };
 
+/// One worker unit's stream in one direction on one chip: the core that
+/// pushes into the EDM towards the next chip and the core that pulls what the
+/// previous chip sent (one core doing both for reduce-scatter), with the
+/// message counts and the EDM ports `connectStreams` fills in.
+struct Stream {
+    ChunkSet cs;
+    std::uint32_t sends = 0, recvs = 0;
+    CoreCoord sender, receiver;
+    std::uint32_t sem = 0;       ///< forward_sem / relay_sem / handoff_sem: the op's own semaphore
+    std::uint32_t ownReadySem = 0;
+    EdmPort out, in;
+};
+
 }  // namespace
 
 struct CclOp::Impl {
@@ -142,6 +155,23 @@ struct CclOp::Impl {
         return unsigned(downstream(pos, 1, dir, n, t.ring()));
     }
 
+    /// An EDM channel pair from every stream that sends to the stream of the
+    /// same unit and direction on the next chip, which must expect exactly as
+    /// many messages (host and kernel schedules agree).
+    void connectStreams(std::map<StreamKey, Stream>& st, const CclTopology& t, EdmFabric& fab, const char* what) {
+        for (auto& [key, x] : st) {
+            if (!x.sends) continue;
+            const auto [pos, u, dir] = key;
+            Stream& down = st.at({neighbour(t, pos, dir), u, dir});
+            if (down.recvs != x.sends)
+                throw std::logic_error(fmt::format("{} plan: position {} sends {} messages, its neighbour expects {}",
+                                                   what, pos, x.sends, down.recvs));
+            const EdmConnection c = fab.connect(linkOut(t, pos, dir, u), t.order[pos], x.sender, down.receiver, x.sends);
+            x.out = c.sender;
+            down.in = c.receiver;
+        }
+    }
+
     // ---- all_gather / broadcast (and all_reduce's gather phase) ----------------
 
     /// Sender and receiver kernels of every unit, position and direction.
@@ -151,13 +181,6 @@ struct CclOp::Impl {
                                                   bool ownFromOutput, EdmFabric& fab) {
         const CclTopology& t = g.topo;
         TensorSlicer slicer(std::uint32_t(op.blockPages_), op.pagesPerChunk_, units);
-        struct Stream {
-            ChunkSet cs;
-            std::uint32_t sends = 0, recvs = 0;
-            CoreCoord sender, receiver;
-            std::uint32_t forwardSem = 0, ownReadySem = 0;
-            EdmPort out, in;
-        };
         std::map<StreamKey, Stream> st;
         for (unsigned pos = 0; pos < n; ++pos)
             for (unsigned u = 0; u < units; ++u)
@@ -169,25 +192,14 @@ struct CclOp::Impl {
                     const unsigned chip = t.order[pos];
                     if (x.sends) {
                         x.sender = cores.take(chip, s);
-                        x.forwardSem = rt.program(chip).createSemaphore(x.sender, 0, "forward_sem");
+                        x.sem = rt.program(chip).createSemaphore(x.sender, 0, "forward_sem");
                         if (ownFromOutput)
                             x.ownReadySem = rt.program(chip).createSemaphore(x.sender, 0, "own_ready_sem");
                     }
                     if (x.recvs) x.receiver = cores.take(chip, s);
                     st[{pos, u, dir}] = x;
                 }
-        // Channels: each sender to the receiver of the same unit and direction downstream.
-        for (auto& [key, x] : st) {
-            if (!x.sends) continue;
-            const auto [pos, u, dir] = key;
-            Stream& down = st.at({neighbour(t, pos, dir), u, dir});
-            if (down.recvs != x.sends)
-                throw std::logic_error(fmt::format("gather plan: position {} sends {} messages, its neighbour expects {}",
-                                                   pos, x.sends, down.recvs));
-            const EdmConnection c = fab.connect(linkOut(t, pos, dir, u), t.order[pos], x.sender, down.receiver, x.sends);
-            x.out = c.sender;
-            down.in = c.receiver;
-        }
+        connectStreams(st, t, fab, "gather");
         GatherPlanArgs pa;
         pa.reach0 = plan.ring_reach[0];
         pa.reach1 = plan.ring_reach[1];
@@ -206,7 +218,7 @@ struct CclOp::Impl {
                 a.input = tensor(r.input);
                 a.output = tensor(r.output);
                 a.edm = x.out;
-                a.forward_sem = x.forwardSem;
+                a.forward_sem = x.sem;
                 a.own_from_output = ownFromOutput ? 1 : 0;
                 a.own_ready_sem = x.ownReadySem;
                 a.copy_own = ownFromOutput ? 0 : 1;
@@ -220,7 +232,7 @@ struct CclOp::Impl {
                 a.output = tensor(r.output);
                 a.edm = x.in;
                 // Blocks this position receives are forwarded by its own sender of the same unit/direction.
-                a.sender_forward_sem = RemoteSem{x.sender.x, x.sender.y, x.forwardSem};
+                a.sender_forward_sem = RemoteSem{x.sender.x, x.sender.y, x.sem};
                 kernel(chip, x.receiver, "gather_receiver", fw::ccl::gather_receiver_main, pack_args(a), 1);
             }
         }
@@ -234,64 +246,48 @@ struct CclOp::Impl {
         TensorSlicer slicer(std::uint32_t(op.blockPages_), op.pagesPerChunk_, units);
         const bool ring = t.ring();
         const std::vector<unsigned> movers = ring ? std::vector<unsigned>{0} : std::vector<unsigned>{0, 1};
-        struct Worker {
-            CoreCoord core;
-            std::uint32_t pushes = 0, pulls = 0;
-            std::uint32_t handoffSem = 0;
-            EdmPort in, out;
-        };
-        std::map<StreamKey, Worker> w;
+        // One worker core per unit and mover: it pulls from the previous chip
+        // and pushes to the next, so it is both ends of its stream.
+        std::map<StreamKey, Stream> w;
         for (unsigned pos = 0; pos < n; ++pos)
             for (unsigned u = 0; u < units; ++u)
                 for (unsigned dir : movers) {
-                    const std::uint32_t mine = slicer.unit(u).count;
-                    Worker x;
+                    Stream x;
+                    x.cs = slicer.unit(u);
                     if (ring) {
-                        x.pushes = (n - 1) * mine;
-                        x.pulls = (n - 1) * mine;
+                        x.sends = x.recvs = (n - 1) * x.cs.count;
                     } else {
                         const std::uint32_t steps = line_rs_steps(pos, dir, n);
-                        const bool hasIn = dir == 0 ? pos > 0 : pos + 1 < n;
-                        const bool ownStep = dir == 0 ? pos > 0 : pos + 1 < n;
-                        x.pulls = hasIn ? steps * mine : 0;
-                        x.pushes = (steps - (ownStep ? 1 : 0)) * mine;
+                        const bool hasIn = dir == 0 ? pos > 0 : pos + 1 < n;  // ... and an own-fracture step
+                        x.recvs = hasIn ? steps * x.cs.count : 0;
+                        x.sends = (steps - (hasIn ? 1 : 0)) * x.cs.count;
                     }
-                    if (!x.pushes && !x.pulls) continue;
+                    if (!x.sends && !x.recvs) continue;
                     const unsigned chip = t.order[pos];
-                    x.core = cores.take(chip, s);
-                    if (!ring && dir == 1) x.handoffSem = rt.program(chip).createSemaphore(x.core, 0, "handoff_sem");
+                    x.sender = x.receiver = cores.take(chip, s);
+                    if (!ring && dir == 1) x.sem = rt.program(chip).createSemaphore(x.sender, 0, "handoff_sem");
                     w[{pos, u, dir}] = x;
                 }
-        for (auto& [key, x] : w) {
-            if (!x.pushes) continue;
-            const auto [pos, u, dir] = key;
-            Worker& down = w.at({neighbour(t, pos, dir), u, dir});
-            if (down.pulls != x.pushes)
-                throw std::logic_error(fmt::format("reduce plan: position {} pushes {} messages, its neighbour pulls {}",
-                                                   pos, x.pushes, down.pulls));
-            const EdmConnection c = fab.connect(linkOut(t, pos, dir, u), t.order[pos], x.core, down.core, x.pushes);
-            x.out = c.sender;
-            down.in = c.receiver;
-        }
+        connectStreams(w, t, fab, "reduce");
         for (auto& [key, x] : w) {
             const auto [pos, u, dir] = key;
             const unsigned chip = t.order[pos];
             const CclRank& r = g.ranks[pos];
             ReduceWorkerArgs a;
-            a.unit = unit(pos, slicer.unit(u), ring, staging(chip, x.core, 4));
+            a.unit = unit(pos, x.cs, ring, staging(chip, x.sender, 4));
             a.dir = dir;
             a.dtype = s.dtype == golden::DType::FP32 ? 1 : 0;
             a.input = tensor(r.input);
             a.output = tensor(r.output);
             a.output_block = allReduce ? pos : 0;
-            a.has_in = x.pulls ? 1 : 0;
-            a.has_out = x.pushes ? 1 : 0;
+            a.has_in = x.recvs ? 1 : 0;
+            a.has_out = x.sends ? 1 : 0;
             a.in = x.in;
             a.out = x.out;
-            a.handoff_sem = x.handoffSem;
+            a.handoff_sem = x.sem;
             if (!ring && dir == 0 && pos > 0 && pos + 1 < n) {
-                const Worker& left = w.at({pos, u, 1});
-                a.peer_handoff = RemoteSem{left.core.x, left.core.y, left.handoffSem};
+                const Stream& left = w.at({pos, u, 1});
+                a.peer_handoff = RemoteSem{left.sender.x, left.sender.y, left.sem};
             }
             // The worker that stores the finished slice feeds the gather phase.
             const bool finisher = ring || (dir == 1 && pos + 1 < n) || (dir == 0 && pos + 1 == n);
@@ -304,7 +300,7 @@ struct CclOp::Impl {
                 }
                 a.notify_alternate = op.bidir_ == BidirStyle::Halves && ring ? 1 : 0;
             }
-            kernel(chip, x.core, ring ? "reduce_ring_worker" : "reduce_line_worker",
+            kernel(chip, x.sender, ring ? "reduce_ring_worker" : "reduce_line_worker",
                    ring ? fw::ccl::reduce_ring_worker_main : fw::ccl::reduce_line_worker_main, pack_args(a), 0);
         }
     }
@@ -318,12 +314,6 @@ struct CclOp::Impl {
         plan.ranks = n;
         plan.ring = t.ring();
         plan.ring_split = op.bidir_ == BidirStyle::Off ? n - 1 : n / 2;
-        struct Stream {
-            std::uint32_t sends = 0, recvs = 0;
-            CoreCoord sender, receiver;
-            std::uint32_t relaySem = 0;
-            EdmPort out, in;
-        };
         std::map<StreamKey, Stream> st;
         std::map<std::pair<unsigned, unsigned>, Buffer> scratch;  // (pos, dir)
         for (unsigned pos = 0; pos < n; ++pos) {
@@ -332,30 +322,20 @@ struct CclOp::Impl {
                 const std::uint32_t relays = plan.relays(pos, dir);
                 if (relays) scratch[{pos, dir}] = rt.program(chip).createBuffer(std::uint64_t(relays) * op.blockPages_, s.pageBytes, !s.l1Buffers);
                 for (unsigned u = 0; u < units; ++u) {
-                    const std::uint32_t mine = slicer.unit(u).count;
                     Stream x;
-                    x.sends = plan.items_sent(pos, dir) * mine;
-                    x.recvs = plan.items_received(pos, dir) * mine;
+                    x.cs = slicer.unit(u);
+                    x.sends = plan.items_sent(pos, dir) * x.cs.count;
+                    x.recvs = plan.items_received(pos, dir) * x.cs.count;
                     if (x.sends) {
                         x.sender = cores.take(chip, s);
-                        x.relaySem = rt.program(chip).createSemaphore(x.sender, 0, "relay_sem");
+                        x.sem = rt.program(chip).createSemaphore(x.sender, 0, "relay_sem");
                     }
                     if (x.recvs) x.receiver = cores.take(chip, s);
                     st[{pos, u, dir}] = x;
                 }
             }
         }
-        for (auto& [key, x] : st) {
-            if (!x.sends) continue;
-            const auto [pos, u, dir] = key;
-            Stream& down = st.at({neighbour(t, pos, dir), u, dir});
-            if (down.recvs != x.sends)
-                throw std::logic_error(fmt::format("all_to_all plan: position {} sends {} messages, its neighbour "
-                                                   "expects {}", pos, x.sends, down.recvs));
-            const EdmConnection c = fab.connect(linkOut(t, pos, dir, u), t.order[pos], x.sender, down.receiver, x.sends);
-            x.out = c.sender;
-            down.in = c.receiver;
-        }
+        connectStreams(st, t, fab, "all_to_all");
         for (auto& [key, x] : st) {
             const auto [pos, u, dir] = key;
             const unsigned chip = t.order[pos];
@@ -368,9 +348,9 @@ struct CclOp::Impl {
             auto sc = scratch.find({pos, dir});
             if (sc != scratch.end()) a.scratch = tensor(sc->second);
             if (x.sends) {
-                a.unit = unit(pos, slicer.unit(u), t.ring(), staging(chip, x.sender, 2));
+                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.sender, 2));
                 a.edm = x.out;
-                a.relay_sem = x.relaySem;
+                a.relay_sem = x.sem;
                 // The first direction with a sender also copies the rank's own block.
                 a.copy_local = 1;
                 for (unsigned d : op.dirs_)
@@ -378,11 +358,11 @@ struct CclOp::Impl {
                 kernel(chip, x.sender, "all_to_all_sender", fw::ccl::all_to_all_sender_main, pack_args(a), 0);
             }
             if (x.recvs) {
-                a.unit = unit(pos, slicer.unit(u), t.ring(), staging(chip, x.receiver, 2));
+                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.receiver, 2));
                 a.edm = x.in;
                 a.relay_sem = 0;
                 a.copy_local = 0;
-                a.sender_relay_sem = RemoteSem{x.sender.x, x.sender.y, x.relaySem};
+                a.sender_relay_sem = RemoteSem{x.sender.x, x.sender.y, x.sem};
                 kernel(chip, x.receiver, "all_to_all_receiver", fw::ccl::all_to_all_receiver_main, pack_args(a), 1);
             }
         }

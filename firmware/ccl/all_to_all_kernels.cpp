@@ -46,46 +46,30 @@ void all_to_all_sender_main() {
     const AllToAllArgs a = read_args<AllToAllArgs>();
     const UnitArgs& u = a.unit;
     const std::uint32_t B = u.block_pages;
-    const std::uint32_t chunks = num_chunks(B, u.pages_per_chunk);
-    const std::uint32_t mine = unit_chunk_count(chunks, u.chunk_first, u.chunk_stride);
-    const std::uint32_t slot_bytes = u.pages_per_chunk * u.page_bytes;
     std::uint32_t slot = 0, relays = 0, relays_seen = 0;
 
     WAYPOINT("A2AS");
     if (a.copy_local) {
         // The rank's own block: input block `rank` -> output block `rank`.
-        for (std::uint32_t i = 0; i < mine; ++i) {
-            const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
-            const std::uint32_t n = chunk_pages(c, B, u.pages_per_chunk);
-            const std::uint32_t first = chunk_first_page(c, u.pages_per_chunk);
-            const std::uint32_t l1 = u.staging + slot * slot_bytes;
+        for_each_chunk(u, slot, [&](std::uint32_t first, std::uint32_t n, std::uint32_t l1) {
             auto page = [&](std::uint32_t j) { return u.rank * B + first + j; };
-            noc_async_writes_flushed();
             read_pages(a.input, u.page_bytes, n, l1, page);
             noc_async_read_barrier();
             write_pages(a.output, u.page_bytes, n, l1, page);
-            slot ^= 1;
-        }
+        });
     }
     plan_of(a).for_each_sent(u.rank, a.dir, [&](std::uint32_t, std::uint32_t, std::uint32_t dst, bool own) {
         const std::uint32_t relay_slot = own ? 0 : relays++;
-        for (std::uint32_t i = 0; i < mine; ++i) {
-            const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
-            const std::uint32_t n = chunk_pages(c, B, u.pages_per_chunk);
-            const std::uint32_t first = chunk_first_page(c, u.pages_per_chunk);
-            const std::uint32_t l1 = u.staging + slot * slot_bytes;
-            noc_async_writes_flushed();
+        for_each_chunk(u, slot, [&](std::uint32_t first, std::uint32_t n, std::uint32_t l1) {
             if (own) {
                 read_pages(a.input, u.page_bytes, n, l1, [&](std::uint32_t j) { return dst * B + first + j; });
             } else {
                 noc_semaphore_wait_min(a.relay_sem, ++relays_seen);
-                read_pages(a.scratch, u.page_bytes, n, l1,
-                           [&](std::uint32_t j) { return relay_slot * B + first + j; });
+                read_pages(a.scratch, u.page_bytes, n, l1, [&](std::uint32_t j) { return relay_slot * B + first + j; });
             }
             noc_async_read_barrier();
             edm_push(a.edm, l1, n * u.page_bytes);
-            slot ^= 1;
-        }
+        });
     });
     noc_async_write_barrier();
     noc_async_atomic_barrier();
@@ -96,31 +80,21 @@ void all_to_all_receiver_main() {
     const AllToAllArgs a = read_args<AllToAllArgs>();
     const UnitArgs& u = a.unit;
     const std::uint32_t B = u.block_pages;
-    const std::uint32_t chunks = num_chunks(B, u.pages_per_chunk);
-    const std::uint32_t mine = unit_chunk_count(chunks, u.chunk_first, u.chunk_stride);
-    const std::uint32_t slot_bytes = u.pages_per_chunk * u.page_bytes;
     std::uint32_t slot = 0, relays = 0;
 
     WAYPOINT("A2AR");
     plan_of(a).for_each_received(u.rank, a.dir, [&](std::uint32_t, std::uint32_t src, std::uint32_t, bool here) {
         const std::uint32_t relay_slot = here ? 0 : relays++;
-        for (std::uint32_t i = 0; i < mine; ++i) {
-            const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
-            const std::uint32_t n = chunk_pages(c, B, u.pages_per_chunk);
-            const std::uint32_t first = chunk_first_page(c, u.pages_per_chunk);
-            const std::uint32_t l1 = u.staging + slot * slot_bytes;
-            noc_async_writes_flushed();
+        for_each_chunk(u, slot, [&](std::uint32_t first, std::uint32_t n, std::uint32_t l1) {
             edm_pull(a.edm, l1, n * u.page_bytes);
             if (here) {
                 write_pages(a.output, u.page_bytes, n, l1, [&](std::uint32_t j) { return src * B + first + j; });
             } else {
-                write_pages(a.scratch, u.page_bytes, n, l1,
-                            [&](std::uint32_t j) { return relay_slot * B + first + j; });
+                write_pages(a.scratch, u.page_bytes, n, l1, [&](std::uint32_t j) { return relay_slot * B + first + j; });
                 noc_async_write_barrier();
                 semaphore_inc(a.sender_relay_sem);
             }
-            slot ^= 1;
-        }
+        });
     });
     noc_async_write_barrier();
     noc_async_atomic_barrier();

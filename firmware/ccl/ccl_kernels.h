@@ -33,6 +33,22 @@ template <class A> A read_args() {
     return a;
 }
 
+/// Visit this unit's chunks of one block, each staged in the next of two
+/// alternating L1 slots once the slot's previous contents have left L1:
+/// f(first page of the chunk, pages in it, L1 address of the slot).
+template <class F> void for_each_chunk(const UnitArgs& u, std::uint32_t& slot, F&& f) {
+    const std::uint32_t chunks = num_chunks(u.block_pages, u.pages_per_chunk);
+    const std::uint32_t mine = unit_chunk_count(chunks, u.chunk_first, u.chunk_stride);
+    const std::uint32_t slot_bytes = u.pages_per_chunk * u.page_bytes;
+    for (std::uint32_t i = 0; i < mine; ++i) {
+        const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
+        noc_async_writes_flushed();
+        f(chunk_first_page(c, u.pages_per_chunk), chunk_pages(c, u.block_pages, u.pages_per_chunk),
+          u.staging + slot * slot_bytes);
+        slot ^= 1;
+    }
+}
+
 /// NoC address of page `page` of an interleaved tensor.
 std::uint64_t tensor_page_addr(const TensorArgs& t, std::uint32_t page, std::uint32_t page_bytes);
 

@@ -63,19 +63,11 @@ void gather_sender_main() {
     const UnitArgs& u = a.unit;
     const GatherPlan plan = plan_of(u, a.plan);
     const std::uint32_t dir = a.plan.dir;
-    const std::uint32_t chunks = num_chunks(u.block_pages, u.pages_per_chunk);
-    const std::uint32_t mine = unit_chunk_count(chunks, u.chunk_first, u.chunk_stride);
-    const std::uint32_t slot_bytes = u.pages_per_chunk * u.page_bytes;
     std::uint32_t slot = 0, forwards_seen = 0, own_seen = 0;
 
     // One block: read each of this unit's chunks into a slot, push it.
     auto send_block = [&](std::uint32_t origin, bool own) {
-        for (std::uint32_t i = 0; i < mine; ++i) {
-            const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
-            const std::uint32_t n = chunk_pages(c, u.block_pages, u.pages_per_chunk);
-            const std::uint32_t first = chunk_first_page(c, u.pages_per_chunk);
-            const std::uint32_t l1 = u.staging + slot * slot_bytes;
-            noc_async_writes_flushed();  // the slot's previous contents have left L1
+        for_each_chunk(u, slot, [&](std::uint32_t first, std::uint32_t n, std::uint32_t l1) {
             auto out_page = [&](std::uint32_t k) { return output_page(u, a.plan, origin, first + k); };
             if (own && !a.own_from_output) {
                 read_pages(a.input, u.page_bytes, n, l1, [&](std::uint32_t k) { return first + k; });
@@ -90,8 +82,7 @@ void gather_sender_main() {
             noc_async_read_barrier();
             if (own && !a.own_from_output && a.copy_own) write_pages(a.output, u.page_bytes, n, l1, out_page);
             edm_push(a.edm, l1, n * u.page_bytes);
-            slot ^= 1;
-        }
+        });
     };
 
     WAYPOINT("AGS");
@@ -108,9 +99,6 @@ void gather_receiver_main() {
     const UnitArgs& u = a.unit;
     const GatherPlan plan = plan_of(u, a.plan);
     const std::uint32_t dir = a.plan.dir;
-    const std::uint32_t chunks = num_chunks(u.block_pages, u.pages_per_chunk);
-    const std::uint32_t mine = unit_chunk_count(chunks, u.chunk_first, u.chunk_stride);
-    const std::uint32_t slot_bytes = u.pages_per_chunk * u.page_bytes;
     std::uint32_t slot = 0;
 
     WAYPOINT("AGR");
@@ -118,12 +106,7 @@ void gather_receiver_main() {
         if (!plan.receives(u.rank, k, dir)) continue;
         const std::uint32_t origin = std::uint32_t(upstream(u.rank, k, dir, u.ranks, plan.ring));
         const bool forward = plan.forwards(u.rank, k, dir);
-        for (std::uint32_t i = 0; i < mine; ++i) {
-            const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
-            const std::uint32_t n = chunk_pages(c, u.block_pages, u.pages_per_chunk);
-            const std::uint32_t first = chunk_first_page(c, u.pages_per_chunk);
-            const std::uint32_t l1 = u.staging + slot * slot_bytes;
-            noc_async_writes_flushed();
+        for_each_chunk(u, slot, [&](std::uint32_t first, std::uint32_t n, std::uint32_t l1) {
             edm_pull(a.edm, l1, n * u.page_bytes);
             write_pages(a.output, u.page_bytes, n, l1,
                         [&](std::uint32_t j) { return output_page(u, a.plan, origin, first + j); });
@@ -132,8 +115,7 @@ void gather_receiver_main() {
                 noc_async_write_barrier();
                 semaphore_inc(a.sender_forward_sem);
             }
-            slot ^= 1;
-        }
+        });
     }
     noc_async_write_barrier();
     noc_async_atomic_barrier();

@@ -29,21 +29,13 @@ Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, 
         b.erase(b.begin(), b.begin() + std::ptrdiff_t(l.head));
         l.head = 0;
     }
-    // Packets of one lane stay in order (a write and its semaphore increment
-    // must not pass each other): start after this lane's last booking.
     Tick start = earliest;
-    std::pair<std::uint32_t, Tick>* mine = nullptr;
-    for (std::size_t i = 0; i < l.lanes.size();) {
-        if (l.lanes[i].second <= t) {
-            l.lanes[i] = l.lanes.back();
-            l.lanes.pop_back();
-            continue;
-        }
-        if (l.lanes[i].first == source) {
-            mine = &l.lanes[i];
-            start = std::max(start, mine->second);
-        }
-        ++i;
+    if (start < l.maxEnd) {
+        // Packets of one lane stay in order (a write and its semaphore
+        // increment must not pass each other): start after this lane's
+        // bookings. (Live lists are short; appends skip this.)
+        for (std::size_t i = l.head; i < b.size(); ++i)
+            if (b[i].source == source) start = std::max(start, b[i].end);
     }
     if (start >= l.maxEnd) {
         b.push_back(Busy{start, start + dur, source});  // after everything booked: the common case
@@ -64,13 +56,8 @@ Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, 
                                           [](Tick s0, const Busy& x) { return s0 < x.start; });
         b.insert(pos, Busy{start, start + dur, source});
     }
-    const Tick end = start + dur;
-    l.maxEnd = std::max(l.maxEnd, end);
+    l.maxEnd = std::max(l.maxEnd, start + dur);
     l.maxDur = std::max(l.maxDur, dur);
-    if (mine)
-        mine->second = std::max(mine->second, end);
-    else
-        l.lanes.emplace_back(source, end);
     return start;
 }
 

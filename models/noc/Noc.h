@@ -58,9 +58,6 @@ private:
         std::size_t head = 0;
         Tick maxEnd = 0;         ///< latest end of any booking
         Tick maxDur = 0;         ///< longest booking (bounds the scan start)
-        /// Per source lane with a booking that has not ended: its last end
-        /// (packets of one lane keep their order).
-        std::vector<std::pair<std::uint32_t, Tick>> lanes;
     };
     /// Start of the first gap of `dur` at or after `earliest` on `link`,
     /// ignoring the other lanes of the same source port; books it.

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+
 using cclsim::test::runGalaxy;
 using cclsim::test::runT3000;
 
@@ -227,4 +229,40 @@ TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
     const auto rep = cclsim::runInProcess(cclsim::n300Board(), {"all_gather", "--axis", "row"}, code);
     EXPECT_EQ(code, 3);
     expectConfigError(rep, "describes no mesh");
+}
+
+// ---- user-written cluster descriptors ----------------------------------------------
+
+namespace {
+/// A descriptor of `n` chips in a line (and closed into a ring with `ring`),
+/// one link per neighbour pair on channels 0 <-> 1; written to a temp file.
+std::string writeChainDescriptor(const std::string& name, unsigned n, bool ring) {
+    const std::string path = std::string(::testing::TempDir()) + "cclsim_" + name + ".yaml";
+    std::ofstream os(path);
+    os << "name: " << name << "\narch: " << CCLSIM_SOURCE_DIR << "/platforms/arch/wormhole_b0.yaml\nchips:\n";
+    for (unsigned c = 0; c < n; ++c) os << "  - {id: " << c << ", location: [" << c << ", 0, 0, 0], pcie: true}\n";
+    os << "links:\n";
+    for (unsigned c = 0; c + 1 < n; ++c)
+        os << "  - {a: {chip: " << c << ", chan: 0}, b: {chip: " << c + 1 << ", chan: 1}}\n";
+    if (ring) os << "  - {a: {chip: " << n - 1 << ", chan: 0}, b: {chip: 0, chan: 1}}\n";
+    return path;
+}
+}  // namespace
+
+TEST(UserCluster, ThreeChipRing) {
+    const std::string file = writeChainDescriptor("ring3", 3, true);
+    const auto rep = runT3000({"all_reduce", "--cluster", file, "--size", "78K"});
+    expectExact(rep, 39);
+    EXPECT_EQ(rep["n_chips"], 3);
+    EXPECT_EQ(rep["results"]["orders"][0], nlohmann::json::array({0, 1, 2}));
+}
+
+TEST(UserCluster, FiveChipLine) {
+    const std::string file = writeChainDescriptor("line5", 5, false);
+    expectExact(runT3000({"reduce_scatter", "--cluster", file, "--topology", "line", "--size", "130K"}), 13);
+}
+
+TEST(UserCluster, LineIsNotARing) {
+    const std::string file = writeChainDescriptor("line4", 4, false);
+    expectConfigError(runT3000({"all_gather", "--cluster", file, "--size", "64K"}, 3), "wraparound");
 }
