@@ -9,14 +9,34 @@
 #include <tlm>
 
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cclsim {
 
+/// An allocator that leaves new elements uninitialised: payload buffers are
+/// pooled and resized to each transfer's size, then filled in full, so
+/// zero-filling them on growth would be wasted work.
+template <class T> struct DefaultInitAllocator : std::allocator<T> {
+    template <class U> struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    using std::allocator<T>::allocator;
+    template <class U> void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... Args> void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+using ByteBuffer = std::vector<std::uint8_t, DefaultInitAllocator<std::uint8_t>>;
+
 struct Payload {
     struct Fragment {
         std::uint32_t offset;
-        std::vector<std::uint8_t> bytes;
+        ByteBuffer bytes;
     };
     std::uint32_t size = 0;
     std::vector<Fragment> frags;

@@ -1,7 +1,10 @@
 #include "models/memory/SparseStore.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace cclsim {
@@ -16,22 +19,40 @@ SparseStore::SparseStore(std::uint64_t sizeBytes, std::uint32_t pageBytes)
     if (useDense_) dense_.resize(pages);
 }
 
+SparseStore::~SparseStore() {
+    for (const Slab& s : slabs_) munmap(s.base, s.bytes);
+}
+
+std::uint8_t* SparseStore::newPage() const {
+    if (slabNext_ == slabEnd_) {
+        // Up to 2 MiB at a time (less for a small space); untouched pages of
+        // a mapping cost no memory.
+        const std::uint64_t want = std::min<std::uint64_t>(std::uint64_t{2} << 20, (size_ + pageBytes_ - 1) / pageBytes_ * pageBytes_);
+        const std::size_t bytes = std::size_t(std::max<std::uint64_t>(want, pageBytes_));
+        void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED) throw std::bad_alloc();
+        slabs_.push_back(Slab{base, bytes});
+        slabNext_ = static_cast<std::uint8_t*>(base);
+        slabEnd_ = slabNext_ + bytes / pageBytes_ * pageBytes_;
+    }
+    std::uint8_t* p = slabNext_;
+    slabNext_ += pageBytes_;
+    ++pagesAllocated_;
+    return p;
+}
+
 std::uint8_t* SparseStore::page(std::uint64_t index, bool create) const {
     if (useDense_) {
-        auto& p = dense_[index];
-        if (!p && create) {
-            p = std::make_unique<std::uint8_t[]>(pageBytes_);  // zero-initialised
-            ++pagesAllocated_;
-        }
-        return p.get();
+        std::uint8_t*& p = dense_[index];
+        if (!p && create) p = newPage();  // zero-filled by the OS
+        return p;
     }
     auto it = sparse_.find(index);
-    if (it != sparse_.end()) return it->second.get();
+    if (it != sparse_.end()) return it->second;
     if (!create) return nullptr;
-    auto& p = sparse_[index];
-    p = std::make_unique<std::uint8_t[]>(pageBytes_);
-    ++pagesAllocated_;
-    return p.get();
+    std::uint8_t* p = newPage();
+    sparse_.emplace(index, p);
+    return p;
 }
 
 void SparseStore::read(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const {

@@ -2,7 +2,9 @@
 //
 // A gigabyte address space costs only the pages that were written; reads of
 // untouched bytes return zero. Small spaces (an L1) index pages in a vector,
-// large ones (DRAM) in a hash map.
+// large ones (DRAM) in a hash map. Pages are carved from anonymous memory
+// mappings the OS zero-fills on first touch, so a new page costs no memset
+// and resident memory grows with the pages actually written.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,9 @@ namespace cclsim {
 class SparseStore {
 public:
     SparseStore(std::uint64_t sizeBytes, std::uint32_t pageBytes);
+    ~SparseStore();
+    SparseStore(const SparseStore&) = delete;
+    SparseStore& operator=(const SparseStore&) = delete;
 
     void read(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const;
     void write(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in);
@@ -24,14 +29,23 @@ public:
 
 private:
     std::uint8_t* page(std::uint64_t index, bool create) const;
+    std::uint8_t* newPage() const;
 
     std::uint64_t size_;
     std::uint32_t pageBytes_;
     unsigned pageShift_;
-    mutable std::vector<std::unique_ptr<std::uint8_t[]>> dense_;
-    mutable std::unordered_map<std::uint64_t, std::unique_ptr<std::uint8_t[]>> sparse_;
+    mutable std::vector<std::uint8_t*> dense_;
+    mutable std::unordered_map<std::uint64_t, std::uint8_t*> sparse_;
     bool useDense_;
     mutable std::uint64_t pagesAllocated_ = 0;
+    /// Anonymous mappings pages are carved from (released with the store).
+    struct Slab {
+        void* base;
+        std::size_t bytes;
+    };
+    mutable std::vector<Slab> slabs_;
+    mutable std::uint8_t* slabNext_ = nullptr;
+    mutable std::uint8_t* slabEnd_ = nullptr;
 };
 
 }  // namespace cclsim

@@ -97,7 +97,7 @@ TEST(L1Memory, SnapshotAndApplyInDataMode) {
     src.snapshot(0x2000, 3000, p);
     EXPECT_EQ(p.size, 3000u);
     ASSERT_TRUE(p.hasAllBytes());
-    EXPECT_EQ(p.frags[0].bytes, data);
+    EXPECT_EQ(std::vector<std::uint8_t>(p.frags[0].bytes.begin(), p.frags[0].bytes.end()), data);
 
     dst.apply(0x10000, p);
     EXPECT_EQ(readL1(dst, 0x10000, 3000), data);
@@ -135,7 +135,8 @@ TEST(L1Memory, SnapshotAndApplyInTimingModeCarryControlFragments) {
     EXPECT_EQ(p.frags[0].offset, 0x10u);
     EXPECT_EQ(p.frags[0].bytes.size(), 16u);
     EXPECT_EQ(p.frags[1].offset, 0x100u);
-    EXPECT_EQ(p.frags[1].bytes, (std::vector<std::uint8_t>{0x22, 0x22, 0x22, 0x22}));
+    EXPECT_EQ(std::vector<std::uint8_t>(p.frags[1].bytes.begin(), p.frags[1].bytes.end()),
+              (std::vector<std::uint8_t>{0x22, 0x22, 0x22, 0x22}));
 
     // Into a data-mode L1 the fragments land at their offsets.
     L1Memory dst("dst", dataMode());
@@ -150,7 +151,8 @@ TEST(L1Memory, SnapshotAndApplyInTimingModeCarryControlFragments) {
     timed.markControl(0x4004, 4);
     Payload full;
     full.size = 16;
-    full.frags.push_back({0, pattern(16, 4)});
+    const auto pat = pattern(16, 4);
+    full.frags.push_back({0, ByteBuffer(pat.begin(), pat.end())});
     timed.apply(0x4000, full);
     const auto want = pattern(16, 4);
     EXPECT_EQ(readL1(timed, 0x4000, 16),
@@ -203,7 +205,7 @@ TEST(L1Memory, WatchersFireOnOverlappingWritesOnly) {
     EXPECT_EQ(hits, 3);
     Payload p;
     p.size = 8;
-    p.frags.push_back({0, std::vector<std::uint8_t>(8, 1)});
+    p.frags.push_back({0, ByteBuffer(8, 1)});
     l1.apply(0x1FFC, p);
     EXPECT_EQ(hits, 4);
     EXPECT_EQ(other, 0);
@@ -299,7 +301,7 @@ TEST(L1Memory, TlmTargetHandlesPayloadPlainAndAtomicTransactions) {
     pe.payload = &p;
     EXPECT_EQ(ini.access(tlm::TLM_READ_COMMAND, 0x500, 128, nullptr, &pe), tlm::TLM_OK_RESPONSE);
     ASSERT_TRUE(p.hasAllBytes());
-    EXPECT_EQ(p.frags[0].bytes, data);
+    EXPECT_EQ(std::vector<std::uint8_t>(p.frags[0].bytes.begin(), p.frags[0].bytes.end()), data);
     EXPECT_EQ(ini.access(tlm::TLM_WRITE_COMMAND, 0x900, 128, nullptr, &pe), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(readL1(l1, 0x900, 128), data);
 
