@@ -42,12 +42,16 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
         if (user.empty()) {
             const bool wrap = kind == TopologyKind::Ring && i == n - 1;
             const bool onlyDispatch = !d.linksBetween(h.from, h.to).empty();
-            throw ConfigError(fmt::format(
-                "{}: {} chips {} and {} have no {}Ethernet link{}", what,
-                wrap ? "the ring needs a wraparound link but" : fmt::format("hop {}:", i).c_str(), h.from, h.to,
-                onlyDispatch ? "user " : "",
-                onlyDispatch ? " (their only link is reserved for dispatch)"
-                             : (wrap ? " (use a line, or a torus descriptor)" : " (the order is not connected)")));
+            std::string why;
+            if (onlyDispatch)
+                why = fmt::format("chips {} and {} have no user Ethernet link (their only link is reserved for "
+                                  "dispatch)", h.from, h.to);
+            else if (wrap)
+                why = fmt::format("the ring needs a wraparound link but chips {} and {} have no Ethernet link (use "
+                                  "--topology line, or --torus on a board with torus links)", h.from, h.to);
+            else
+                why = fmt::format("chips {} and {} have no Ethernet link (the order is not connected)", h.from, h.to);
+            throw ConfigError(fmt::format("{}: hop {}: {}", what, i, why));
         }
         if (user.size() < links)
             throw ConfigError(fmt::format("{}: hop {} (chips {} -> {}) has {} user link(s) but --links is {}", what, i,
