@@ -18,9 +18,7 @@ void L1Memory::checkRange(std::uint64_t addr, std::uint64_t n, const char* what)
 
 std::uint32_t L1Memory::readU32(std::uint32_t addr) const {
     checkRange(addr, 4, "read");
-    std::uint32_t v;
-    store_.read(addr, 4, reinterpret_cast<std::uint8_t*>(&v));
-    return v;
+    return store_.readWord(addr);
 }
 
 void L1Memory::keepWord(std::uint32_t addr, std::uint32_t n) {

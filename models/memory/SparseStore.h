@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -22,6 +23,17 @@ public:
     SparseStore& operator=(const SparseStore&) = delete;
 
     void read(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) const;
+    /// A 32-bit word that does not cross a page (the status reads of spin loops).
+    std::uint32_t readWord(std::uint64_t addr) const {
+        std::uint32_t v = 0;
+        const std::uint64_t off = addr & (pageBytes_ - 1);
+        if (useDense_ && off + 4 <= pageBytes_ && addr + 4 <= size_) {
+            if (const std::uint8_t* p = dense_[addr >> pageShift_]) std::memcpy(&v, p + off, 4);
+            return v;  // an untouched page reads as zero
+        }
+        read(addr, 4, reinterpret_cast<std::uint8_t*>(&v));
+        return v;
+    }
     void write(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in);
 
     std::uint64_t size() const { return size_; }
