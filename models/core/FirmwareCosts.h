@@ -14,7 +14,6 @@ struct FirmwareCosts {
     Tick ethSendIssue = 40 * kTicksPerNs;   ///< eth_send_packet register writes (ERISC)
     Tick runRouting = 200 * kTicksPerNs;    ///< run_routing(): a visit to the base routing firmware
     double eltwiseBytesPerCycle = 32;       ///< worker compute engine: elementwise ops (reductions)
-    Tick syncQuantum = 0;  ///< local-time drift allowed before a status read syncs (0: exact)                   ///< local-time drift allowed before a status read syncs
 };
 
 }  // namespace cclsim
