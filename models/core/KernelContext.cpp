@@ -45,8 +45,8 @@ void KernelContext::run() {
     for (const PollRecord& r : polls_)
         if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
     polls_.clear();
-    pollIndex_.clear();
-    lastFound_ = oldest_ = newest_ = kNone;
+    pollSlots_.clear();
+    lastFound_ = kNone;
     activeUnmet_ = staleUnmet_ = 0;
     current_ = nullptr;
 }
@@ -96,9 +96,9 @@ void KernelContext::bump() {
 void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
     ++epoch_;
     // Only the reads of the written word start over.
-    const auto it = pollIndex_.find(l1WordKey(watchedAddr));
-    if (it != pollIndex_.end()) {
-        PollRecord& r = polls_[it->second];
+    const std::int32_t slot = slotOf(l1WordKey(watchedAddr));
+    if (slot >= 0) {
+        PollRecord& r = polls_[pollSlots_[std::size_t(slot)]];
         if (r.active && !r.lastResult && fresh(r)) ++staleUnmet_;
         r.readSinceChange = false;
     }
@@ -130,34 +130,64 @@ void KernelContext::sleepUntilChange() {
 
 KernelContext::PollRecord* KernelContext::find(std::uint64_t key) {
     if (lastFound_ != kNone && polls_[lastFound_].key == key) return &polls_[lastFound_];
-    const auto it = pollIndex_.find(key);
-    if (it == pollIndex_.end()) return nullptr;
-    lastFound_ = it->second;
-    return &polls_[it->second];
+    const std::int32_t slot = slotOf(key);
+    if (slot < 0) return nullptr;
+    lastFound_ = pollSlots_[std::size_t(slot)];
+    return &polls_[lastFound_];
 }
 
-void KernelContext::unlinkRecord(std::uint32_t i) {
-    PollRecord& r = polls_[i];
-    (r.prev == kNone ? oldest_ : polls_[r.prev].next) = r.next;
-    (r.next == kNone ? newest_ : polls_[r.next].prev) = r.prev;
-    r.prev = r.next = kNone;
+std::int32_t KernelContext::slotOf(std::uint64_t key) const {
+    if (pollSlots_.empty()) return -1;
+    const std::size_t mask = pollSlots_.size() - 1;
+    for (std::size_t i = (key ^ (key >> 17)) & mask;; i = (i + 1) & mask) {
+        const std::uint32_t idx = pollSlots_[i];
+        if (idx == kNone) return -1;
+        if (polls_[idx].key == key) return std::int32_t(i);
+    }
+}
+
+void KernelContext::indexRecord(std::uint64_t key, std::uint32_t index) {
+    // Keep the table at most half full.
+    if (2 * (polls_.size() + 1) > pollSlots_.size()) {
+        std::size_t size = 16;
+        while (size < 4 * (polls_.size() + 1)) size *= 2;  // a power of two
+        pollSlots_.assign(size, kNone);
+        for (std::uint32_t i = 0; i < polls_.size(); ++i) {
+            if (i == index) continue;
+            const std::size_t mask = pollSlots_.size() - 1;
+            std::size_t j = (polls_[i].key ^ (polls_[i].key >> 17)) & mask;
+            while (pollSlots_[j] != kNone) j = (j + 1) & mask;
+            pollSlots_[j] = i;
+        }
+    }
+    const std::size_t mask = pollSlots_.size() - 1;
+    std::size_t j = (key ^ (key >> 17)) & mask;
+    while (pollSlots_[j] != kNone) j = (j + 1) & mask;
+    pollSlots_[j] = index;
+}
+
+void KernelContext::expireOldReads() {
+    for (PollRecord& o : polls_) {
+        if (!o.active || pollSeq_ - o.lastSeq <= kPollWindow) continue;
+        if (stale(o)) --staleUnmet_;
+        if (!o.lastResult) --activeUnmet_;
+        o.active = false;
+    }
 }
 
 void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
     PollRecord* r = find(key);
     if (!r) {
         if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
-        pollIndex_.emplace(key, std::uint32_t(polls_.size()));
         polls_.push_back(PollRecord{key, desc, result, false, false, 0, 0});
+        indexRecord(key, std::uint32_t(polls_.size() - 1));
         lastFound_ = std::uint32_t(polls_.size() - 1);
         r = &polls_.back();
     }
-    const std::uint32_t i = std::uint32_t(r - polls_.data());
     // Take the record's old contribution out of the counts ...
     if (r->active) {
         if (stale(*r)) --staleUnmet_;
         if (!r->lastResult) --activeUnmet_;
-        unlinkRecord(i);
     }
     // ... and put the fresh read back in (fresh: never stale).
     r->desc = desc;
@@ -167,17 +197,8 @@ void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result)
     r->lastSeq = ++pollSeq_;
     r->active = true;
     if (!result) ++activeUnmet_;
-    r->prev = newest_;
-    (newest_ == kNone ? oldest_ : polls_[newest_].next) = i;
-    newest_ = i;
     // Reads the loop no longer makes drop out of it.
-    while (oldest_ != kNone && pollSeq_ - polls_[oldest_].lastSeq > kPollWindow) {
-        PollRecord& o = polls_[oldest_];
-        if (stale(o)) --staleUnmet_;
-        if (!o.lastResult) --activeUnmet_;
-        o.active = false;
-        unlinkRecord(oldest_);
-    }
+    if (pollSeq_ % kPollWindow == 0) expireOldReads();
 }
 
 std::uint32_t KernelContext::rtArg(std::size_t i) const {

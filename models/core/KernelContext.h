@@ -32,7 +32,6 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace cclsim {
@@ -145,13 +144,14 @@ private:
         PollDesc desc;
         bool lastResult;
         bool readSinceChange;   ///< read (in generation `gen`) since its value last changed
-        bool active = false;    ///< read within the last kPollWindow polls (part of the loop)
+        bool active = false;    ///< read recently (part of the loop)
         std::uint64_t gen;      ///< readGen_ of that read
         std::uint64_t lastSeq;  ///< poll sequence number of the last read
-        std::uint32_t prev = kNone, next = kNone;  ///< recency list of active records
     };
     static constexpr std::uint32_t kNone = ~0u;
-    /// Reads older than this many polls are no longer part of the loop.
+    /// Reads older than this many polls are no longer part of the loop
+    /// (checked every kPollWindow polls, so a read drops out after one to
+    /// two windows).
     static constexpr std::uint64_t kPollWindow = 64;
     PollRecord* find(std::uint64_t key);
     /// Re-reading `r` now cannot show anything new (see the class comment).
@@ -167,7 +167,7 @@ private:
         ++readGen_;
         staleUnmet_ = activeUnmet_;  // every unmet condition must be read again
     }
-    void unlinkRecord(std::uint32_t i);
+    void expireOldReads();
     void run();
     void sleepUntilChange();
     void wakeIfBlocked();
@@ -185,9 +185,12 @@ private:
     std::uint64_t pollSeq_ = 0;
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;
-    std::unordered_map<std::uint64_t, std::uint32_t> pollIndex_;  ///< key -> index in polls_
+    /// key -> index in polls_: open addressing, linear probing, power-of-two
+    /// size (a kernel reads a few dozen keys; no per-lookup hashing cost).
+    std::vector<std::uint32_t> pollSlots_;
+    std::int32_t slotOf(std::uint64_t key) const;
+    void indexRecord(std::uint64_t key, std::uint32_t index);
     std::uint32_t lastFound_ = kNone;    ///< index of the last record looked up
-    std::uint32_t oldest_ = kNone, newest_ = kNone;  ///< recency list of active records
     std::uint32_t activeUnmet_ = 0;      ///< active records whose last read was unmet
     std::uint32_t staleUnmet_ = 0;       ///< ... of which changed since (see loopIsIdle)
     NocCounters counters_[2];

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -18,8 +19,10 @@ const std::string kBin = CCLSIM_T3000_BIN;
 
 /// Run the T3000 executable in timing mode; return its JSON report.
 nlohmann::json t3000(const std::string& args) {
+    // Test cases run in parallel processes: name the report by process and call.
     static int n = 0;
-    const std::string json = std::string(::testing::TempDir()) + "cclsim_timing_" + std::to_string(n++) + ".json";
+    const std::string json = std::string(::testing::TempDir()) + "cclsim_timing_" + std::to_string(getpid()) + "_" +
+                             std::to_string(n++) + ".json";
     const int st = std::system((kBin + " " + args + " --no-data --quiet --json " + json + " > /dev/null 2>&1").c_str());
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << args;
     std::ifstream is(json);
