@@ -11,11 +11,6 @@ namespace cclsim::ccl {
 
 const char* topologyName(TopologyKind k) { return k == TopologyKind::Ring ? "ring" : "line"; }
 
-std::string CclTopology::describe() const {
-    return fmt::format("{} of {} chips [{}], {} link(s) per hop", topologyName(kind), order.size(),
-                       fmt::join(order, ","), links);
-}
-
 CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned>& order, TopologyKind kind,
                           unsigned links) {
     CclTopology t;

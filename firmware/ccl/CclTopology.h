@@ -36,7 +36,6 @@ struct CclTopology {
     const CclHop& hopAfter(unsigned pos) const { return hops.at(pos); }
     /// The hop between position `pos` and the position before it.
     const CclHop& hopBefore(unsigned pos) const { return hops.at(pos == 0 ? hops.size() - 1 : pos - 1); }
-    std::string describe() const;
 };
 
 /// Validate `order` as a ring or a line on the cluster and pick its links.

@@ -2,8 +2,6 @@
 
 #include "firmware/ccl/ccl_schedule.h"
 
-#include <fmt/format.h>
-
 #include <stdexcept>
 
 namespace cclsim::ccl {
@@ -24,11 +22,6 @@ ChunkSet TensorSlicer::unitHalf(unsigned u, unsigned dir) const {
     ChunkSet s{u + dir * units_, 2 * units_, 0};
     s.count = unit_chunk_count(chunks_, s.first, s.stride);
     return s;
-}
-
-std::string TensorSlicer::describe() const {
-    return fmt::format("{} pages per block in {} chunk(s) of up to {} pages over {} unit(s)", blockPages_, chunks_,
-                       pagesPerChunk_, units_);
 }
 
 }  // namespace cclsim::ccl

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 namespace cclsim::ccl {
 
@@ -43,7 +42,6 @@ public:
     /// Unit u's chunks that go in direction `dir` of a bidirectional halves split.
     ChunkSet unitHalf(unsigned u, unsigned dir) const;
 
-    std::string describe() const;
 
 private:
     std::uint32_t blockPages_, pagesPerChunk_, chunks_;

@@ -42,8 +42,11 @@ void checkGather(const GatherPlan& p, const std::vector<unsigned>& dirs, bool ev
     for (unsigned dir : dirs)
         for (unsigned pos = 0; pos < n; ++pos) {
             const int down = downstream(pos, 1, dir, n, p.ring);
-            if (down >= 0) EXPECT_EQ(p.blocks_sent(pos, dir), p.blocks_received(unsigned(down), dir)) << pos << " " << dir;
-            else EXPECT_EQ(p.blocks_sent(pos, dir), 0u);
+            if (down >= 0) {
+                EXPECT_EQ(p.blocks_sent(pos, dir), p.blocks_received(unsigned(down), dir)) << pos << " " << dir;
+            } else {
+                EXPECT_EQ(p.blocks_sent(pos, dir), 0u);
+            }
             for (unsigned k = 1; k < n; ++k)
                 if (p.receives(pos, k, dir)) ++got[{pos, unsigned(upstream(pos, k, dir, n, p.ring))}];
         }
@@ -104,7 +107,9 @@ TEST(CclSchedule, AllToAllDeliversEveryBlockOnceAndSendsMatchReceives) {
                 for (unsigned dir : {0u, 1u})
                     for (unsigned pos = 0; pos < n; ++pos) {
                         const int down = downstream(pos, 1, dir, n, ring);
-                        if (down >= 0) EXPECT_EQ(p.items_sent(pos, dir), p.items_received(unsigned(down), dir));
+                        if (down >= 0) {
+                            EXPECT_EQ(p.items_sent(pos, dir), p.items_received(unsigned(down), dir));
+                        }
                         // Relays leave in the order they arrived.
                         std::vector<std::pair<unsigned, unsigned>> in, out;
                         p.for_each_received(pos, dir, [&](unsigned, unsigned s, unsigned d, bool here) {
@@ -120,7 +125,9 @@ TEST(CclSchedule, AllToAllDeliversEveryBlockOnceAndSendsMatchReceives) {
                     }
                 for (unsigned s = 0; s < n; ++s)
                     for (unsigned d = 0; d < n; ++d)
-                        if (s != d) EXPECT_EQ((stored[{s, d}]), 1u) << s << "->" << d << " ring " << ring << " n " << n;
+                        if (s != d) {
+                            EXPECT_EQ((stored[{s, d}]), 1u) << s << "->" << d << " ring " << ring << " n " << n;
+                        }
             }
 }
 
