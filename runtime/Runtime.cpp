@@ -129,8 +129,24 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
     l.vc = cfg.vc;
     l.traceSlots = cfg.traceSlots;
     l.scoreboard = &rt_.scoreboard();
+    l.persistent = cfg.persistent;
     kernels_.push_back(PendingKernel{std::move(l), c});
     return KernelHandle{chip_, kernels_.size() - 1};
+}
+
+bool Program::hasKernelOn(CoreCoord c) const {
+    for (const PendingKernel& k : kernels_)
+        if (k.core == c) return true;
+    return false;
+}
+
+std::uint32_t Program::l1Used(CoreCoord c) const {
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    ProgrammableCore* p = rt_.platform().chip(chip_).core(c);
+    if (!p) return 0;
+    const std::uint32_t base = p->isEthernet() ? arch.erisc.unreservedBase + 16 : arch.workerUnreservedBase;
+    auto it = next_.find(c);
+    return it == next_.end() ? 0 : it->second - base;
 }
 
 void Program::setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args) {
@@ -156,6 +172,16 @@ void Runtime::launch() {
     for (auto& prog : programs_) {
         for (auto& pk : prog->kernels_) {
             pk.launch.startAt = dispatch_[prog->chip()];
+            if (pk.launch.persistent) {
+                anyPersistent_ = true;
+            } else {
+                ++unfinished_;
+                // When the last non-persistent kernel returns, the run is
+                // over: pause so persistent kernels do not run on.
+                pk.launch.onFinish = [this] {
+                    if (--unfinished_ == 0 && anyPersistent_) sc_core::sc_pause();
+                };
+            }
             ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);
             kernels_.push_back(&p->launch(std::move(pk.launch)));
         }
@@ -178,7 +204,7 @@ RunResult Runtime::run(const RunOptions& opts) {
         platform_.eq.setRunLimit(now() + std::min(slice, remaining));
         sc_core::sc_start(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
-        for (KernelContext* k : kernels_) allDone &= k->state() == KernelContext::State::Done;
+        for (KernelContext* k : kernels_) allDone &= k->persistent() || k->state() == KernelContext::State::Done;
         if (allDone) break;
         if (!sc_core::sc_pending_activity()) break;  // nothing can ever happen again
         if (opts.progress) opts.progress(now());
@@ -188,6 +214,7 @@ RunResult Runtime::run(const RunOptions& opts) {
     r.simEnd = now();
     r.completed = true;
     for (KernelContext* k : kernels_) {
+        if (k->persistent()) continue;
         if (k->state() != KernelContext::State::Done)
             r.completed = false;
         else
@@ -203,12 +230,15 @@ RunResult Runtime::run(const RunOptions& opts) {
 
 std::string Runtime::blockedReport() {
     std::string out;
-    for (KernelContext* k : kernels_) {
-        if (k->state() == KernelContext::State::Done) continue;
-        const char* st = k->state() == KernelContext::State::Pending   ? "not started"
-                         : k->state() == KernelContext::State::Blocked ? "blocked"
-                                                                       : "running";
-        out += fmt::format("  {} [{}] waypoint {}\n{}", k->name(), st, k->waypoint(), k->describeWait());
+    for (int pass = 0; pass < 2; ++pass) {
+        for (KernelContext* k : kernels_) {
+            if (k->state() == KernelContext::State::Done || k->persistent() != (pass == 1)) continue;
+            const char* st = k->state() == KernelContext::State::Pending   ? "not started"
+                             : k->state() == KernelContext::State::Blocked ? "blocked"
+                                                                           : "running";
+            out += fmt::format("  {} [{}{}] waypoint {}\n{}", k->name(), st, pass ? ", persistent" : "", k->waypoint(),
+                               k->describeWait());
+        }
     }
     return out;
 }
@@ -216,7 +246,7 @@ std::string Runtime::blockedReport() {
 Tick Runtime::chipFinish(unsigned chip) const {
     Tick t = 0;
     for (const KernelContext* k : kernels_) {
-        if (k->core().chipId() != chip) continue;
+        if (k->core().chipId() != chip || k->persistent()) continue;
         if (k->state() != KernelContext::State::Done) return kNever;
         t = std::max(t, k->finishedAt());
     }

@@ -25,6 +25,9 @@ struct KernelConfig {
     unsigned vc = 0;                      ///< PE_DMA virtual channel (0 vc_compute, 1 vc_comm)
     std::vector<std::uint32_t> ctArgs;
     std::vector<std::string> traceSlots;
+    /// A service kernel (fabric router, mux) that never returns on its own:
+    /// the run completes when every non-persistent kernel has returned.
+    bool persistent = false;
 };
 
 struct KernelHandle {
@@ -72,6 +75,10 @@ public:
 
     KernelHandle createKernel(const std::string& name, std::function<void()> entry, CoreCoord core,
                               const KernelConfig& cfg);
+    /// Does any kernel of this program run on `core`?
+    bool hasKernelOn(CoreCoord core) const;
+    /// Bytes of `core`'s kernel region allocated so far (0: untouched).
+    std::uint32_t l1Used(CoreCoord core) const;
     void setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args);
 
 private:
@@ -90,8 +97,8 @@ private:
 };
 
 struct RunResult {
-    bool completed = false;        ///< every kernel returned
-    Tick lastKernelFinish = 0;     ///< op time: last kernel to finish
+    bool completed = false;        ///< every (non-persistent) kernel returned
+    Tick lastKernelFinish = 0;     ///< op time: last (non-persistent) kernel to finish
     Tick simEnd = 0;
     double wallSeconds = 0;
     std::string report;            ///< deadlock / timeout report when !completed
@@ -125,8 +132,10 @@ public:
     void writePage(const Buffer& b, std::uint64_t page, const std::uint8_t* data);
     void readPage(const Buffer& b, std::uint64_t page, std::uint8_t* out);
 
-    /// One paragraph per kernel that did not finish.
+    /// One paragraph per kernel that did not finish (persistent service
+    /// kernels are listed after the others, as context).
     std::string blockedReport();
+    const std::vector<KernelContext*>& kernels() const { return kernels_; }
     /// When the last kernel on `chip` finished (kNever if one did not; 0 if it has none).
     Tick chipFinish(unsigned chip) const;
 
@@ -137,6 +146,8 @@ private:
     std::vector<KernelContext*> kernels_;
     Scoreboard scoreboard_;
     bool launched_ = false;
+    std::size_t unfinished_ = 0;  ///< non-persistent kernels still running
+    bool anyPersistent_ = false;
 };
 
 }  // namespace cclsim

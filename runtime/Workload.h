@@ -54,4 +54,8 @@ public:
 
 using WorkloadFactory = std::unique_ptr<Workload> (*)();
 
+/// "4096", "4K", "1M", "1G", "2KiB", "64MB" -> bytes (K/M/G are powers of
+/// 1024); ConfigError naming `option` otherwise.
+std::uint64_t parseBytes(const std::string& text, const std::string& option);
+
 }  // namespace cclsim

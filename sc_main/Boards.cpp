@@ -16,7 +16,7 @@ BoardInfo board(const char* name, const char* descriptor, const char* defaultWor
     b.workloads = {ccl::makeAllGather,          ccl::makeReduceScatter,         ccl::makeAllReduce,
                    ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
                    microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
-                   microbench::makeDramBandwidth};
+                   microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth};
     return b;
 }
 }  // namespace

@@ -142,6 +142,75 @@ void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocS
 
 void noc_semaphore_set(std::uint32_t sem_addr, std::uint32_t val) { l1_write_u32(sem_addr, val); }
 
+void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    checkRemote(k, noc, "noc_inline_dw_write", addr, 4);
+    if (addr % 4) CCLSIM_ERROR(k.name(), "noc_inline_dw_write: address 0x{:x} is not 4 B aligned", addr);
+    k.advance(k.core().costs().nocCmdIssue);
+    k.core().niu(noc).writeInline(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), val, false,
+                                  &k.counters(noc), k.localTime());
+    k.acted();
+}
+
+namespace {
+unsigned checkTrid(KernelContext& k, std::uint32_t trid, const char* api) {
+    if (trid >= NocCounters::kTrids)
+        CCLSIM_ERROR(k.name(), "{}: transaction id {} does not exist (0..{})", api, trid, NocCounters::kTrids - 1);
+    return trid;
+}
+}  // namespace
+
+void noc_async_write_one_packet_with_trid(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint32_t trid,
+                                          std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    const char* api = "noc_async_write_one_packet_with_trid";
+    checkTrid(k, trid, api);
+    detail::checkLocal(k, api, src, size);
+    checkRemote(k, noc, api, dst, size);
+    if (size == 0) return;
+    k.advance(k.core().costs().nocCmdIssue);
+    k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size, false,
+                            &k.counters(noc), k.localTime(), trid);
+    k.acted();
+}
+
+bool noc_async_write_trid_flushed(std::uint32_t trid, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    checkTrid(k, trid, "noc_async_write_trid_flushed");
+    const NocCounters& c = k.counters(noc);
+    return k.poll(detail::nocKey(noc, 16 + trid), PollDesc{PollDesc::NocCounter, "noc_async_write_trid_flushed", noc, trid},
+                  [&] { return c.tridFlushed[trid] == c.tridIssued[trid]; });
+}
+
+void noc_async_write_barrier_with_trid(std::uint32_t trid, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    k.setWaypoint("NWTW");
+    while (!noc_async_write_trid_flushed(trid, nocSel)) {
+    }
+    k.setWaypoint("NWTD");
+}
+
+void noc_async_write_fused_atomic_inc(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint64_t sem,
+                                      std::uint32_t incr, std::uint32_t trid, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    const char* api = "noc_async_write_fused_atomic_inc";
+    if (trid != 0xff) checkTrid(k, trid, api);
+    detail::checkLocal(k, api, src, size);
+    checkRemote(k, noc, api, dst, size);
+    checkRemote(k, noc, api, sem, 4);
+    if (sem % 4) CCLSIM_ERROR(k.name(), "{}: semaphore address 0x{:x} is not 4 B aligned", api, sem);
+    // Two commands on hardware (the write, then the increment behind it).
+    k.advance(2 * k.core().costs().nocCmdIssue);
+    k.core().niu(noc).writeFused(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
+                                 nocaddr::coord(sem), nocaddr::local(sem), incr, false, &k.counters(noc), k.localTime(),
+                                 trid == 0xff ? Niu::kNoTrid : trid);
+    k.acted();
+}
+
 void noc_semaphore_set_remote(std::uint32_t src, std::uint64_t dst, std::uint8_t noc) {
     issueWrite(src, dst, 4, noc, false, "noc_semaphore_set_remote");
 }
@@ -171,3 +240,6 @@ void noc_set_dma_vc(std::uint32_t vc) {
 }
 
 }  // namespace cclsim::fw
+
+static_assert(cclsim::fw::NOC_MAX_TRANSACTION_ID_COUNT == cclsim::NocCounters::kTrids,
+              "firmware and NIU agree on the number of NoC transaction ids");

@@ -35,6 +35,30 @@ void noc_async_writes_flushed(std::uint8_t noc = kUseKernelNoc);
 void noc_async_read_barrier(std::uint8_t noc = kUseKernelNoc);
 void noc_async_atomic_barrier(std::uint8_t noc = kUseKernelNoc);
 
+/// Write the 32-bit `val` (carried in the command: no source buffer) to `addr`.
+void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t noc = kUseKernelNoc);
+
+/// NoC transaction ids per RISC (tt-metal: NOC_MAX_TRANSACTION_ID + 1).
+constexpr std::uint32_t NOC_MAX_TRANSACTION_ID_COUNT = 16;
+
+/// A write counted under transaction id `trid` (0..15), so firmware can tell
+/// when the writes of one buffer have left L1 without waiting for all writes.
+void noc_async_write_one_packet_with_trid(std::uint32_t src_local_l1_addr, std::uint64_t dst_noc_addr,
+                                          std::uint32_t size, std::uint32_t trid, std::uint8_t noc = kUseKernelNoc);
+/// True once every write issued with `trid` has left this core's L1.
+bool noc_async_write_trid_flushed(std::uint32_t trid, std::uint8_t noc = kUseKernelNoc);
+/// Wait until every write issued with `trid` has left this core's L1.
+void noc_async_write_barrier_with_trid(std::uint32_t trid, std::uint8_t noc = kUseKernelNoc);
+
+/// A write whose landing also adds `incr` to the semaphore at `sem_noc_addr`
+/// (same chip) in the same instant: whoever waits on the semaphore sees the
+/// data. (Hardware issues the increment right behind the write on the same
+/// VC; the model makes both visible together.) Counted as a non-posted write;
+/// `trid` as for noc_async_write_one_packet_with_trid (0xff: none).
+void noc_async_write_fused_atomic_inc(std::uint32_t src_local_l1_addr, std::uint64_t dst_noc_addr, std::uint32_t size,
+                                      std::uint64_t sem_noc_addr, std::uint32_t incr, std::uint32_t trid = 0xff,
+                                      std::uint8_t noc = kUseKernelNoc);
+
 /// Atomically add `incr` to the 32-bit word at `addr` (any core on the chip).
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t noc = kUseKernelNoc);
 /// Set a local semaphore word.

@@ -90,6 +90,20 @@ void eth_send_packet(std::uint32_t q, std::uint32_t src_word_addr, std::uint32_t
     k.acted();
 }
 
+void eth_write_remote_reg(std::uint32_t q, std::uint32_t reg_addr, std::uint32_t val) {
+    KernelContext& k = ctx();
+    EriscCore& e = erisc(k, "eth_write_remote_reg");
+    k.setWaypoint("ETXW");
+    while (!k.poll(detail::txqKey(q), PollDesc{PollDesc::TxQueue, "eth_write_remote_reg", q, 0},
+                   [&] { return !e.eth.busy(q); })) {
+    }
+    k.setWaypoint("ETXD");
+    k.advance(k.core().costs().ethSendIssue);
+    k.sync();
+    e.eth.sendRegAdd(q, reg_addr, val);
+    k.acted();
+}
+
 void eth_send_bytes(std::uint32_t src, std::uint32_t dst, std::uint32_t num_bytes, std::uint32_t per_send) {
     KernelContext& k = ctx();
     EriscCore& e = erisc(k, "eth_send_bytes");

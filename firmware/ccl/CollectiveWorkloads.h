@@ -18,7 +18,4 @@ std::unique_ptr<Workload> makeAllReduce();
 std::unique_ptr<Workload> makeAllToAll();
 std::unique_ptr<Workload> makeBroadcast();
 
-/// "4096", "4K", "1M", "1G", "2KiB", "64MB" -> bytes (K/M/G are powers of 1024).
-std::uint64_t parseBytes(const std::string& text, const std::string& option);
-
 }  // namespace cclsim::ccl

@@ -13,6 +13,8 @@ std::unique_ptr<Workload> makeRingPing();
 std::unique_ptr<Workload> makeEthBandwidth();
 std::unique_ptr<Workload> makeEdmStream();
 std::unique_ptr<Workload> makeDramBandwidth();
+std::unique_ptr<Workload> makeFabricPing();
+std::unique_ptr<Workload> makeFabricBandwidth();
 
 /// The Ethernet cores at both ends of a user (non-dispatch) link.
 struct LinkEnds {

@@ -16,6 +16,8 @@ void ring_ping_kernel_main();
 void edm_stream_sender_main();
 void edm_stream_receiver_main();
 void dram_bandwidth_kernel_main();
+void fabric_ping_main();       ///< worker: fabric_ping sender or responder
+void fabric_bandwidth_main();  ///< worker: fabric_bandwidth sender or receiver
 
 /// Error unless argument `idx` is the end marker (host and kernel agree).
 void check_end_marker(int idx);

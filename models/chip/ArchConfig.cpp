@@ -189,6 +189,42 @@ ArchConfig loadArchConfig(const std::string& file) {
         dr.endpointInjectBytesPerNs = positive<double>(*d, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
         d->finish();
     }
+    if (auto f = root.optMap("fabric")) {
+        FabricArch& fa = a.fabric;
+        fa.present = true;
+        fa.maxPayloadBytes = positive<std::uint32_t>(*f, "max_payload_bytes");
+        if (fa.maxPayloadBytes % 16) f->fail("max_payload_bytes", "must be a multiple of 16 (Ethernet words)");
+        fa.headerBytes1d = positive<std::uint32_t>(*f, "header_bytes_1d");
+        fa.headerBytes1dLong = positive<std::uint32_t>(*f, "header_bytes_1d_long");
+        fa.headerBytes2d = positive<std::uint32_t>(*f, "header_bytes_2d");
+        if (fa.headerBytes1d < 48 || fa.headerBytes1d % 16 || fa.headerBytes1d > 96)
+            f->fail("header_bytes_1d", "must be 48..96 and a multiple of 16 (the 1D header fields take 48 B)");
+        if (fa.headerBytes1dLong < 64 || fa.headerBytes1dLong % 16 || fa.headerBytes1dLong > 96)
+            f->fail("header_bytes_1d_long", "must be 64..96 and a multiple of 16 (routes of 17..64 hops need 64 B)");
+        if (fa.headerBytes2d < 80 || fa.headerBytes2d % 16 || fa.headerBytes2d > 96)
+            f->fail("header_bytes_2d", "must be 80..96 and a multiple of 16 (the 2D route buffers end at 80 B)");
+        const YamlSeq opts = f->seq("slot_options");
+        if (opts.size() == 0) f->fail("slot_options", "must list at least one {sender, receiver} pair");
+        fa.slotOptions.clear();
+        for (std::size_t i = 0; i < opts.size(); ++i) {
+            const YamlSeq pair = opts.seq(i);
+            if (pair.size() != 2) opts.fail(i, "expected [sender_slots, receiver_slots]");
+            const auto snd = pair.get<std::uint32_t>(0), rcv = pair.get<std::uint32_t>(1);
+            if (snd < 1 || rcv < 1 || rcv > 16) opts.fail(i, "sender slots >= 1, receiver slots 1..16");
+            fa.slotOptions.push_back({snd, rcv});
+        }
+        fa.replySlots = positive<std::uint32_t>(*f, "reply_slots");
+        fa.muxClientSlots = positive<std::uint32_t>(*f, "mux_client_slots");
+        const std::string order = f->get<std::string>("route_order_2d");
+        if (order != "yx" && order != "xy") f->fail("route_order_2d", "must be yx (N/S first) or xy (E/W first)");
+        fa.routeYFirst = order == "yx";
+        fa.forwardNoc = f->get<unsigned>("router_forward_noc");
+        fa.creditNoc = f->get<unsigned>("router_credit_noc");
+        if (fa.forwardNoc > 1) f->fail("router_forward_noc", "must be 0 or 1");
+        if (fa.creditNoc > 1) f->fail("router_credit_noc", "must be 0 or 1");
+        fa.routerPacketCycles = f->get<std::uint32_t>("router_packet_cycles");
+        f->finish();
+    }
     root.finish();
 
     // Cores may not share a coordinate.

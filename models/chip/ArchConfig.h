@@ -7,6 +7,7 @@
 #include "models/noc/NocTypes.h"
 #include "models/pe/PeCore.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,24 @@ struct DramArch {
     unsigned banks() const { return channels() * banksPerChannel; }
 };
 
+/// Configuration of the fabric router firmware (tt-metal's FabricEriscDatamoverConfig).
+struct FabricArch {
+    bool present = false;                   ///< the arch YAML has a fabric section
+    std::uint32_t maxPayloadBytes = 4352;   ///< channel payload: 4 bfp8 tiles
+    std::uint32_t headerBytes1d = 48;       ///< 1D header, routes up to 16 hops
+    std::uint32_t headerBytes1dLong = 64;   ///< 1D header, routes of 17..64 hops
+    std::uint32_t headerBytes2d = 96;       ///< 2D header
+    /// {sender, receiver} slots per channel, first that fits the ERISC L1 wins.
+    std::vector<std::array<std::uint32_t, 2>> slotOptions{{16, 16}, {8, 16}, {8, 8}, {4, 8}, {4, 4},
+                                                          {2, 4},   {2, 2},  {1, 2}, {1, 1}};
+    std::uint32_t replySlots = 1;           ///< slots of the read-reply channel
+    std::uint32_t muxClientSlots = 4;       ///< slots per client channel of a fabric mux
+    bool routeYFirst = true;                ///< 2D dimension order: N/S then E/W
+    unsigned forwardNoc = 1;                ///< NoC of router forwards and local writes
+    unsigned creditNoc = 0;                 ///< NoC of credits to workers and upstream routers
+    std::uint32_t routerPacketCycles = 0;   ///< receiver: header decode and routing per packet
+};
+
 struct ArchConfig {
     std::string name;
     std::string file;
@@ -39,6 +58,7 @@ struct ArchConfig {
     std::vector<CoreCoord> ethCores;  ///< index = logical Ethernet channel
     EriscConfig erisc;
     DramArch dram;
+    FabricArch fabric;
     bool hasDram() const { return !dram.channelEndpoints.empty(); }
 
     Tick cycles(double n) const { return nsToTicks(n * 1000.0 / aiclkMhz); }

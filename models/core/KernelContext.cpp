@@ -14,6 +14,7 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     : core_(core), launch_(std::move(launch)),
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
       costs_(core.costs()), dmaVc_(launch_.vc) {
+    sleepWatcher_.k = this;
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (std::size_t i = 0; i < launch_.traceSlots.size(); ++i) slots_.emplace_back(32);
     setWaypoint("PEND");
@@ -23,7 +24,10 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
 }
 
-KernelContext::~KernelContext() { core_.l1.unwatchAll(this); }
+KernelContext::~KernelContext() {
+    core_.l1.unwatchAll(this);
+    core_.l1.unwatchAll(&sleepWatcher_);
+}
 
 KernelContext& KernelContext::current() {
     if (!current_) throw std::logic_error("firmware API called outside a kernel thread");
@@ -46,9 +50,31 @@ void KernelContext::run() {
         if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
     polls_.clear();
     pollSlots_.clear();
+    wordHeads_.clear();
     lastFound_ = kNone;
     activeUnmet_ = staleUnmet_ = 0;
     current_ = nullptr;
+    if (launch_.onFinish) launch_.onFinish();
+}
+
+void KernelContext::beginSleep(const std::vector<std::uint32_t>& addrs, const std::string& desc) {
+    for (std::uint32_t a : addrs) core_.l1.watch(a, 4, &sleepWatcher_);
+    sleepDesc_ = desc;
+}
+
+void KernelContext::endSleep(const std::vector<std::uint32_t>& addrs) {
+    for (std::uint32_t a : addrs) core_.l1.unwatch(a, 4, &sleepWatcher_);
+    sleepDesc_.clear();
+}
+
+void KernelContext::blockUntilChange() {
+    // Time is paid (sleepUntil synced): wait for the next write to a watched word.
+    const std::uint64_t seen = epoch_;
+    const State before = state_;
+    state_ = State::Blocked;
+    while (epoch_ == seen) sc_core::wait(wake_);
+    current_ = this;
+    state_ = before;
 }
 
 void KernelContext::sync() {
@@ -95,14 +121,21 @@ void KernelContext::bump() {
 
 void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
     ++epoch_;
-    // Only the reads of the written word start over.
-    const std::int32_t slot = slotOf(l1WordKey(watchedAddr));
-    if (slot >= 0) {
-        PollRecord& r = polls_[pollSlots_[std::size_t(slot)]];
-        if (r.active && !r.lastResult && fresh(r)) ++staleUnmet_;
-        r.readSinceChange = false;
+    // Only the reads of the written word start over (every test of it).
+    if (std::uint32_t* head = wordHead(l1WordKey(watchedAddr))) {
+        for (std::uint32_t i = *head; i != kNone; i = polls_[i].nextSameKey) {
+            PollRecord& r = polls_[i];
+            if (r.active && !r.lastResult && fresh(r)) ++staleUnmet_;
+            r.readSinceChange = false;
+        }
     }
     wakeIfBlocked();
+}
+
+std::uint32_t* KernelContext::wordHead(std::uint64_t key) {
+    for (auto& [k, head] : wordHeads_)
+        if (k == key) return &head;
+    return nullptr;
 }
 
 void KernelContext::sleepUntilChange() {
@@ -128,25 +161,25 @@ void KernelContext::sleepUntilChange() {
     advance(costs_.pollIteration);
 }
 
-KernelContext::PollRecord* KernelContext::find(std::uint64_t key) {
-    if (lastFound_ != kNone && polls_[lastFound_].key == key) return &polls_[lastFound_];
-    const std::int32_t slot = slotOf(key);
+KernelContext::PollRecord* KernelContext::find(std::uint64_t key, const PollDesc& desc) {
+    if (lastFound_ != kNone && sameCondition(polls_[lastFound_], key, desc)) return &polls_[lastFound_];
+    const std::int32_t slot = slotOf(key, desc);
     if (slot < 0) return nullptr;
     lastFound_ = pollSlots_[std::size_t(slot)];
     return &polls_[lastFound_];
 }
 
-std::int32_t KernelContext::slotOf(std::uint64_t key) const {
+std::int32_t KernelContext::slotOf(std::uint64_t key, const PollDesc& desc) const {
     if (pollSlots_.empty()) return -1;
     const std::size_t mask = pollSlots_.size() - 1;
-    for (std::size_t i = (key ^ (key >> 17)) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = hashOf(key, desc) & mask;; i = (i + 1) & mask) {
         const std::uint32_t idx = pollSlots_[i];
         if (idx == kNone) return -1;
-        if (polls_[idx].key == key) return std::int32_t(i);
+        if (sameCondition(polls_[idx], key, desc)) return std::int32_t(i);
     }
 }
 
-void KernelContext::indexRecord(std::uint64_t key, std::uint32_t index) {
+void KernelContext::indexRecord(std::uint32_t index) {
     // Keep the table at most half full.
     if (2 * (polls_.size() + 1) > pollSlots_.size()) {
         std::size_t size = 16;
@@ -155,13 +188,13 @@ void KernelContext::indexRecord(std::uint64_t key, std::uint32_t index) {
         for (std::uint32_t i = 0; i < polls_.size(); ++i) {
             if (i == index) continue;
             const std::size_t mask = pollSlots_.size() - 1;
-            std::size_t j = (polls_[i].key ^ (polls_[i].key >> 17)) & mask;
+            std::size_t j = hashOf(polls_[i].key, polls_[i].desc) & mask;
             while (pollSlots_[j] != kNone) j = (j + 1) & mask;
             pollSlots_[j] = i;
         }
     }
     const std::size_t mask = pollSlots_.size() - 1;
-    std::size_t j = (key ^ (key >> 17)) & mask;
+    std::size_t j = hashOf(polls_[index].key, polls_[index].desc) & mask;
     while (pollSlots_[j] != kNone) j = (j + 1) & mask;
     pollSlots_[j] = index;
 }
@@ -176,12 +209,22 @@ void KernelContext::expireOldReads() {
 }
 
 void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
-    PollRecord* r = find(key);
+    PollRecord* r = find(key, desc);
     if (!r) {
-        if (desc.kind == PollDesc::L1Word) core_.l1.watch(desc.addr, 4, this);
-        polls_.push_back(PollRecord{key, desc, result, false, false, 0, 0});
-        indexRecord(key, std::uint32_t(polls_.size() - 1));
-        lastFound_ = std::uint32_t(polls_.size() - 1);
+        const auto index = std::uint32_t(polls_.size());
+        std::uint32_t next = kNone;
+        if (desc.kind == PollDesc::L1Word) {
+            core_.l1.watch(desc.addr, 4, this);
+            if (std::uint32_t* head = wordHead(key)) {
+                next = *head;
+                *head = index;
+            } else {
+                wordHeads_.emplace_back(key, index);
+            }
+        }
+        polls_.push_back(PollRecord{key, desc, next, result, false, false, 0, 0});
+        indexRecord(index);
+        lastFound_ = index;
         r = &polls_.back();
     }
     // Take the record's old contribution out of the counts ...
@@ -226,6 +269,7 @@ void KernelContext::trace(TraceFile& tf) {
 
 std::string KernelContext::describeWait() const {
     std::string out;
+    if (!sleepDesc_.empty()) return "    sleeps on " + sleepDesc_ + "\n";
     for (const PollRecord& r : polls_) {
         if (r.lastResult || pollSeq_ - r.lastSeq > kPollWindow) continue;  // only what it spins on now
         std::string line = fmt::format("    polls {}", r.desc.api);

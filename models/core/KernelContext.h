@@ -50,6 +50,10 @@ struct KernelLaunch {
     Tick startAt = 0;                   ///< dispatch time on this chip
     std::vector<std::string> traceSlots;  ///< names of kernel-owned trace values
     Scoreboard* scoreboard = nullptr;     ///< testbench data checks (testbench_check)
+    /// A service kernel (a fabric router, a mux) that runs until the run
+    /// ends: the run completes when every other kernel has returned.
+    bool persistent = false;
+    std::function<void()> onFinish;       ///< called when the kernel returns
 };
 
 /// What a poll read, for the blocked-kernel report.
@@ -101,6 +105,11 @@ public:
     static std::uint64_t l1WordKey(std::uint32_t addr) { return (std::uint64_t{1} << 48) | addr; }
     /// Evaluate a status read; see the class comment.
     template <class Eval> bool poll(std::uint64_t key, const PollDesc& desc, Eval&& eval);
+    /// Sleep (no spin-loop cost) until `eval()` holds, woken by writes to the
+    /// L1 words `addrs` of this core; charges `wakeCost` once on wake-up (an
+    /// interrupt-like wait). `desc` describes the wait in deadlock reports.
+    template <class Eval>
+    void sleepUntil(const std::vector<std::uint32_t>& addrs, const std::string& desc, Tick wakeCost, Eval&& eval);
     /// Something this kernel may poll changed (its core's queues or counters).
     void bump();
     /// The kernel changed state (sent, wrote, issued): its loop may now take
@@ -135,13 +144,18 @@ public:
 
     /// Multi-line description of what the kernel is blocked on.
     std::string describeWait() const;
+    bool persistent() const { return launch_.persistent; }
 
     void trace(TraceFile& tf);
 
 private:
+    /// One condition the kernel's loop reads: the thing read (`key`) and
+    /// the test applied to it (`desc.api`, `desc.expect`): the same word
+    /// tested two ways is two conditions.
     struct PollRecord {
         std::uint64_t key;
         PollDesc desc;
+        std::uint32_t nextSameKey;  ///< next record reading the same thing (kNone: last)
         bool lastResult;
         bool readSinceChange;   ///< read (in generation `gen`) since its value last changed
         bool active = false;    ///< read recently (part of the loop)
@@ -153,7 +167,15 @@ private:
     /// (checked every kPollWindow polls, so a read drops out after one to
     /// two windows).
     static constexpr std::uint64_t kPollWindow = 64;
-    PollRecord* find(std::uint64_t key);
+    PollRecord* find(std::uint64_t key, const PollDesc& desc);
+    static bool sameCondition(const PollRecord& r, std::uint64_t key, const PollDesc& d) {
+        return r.key == key && r.desc.api == d.api && r.desc.expect == d.expect;
+    }
+    static std::size_t hashOf(std::uint64_t key, const PollDesc& d) {
+        std::uint64_t h = key ^ (std::uint64_t(reinterpret_cast<std::uintptr_t>(d.api)) * 0x9E3779B97F4A7C15ull) ^
+                          (std::uint64_t(d.expect) * 0xC2B2AE3D27D4EB4Full);
+        return std::size_t(h ^ (h >> 29));
+    }
     /// Re-reading `r` now cannot show anything new (see the class comment).
     /// O(1): staleUnmet_ counts the active records that found their
     /// condition unmet and have changed (or the kernel acted) since.
@@ -169,6 +191,17 @@ private:
     }
     void expireOldReads();
     void run();
+    /// Watches the words of a sleepUntil wait (separate from the poll watches).
+    struct SleepWatcher final : MemoryWatcher {
+        KernelContext* k = nullptr;
+        void onWatchedWrite(std::uint32_t /*watchedAddr*/) override {
+            ++k->epoch_;
+            k->wakeIfBlocked();
+        }
+    };
+    void beginSleep(const std::vector<std::uint32_t>& addrs, const std::string& desc);
+    void endSleep(const std::vector<std::uint32_t>& addrs);
+    void blockUntilChange();
     void sleepUntilChange();
     void wakeIfBlocked();
     void record(std::uint64_t key, const PollDesc& desc, bool result);
@@ -188,8 +221,11 @@ private:
     /// key -> index in polls_: open addressing, linear probing, power-of-two
     /// size (a kernel reads a few dozen keys; no per-lookup hashing cost).
     std::vector<std::uint32_t> pollSlots_;
-    std::int32_t slotOf(std::uint64_t key) const;
-    void indexRecord(std::uint64_t key, std::uint32_t index);
+    std::int32_t slotOf(std::uint64_t key, const PollDesc& desc) const;
+    void indexRecord(std::uint32_t index);
+    /// Records of an L1 word, by word key: the first of a chain through nextSameKey.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> wordHeads_;
+    std::uint32_t* wordHead(std::uint64_t key);
     std::uint32_t lastFound_ = kNone;    ///< index of the last record looked up
     std::uint32_t activeUnmet_ = 0;      ///< active records whose last read was unmet
     std::uint32_t staleUnmet_ = 0;       ///< ... of which changed since (see loopIsIdle)
@@ -201,6 +237,8 @@ private:
     std::vector<TraceSignal> slots_;
     Tick startedAt_ = kNever;
     Tick finishedAt_ = kNever;
+    SleepWatcher sleepWatcher_;
+    std::string sleepDesc_;  ///< the sleepUntil wait in progress, for reports
 
     friend class ProgrammableCore;
 class Scoreboard;
@@ -212,11 +250,22 @@ template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc
     // A read at local time now + pending sees the same state as a read now if
     // nothing at all can happen in between; only then is the wait skipped.
     if (pending_ && !coreQuietThrough(pending_, desc.kind == PollDesc::L1Word)) sync();
-    if (loopIsIdle(find(key))) sleepUntilChange();
+    if (loopIsIdle(find(key, desc))) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);
     record(key, desc, ok);
     return ok;
+}
+
+template <class Eval>
+void KernelContext::sleepUntil(const std::vector<std::uint32_t>& addrs, const std::string& desc, Tick wakeCost,
+                               Eval&& eval) {
+    sync();
+    if (eval()) return;
+    beginSleep(addrs, desc);
+    while (!eval()) blockUntilChange();
+    endSleep(addrs);
+    advance(wakeCost);
 }
 
 }  // namespace cclsim

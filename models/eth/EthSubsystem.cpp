@@ -88,10 +88,37 @@ void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr
     c->dst = dstAddr;
     c->bytes = bytes;
     c->wire = cfg_.wireBytes(bytes);
+    c->regAdd = false;
+    mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
+}
+
+void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend) {
+    const auto desc = [&] { return fmt::format("(q={} reg=0x{:x} value={})", q, dstAddr, addend); };
+    if (q >= cfg_.txQueues) CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues, desc());
+    if (!link_.connected) CCLSIM_ERROR(name(), "eth register write on a channel with no Ethernet link {}", desc());
+    if (link_.dispatch)
+        CCLSIM_ERROR(name(), "eth register write on the link to chip {} channel {}, which is reserved for dispatch {}",
+                     link_.peerChip, link_.peerChannel, desc());
+    if (dstAddr % 4) CCLSIM_ERROR(name(), "eth register write: register 0x{:x} is not 4 B aligned {}", dstAddr, desc());
+    bool inside = false;
+    for (const AddressRange& r : peerSendable_) inside |= r.contains(dstAddr, 4);
+    if (!inside) CCLSIM_ERROR(name(), "eth register write: 0x{:x} is outside the remote core's registers/L1 {}", dstAddr, desc());
+    if (busy(q)) CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} while it is busy ({} commands queued)", q, depth(q));
+    Command* c = allocate();
+    c->src = 0;
+    c->dst = dstAddr;
+    c->bytes = cfg_.minPacketBytes;
+    c->wire = cfg_.wireBytes(c->bytes);
+    c->regAdd = true;
+    c->addend = addend;
     mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
 }
 
 void EthSubsystem::startCommand(Command* c) {
+    if (c->regAdd) {
+        if (inflightSig_.attached()) inflightSig_.add(std::int64_t(std::llround(c->wire)));
+        return;
+    }
     PayloadExtension ext;
     ext.payload = &c->data;
     gp_.set_command(tlm::TLM_READ_COMMAND);
@@ -115,13 +142,16 @@ void EthSubsystem::finishCommand(Command* c) {
     stats_.wireBytes += c->wire;
     PayloadExtension ext;
     ext.payload = &c->data;
+    AtomicExtension atomic;
+    atomic.addend = c->addend;
     gp_.set_command(tlm::TLM_WRITE_COMMAND);
     gp_.set_address(c->dst);
     gp_.set_data_ptr(nullptr);
-    gp_.set_data_length(c->bytes);
-    gp_.set_streaming_width(c->bytes);
+    gp_.set_data_length(c->regAdd ? 4 : c->bytes);
+    gp_.set_streaming_width(c->regAdd ? 4 : c->bytes);
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     gp_.set_extension(&ext);
+    if (c->regAdd) gp_.set_extension(&atomic);
     // The last frame left; it reaches the remote L1 after the link latency
     // (plus the store-and-forward of the first and last frame).
     // Frames arrive in the order they left: the receive side writes a
@@ -132,6 +162,7 @@ void EthSubsystem::finishCommand(Command* c) {
     sc_core::sc_time delay = toScTime(lat);
     tx->b_transport(gp_, delay);
     gp_.clear_extension(&ext);
+    if (c->regAdd) gp_.clear_extension(&atomic);
     if (inflightSig_.attached()) {
         const auto wire = std::int64_t(std::llround(c->wire));
         eq_.after(lat, [this, wire] { inflightSig_.add(-wire); });
@@ -149,7 +180,12 @@ void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
         rxFree_.pop_back();
     }
     auto* ext = gp.get_extension<PayloadExtension>();
-    if (ext && ext->payload) {
+    auto* atomic = gp.get_extension<AtomicExtension>();
+    e->regAdd = atomic != nullptr;
+    e->addend = atomic ? atomic->addend : 0;
+    if (atomic) {
+        e->data.size = 4;
+    } else if (ext && ext->payload) {
         std::swap(e->data, *ext->payload);  // the two pools trade buffers: no copy, no allocation
     } else {
         e->data.size = gp.get_data_length();
@@ -168,6 +204,8 @@ void EthSubsystem::deliver(RxEntry* e) {
     if (activity_) activity_->arrived(now(), ActivityLog::L1Write);
     PayloadExtension ext;
     ext.payload = &e->data;
+    AtomicExtension atomic;
+    atomic.addend = e->addend;
     rxGp_.set_command(tlm::TLM_WRITE_COMMAND);
     rxGp_.set_address(e->dst);
     rxGp_.set_data_ptr(nullptr);
@@ -175,9 +213,11 @@ void EthSubsystem::deliver(RxEntry* e) {
     rxGp_.set_streaming_width(e->data.size);
     rxGp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     rxGp_.set_extension(&ext);
+    if (e->regAdd) rxGp_.set_extension(&atomic);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     l1->b_transport(rxGp_, d);
     rxGp_.clear_extension(&ext);
+    if (e->regAdd) rxGp_.clear_extension(&atomic);
     if (rxGp_.is_response_error()) CCLSIM_ERROR(name(), "eth receive could not write L1 at 0x{:x}", e->dst);
     rxFree_.push_back(e);
 }

@@ -73,6 +73,10 @@ public:
 
     /// Queue a send. The caller has checked !busy(q); a full queue is an error.
     void send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes);
+    /// Queue a remote register write: on arrival `addend` is added to the
+    /// 32-bit word at `dstAddr` of the remote core (stream registers
+    /// increment on write). One minimum-size packet on the wire.
+    void sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend);
     bool busy(unsigned q) const;
     std::size_t depth(unsigned q) const { return mac_.jobsQueued(q); }
     /// Validate a send without queueing it (reports the error).
@@ -97,6 +101,8 @@ private:
     struct Command {
         std::uint32_t src, dst, bytes;
         double wire;
+        bool regAdd = false;        ///< a remote register increment, not a data copy
+        std::uint32_t addend = 0;
         Payload data;
     };
 
@@ -105,6 +111,8 @@ private:
     void finishCommand(Command* c);
     struct RxEntry {
         std::uint32_t dst = 0;
+        bool regAdd = false;
+        std::uint32_t addend = 0;
         Payload data;
     };
     void deliver(RxEntry* e);

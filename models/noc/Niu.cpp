@@ -3,6 +3,7 @@
 #include "models/common/Report.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace cclsim {
 
@@ -139,6 +140,27 @@ void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc
                      gp_.get_response_string());
 }
 
+void Niu::atomicNow(std::uint64_t addr, std::uint32_t addend, CoreCoord requester) {
+    AtomicExtension atomic;
+    atomic.addend = addend;
+    tlm::tlm_generic_payload gp;
+    std::uint32_t scratch = 0;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&scratch));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    gp.set_byte_enable_ptr(nullptr);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp.set_extension(&atomic);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    mem->b_transport(gp, d);
+    gp.clear_extension(&atomic);
+    if (gp.is_response_error())
+        CCLSIM_ERROR(name(), "fused semaphore increment at 0x{:x} from core {} failed: {}", addr, requester.str(),
+                     gp.get_response_string());
+}
+
 // ---- writes and atomics ----------------------------------------------------
 
 void Niu::issue(Transfer* t, Tick at) {
@@ -161,7 +183,9 @@ void Niu::issue(Transfer* t, Tick at) {
 void Niu::start(Transfer* t) {
     switch (t->kind) {
         case Transfer::Write:
-        case Transfer::Atomic: injectPackets(t->cls, t, t->remote, &Niu::writeLanded, t->kind == Transfer::Write); break;
+        case Transfer::Atomic:
+            injectPackets(t->cls, t, t->remote, &Niu::writeLanded, t->kind == Transfer::Write && !t->inlineData);
+            break;
         case Transfer::Read: {
             // The request is one header-only packet.
             const double header = noc_.config().headerBytes;
@@ -181,9 +205,8 @@ void Niu::start(Transfer* t) {
     }
 }
 
-void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
-                bool posted, NocCounters* counters, Tick at) {
-    checkTarget(dst, "noc write");
+Niu::Transfer* Niu::newWrite(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes, bool posted,
+                            NocCounters* counters, unsigned trid) {
     Transfer* t = allocate();
     t->kind = Transfer::Write;
     t->posted = posted;
@@ -191,11 +214,54 @@ void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_
     t->requester = self_;
     t->remote = dst;
     t->remoteAddr = dstAddr;
-    t->localAddr = srcAddr;
     t->bytes = bytes;
     t->counters = counters;
+    t->inlineData = false;
+    t->fused = false;
+    t->trid = std::uint8_t(trid);
     ++counters->writesIssued;
     if (!posted) ++counters->nonpostedIssued;
+    if (trid != kNoTrid) {
+        if (trid >= NocCounters::kTrids)
+            CCLSIM_ERROR(name(), "NoC transaction id {} does not exist (0..{})", trid, NocCounters::kTrids - 1);
+        ++counters->tridIssued[trid];
+    }
+    return t;
+}
+
+void Niu::write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
+                bool posted, NocCounters* counters, Tick at, unsigned trid) {
+    checkTarget(dst, "noc write");
+    Transfer* t = newWrite(cls, dst, dstAddr, bytes, posted, counters, trid);
+    t->localAddr = srcAddr;
+    issue(t, at);
+}
+
+void Niu::writeInline(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t value, bool posted,
+                      NocCounters* counters, Tick at) {
+    checkTarget(dst, "noc inline write");
+    Transfer* t = newWrite(cls, dst, dstAddr, 4, posted, counters, kNoTrid);
+    t->inlineData = true;
+    t->localAddr = 0;
+    t->data.size = 4;
+    t->data.frags.resize(1);
+    t->data.frags[0].offset = 0;
+    t->data.frags[0].bytes.resize(4);
+    std::memcpy(t->data.frags[0].bytes.data(), &value, 4);
+    issue(t, at);
+}
+
+void Niu::writeFused(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
+                     CoreCoord semDst, std::uint64_t semAddr, std::uint32_t addend, bool posted, NocCounters* counters,
+                     Tick at, unsigned trid) {
+    checkTarget(dst, "noc fused write");
+    checkTarget(semDst, "noc fused write's semaphore increment");
+    Transfer* t = newWrite(cls, dst, dstAddr, bytes, posted, counters, trid);
+    t->localAddr = srcAddr;
+    t->fused = true;
+    t->fusedDst = semDst;
+    t->fusedAddr = semAddr;
+    t->fusedAddend = addend;
     issue(t, at);
 }
 
@@ -212,6 +278,9 @@ void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uin
     t->bytes = 4;
     t->addend = addend;
     t->counters = counters;
+    t->inlineData = false;
+    t->fused = false;
+    t->trid = kNoTrid;
     ++counters->atomicsIssued;
     issue(t, at);
 }
@@ -220,10 +289,12 @@ void Niu::writeLanded(Transfer* t) {
     // Every packet has left this core; the target applies the write when the last arrives.
     if (t->kind == Transfer::Write) {
         ++t->counters->writesFlushed;
+        if (t->trid != kNoTrid) ++t->counters->tridFlushed[t->trid];
         t->counters->changed();
     }
     Niu* target = endpoint(t->remote);
     target->expect(t->lastArrival, ActivityLog::L1Write);
+    if (t->fused) endpoint(t->fusedDst)->expect(t->lastArrival, ActivityLog::L1Write);
     eq_.at(t->lastArrival, [target, t] { target->acceptWrite(t); });
 }
 
@@ -231,6 +302,25 @@ void Niu::acceptWrite(Transfer* t) {
     arrived(ActivityLog::L1Write);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->remoteAddr, d);
+    if (t->fused) {
+        // The increment becomes visible in the same instant as the data: as
+        // the write lands, or (a DRAM target) when the memory has absorbed it.
+        Niu* sem = endpoint(t->fusedDst);
+        sem->arrived(ActivityLog::L1Write);
+        if (d == sc_core::SC_ZERO_TIME) {
+            sem->atomicNow(t->fusedAddr, t->fusedAddend, t->requester);
+        } else {
+            const Tick at = now() + d.value();
+            sem->expect(at, ActivityLog::L1Write);
+            const std::uint64_t addr = t->fusedAddr;
+            const std::uint32_t addend = t->fusedAddend;
+            const CoreCoord req = t->requester;
+            eq_.at(at, [sem, addr, addend, req] {
+                sem->arrived(ActivityLog::L1Write);
+                sem->atomicNow(addr, addend, req);
+            });
+        }
+    }
     Niu* requester = endpoint(t->requester);
     if (t->posted) {
         requester->release(t);
@@ -265,6 +355,9 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
     t->localAddr = dstAddr;
     t->bytes = bytes;
     t->counters = counters;
+    t->inlineData = false;
+    t->fused = false;
+    t->trid = kNoTrid;
     ++counters->readsIssued;
     issue(t, at);
 }

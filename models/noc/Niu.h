@@ -14,6 +14,10 @@
 //   read:   inject header --------> path ---------------> b_transport(read)
 //           done++ <--------------- path <--------------- inject data (response class)
 //   atomic: like a 4-byte write carrying an AtomicExtension (semaphore inc)
+//   inline: a write whose 4 data bytes travel in the command (no source read)
+//   fused:  a write whose landing also applies a semaphore increment, in the
+//           same instant (the fabric's fused write + atomic increment; the
+//           IPCQ head piggyback)
 //
 // Commands from one class are injected in order and follow the same path, so
 // a write and a following semaphore increment on the same VC arrive in order.
@@ -49,6 +53,10 @@ struct NocCounters {
     std::uint64_t readsDone = 0;
     std::uint64_t atomicsIssued = 0;
     std::uint64_t atomicsAcked = 0;
+    /// Writes per transaction id (tt-metal's NoC trids): issued and flushed.
+    static constexpr unsigned kTrids = 16;
+    std::uint64_t tridIssued[kTrids] = {};
+    std::uint64_t tridFlushed[kTrids] = {};
     std::function<void()> onChange;
     void changed() const {
         if (onChange) onChange();
@@ -80,8 +88,20 @@ public:
     /// waits on the calendar, registered in the core's activity log, so the
     /// kernel issues it without a context switch; commands of one NIU keep
     /// their issue order. The issue counters change at the call.
+    /// `trid` (< NocCounters::kTrids, or kNoTrid) counts the write in the
+    /// counters' per-transaction-id issued/flushed pairs.
+    static constexpr unsigned kNoTrid = 0xff;
     void write(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
-               bool posted, NocCounters* counters, Tick at = 0);
+               bool posted, NocCounters* counters, Tick at = 0, unsigned trid = kNoTrid);
+    /// A 4-byte write of `value` carried in the command (noc_inline_dw_write).
+    void writeInline(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t value, bool posted,
+                     NocCounters* counters, Tick at = 0);
+    /// A write whose landing also adds `addend` to the 32-bit word at
+    /// (`semDst`, `semAddr`) on this chip, in the same instant: the
+    /// destination sees the data no later than the increment.
+    void writeFused(unsigned cls, std::uint32_t srcAddr, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes,
+                    CoreCoord semDst, std::uint64_t semAddr, std::uint32_t addend, bool posted, NocCounters* counters,
+                    Tick at = 0, unsigned trid = kNoTrid);
     void read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes,
               NocCounters* counters, Tick at = 0);
     void atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t addend, bool posted,
@@ -113,6 +133,12 @@ private:
         std::uint32_t localAddr = 0;
         std::uint32_t bytes = 0;
         std::uint32_t addend = 0;
+        bool inlineData = false;    ///< data carried in the command (no source read)
+        bool fused = false;         ///< apply an increment at (fusedDst, fusedAddr) on landing
+        std::uint8_t trid = kNoTrid;
+        CoreCoord fusedDst;
+        std::uint64_t fusedAddr = 0;
+        std::uint32_t fusedAddend = 0;
         NocCounters* counters = nullptr;
         Tick injectStart = 0;       ///< start of the NoC packet being injected
         std::uint32_t packets = 0;  ///< NoC packets of the transfer
@@ -151,6 +177,10 @@ private:
     void serveRead(Transfer* t);
     void responseLanded(Transfer* t);
     void memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay);
+    /// Add `addend` to the word at `addr` of this endpoint's memory, now.
+    void atomicNow(std::uint64_t addr, std::uint32_t addend, CoreCoord requester);
+    Transfer* newWrite(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes, bool posted,
+                       NocCounters* counters, unsigned trid);
 
     EventQueue& eq_;
     Noc& noc_;

@@ -1,0 +1,349 @@
+// Types shared by the fabric router firmware, the fabric mux, the worker-side
+// fabric API and the host-side FabricBuilder: directions, packet commands,
+// the packet header's byte layout and the runtime-argument layouts.
+//
+// The packet header (tt-metal: PacketHeader / LowLatencyPacketHeader for 1D,
+// HybridMeshPacketHeader for 2D) is written by the sender into L1 and travels
+// in front of the payload in every channel slot. Its size on the wire is a
+// configuration value (arch YAML `fabric.header_bytes_1d` / `_2d`: 48 B for 1D
+// routes of up to 16 hops, 64 B beyond, 96 B for 2D); the fields below use the
+// first 48 (1D) or 80 (2D) bytes of it:
+//
+//   off  size  field
+//    0    1    noc_send_type (NocSendType)
+//    1    1    src_ch_id: the sender channel of the router that sent it last
+//    2    2    payload_size_bytes
+//    4    4    route: 1D two bits per remaining hop (low bits = next chip),
+//              2D the index of the next route nibble
+//    8    8    noc_addr: write/atomic target (read: source) on the destination chip
+//   16    8    sem_noc_addr: fused increment target (read: where the reply is written)
+//   24    4    value: inline value / atomic addend (read: reply increment)
+//   28    2    src_chip      30  2  dst_chip
+//   32    4    flags
+//   36    4    reply_route (1D read requests: the route back)
+//   40    8    reply_sem_noc_addr (read requests: incremented when the reply lands)
+//   48   12    1D route extension words (routes of 17..64 hops; 64 B header)
+//   48   16    2D route: one nibble per chip from the sender on (Dir, or kLocal)
+//   64   16    2D reply route (read requests)
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cclsim::fabric {
+
+/// A router's link direction on its chip. 1D fabrics use E (towards the
+/// next chip of the line/ring order) and W (towards the previous one).
+enum class Dir : std::uint32_t { E = 0, W = 1, N = 2, S = 3 };
+constexpr unsigned kDirs = 4;
+constexpr const char* dirName(Dir d) {
+    return d == Dir::E ? "E" : d == Dir::W ? "W" : d == Dir::N ? "N" : "S";
+}
+constexpr Dir opposite(Dir d) {
+    return d == Dir::E ? Dir::W : d == Dir::W ? Dir::E : d == Dir::N ? Dir::S : Dir::N;
+}
+/// E/W is the X axis, N/S the Y axis.
+constexpr bool isX(Dir d) { return d == Dir::E || d == Dir::W; }
+
+/// What the destination router does with a packet (tt-metal NocSendType).
+enum class NocSendType : std::uint8_t {
+    NOC_UNICAST_WRITE = 0,
+    NOC_UNICAST_INLINE_WRITE = 1,
+    NOC_UNICAST_ATOMIC_INC = 2,
+    NOC_FUSED_UNICAST_ATOMIC_INC = 3,  ///< write, then increment a semaphore
+    NOC_UNICAST_READ = 7,              ///< read; the reply comes back as a fused write
+};
+const char* nocSendTypeName(NocSendType t);
+
+/// 1D low-latency routing: two bits per hop (tt-metal RoutingFieldsConstants::LowLatency).
+namespace route1d {
+constexpr std::uint32_t NOOP = 0;
+constexpr std::uint32_t WRITE_ONLY = 1;    ///< this chip is the destination
+constexpr std::uint32_t FORWARD_ONLY = 2;  ///< pass it on in the same direction
+constexpr std::uint32_t WRITE_AND_FORWARD = 3;
+constexpr unsigned kHopsPerWord = 16;
+constexpr unsigned kMaxHops = 64;  ///< four route words (64 B header)
+}  // namespace route1d
+
+/// 2D routing: one nibble per chip on the path, from the sender's own hop.
+namespace route2d {
+constexpr std::uint32_t kLocal = 0xF;  ///< deliver at this chip
+constexpr unsigned kMaxHops = 31;      ///< 32 nibbles, the last one kLocal
+}  // namespace route2d
+
+namespace hdr {
+constexpr std::uint32_t kCmd = 0;        ///< noc_send_type | src_ch_id << 8 | payload_size << 16
+constexpr std::uint32_t kRoute = 4;
+constexpr std::uint32_t kNocAddr = 8;
+constexpr std::uint32_t kSemAddr = 16;
+constexpr std::uint32_t kValue = 24;
+constexpr std::uint32_t kChips = 28;     ///< src_chip | dst_chip << 16
+constexpr std::uint32_t kFlags = 32;
+constexpr std::uint32_t kReplyRoute = 36;
+constexpr std::uint32_t kReplySem = 40;
+constexpr std::uint32_t kRouteExt = 48;  ///< 1D: three more route words
+constexpr std::uint32_t kRoute2d = 48;   ///< 2D: 16 bytes of nibbles
+constexpr std::uint32_t kReplyRoute2d = 64;
+constexpr std::uint32_t kMinBytes1d = 48;
+constexpr std::uint32_t kMinBytes1dLong = 64;
+constexpr std::uint32_t kMinBytes2d = 80;
+constexpr std::uint32_t kWords = 24;     ///< 96 B: the largest header we build
+}  // namespace hdr
+
+/// A packet header in host/firmware form; `words` is its L1 image.
+struct PacketHeader {
+    std::uint32_t words[hdr::kWords] = {};
+
+    NocSendType noc_send_type() const { return NocSendType(words[0] & 0xff); }
+    std::uint32_t src_ch_id() const { return (words[0] >> 8) & 0xff; }
+    std::uint32_t payload_size_bytes() const { return words[0] >> 16; }
+    std::uint64_t noc_addr() const { return get64(hdr::kNocAddr); }
+    std::uint64_t sem_noc_addr() const { return get64(hdr::kSemAddr); }
+    std::uint32_t value() const { return words[hdr::kValue / 4]; }
+    std::uint32_t src_chip() const { return words[hdr::kChips / 4] & 0xffff; }
+    std::uint32_t dst_chip() const { return words[hdr::kChips / 4] >> 16; }
+
+    PacketHeader& to_noc_unicast_write(std::uint64_t noc_addr, std::uint32_t size) {
+        set_cmd(NocSendType::NOC_UNICAST_WRITE, size);
+        set64(hdr::kNocAddr, noc_addr);
+        return *this;
+    }
+    PacketHeader& to_noc_unicast_inline_write(std::uint64_t noc_addr, std::uint32_t value) {
+        set_cmd(NocSendType::NOC_UNICAST_INLINE_WRITE, 0);
+        set64(hdr::kNocAddr, noc_addr);
+        words[hdr::kValue / 4] = value;
+        return *this;
+    }
+    PacketHeader& to_noc_unicast_atomic_inc(std::uint64_t noc_addr, std::uint32_t val) {
+        set_cmd(NocSendType::NOC_UNICAST_ATOMIC_INC, 0);
+        set64(hdr::kNocAddr, noc_addr);
+        words[hdr::kValue / 4] = val;
+        return *this;
+    }
+    PacketHeader& to_noc_fused_unicast_write_atomic_inc(std::uint64_t noc_addr, std::uint64_t sem_noc_addr,
+                                                        std::uint32_t val, std::uint32_t size) {
+        set_cmd(NocSendType::NOC_FUSED_UNICAST_ATOMIC_INC, size);
+        set64(hdr::kNocAddr, noc_addr);
+        set64(hdr::kSemAddr, sem_noc_addr);
+        words[hdr::kValue / 4] = val;
+        return *this;
+    }
+    /// Read `size` bytes at `src_noc_addr` on the destination chip; the reply
+    /// is written to `reply_noc_addr` on this chip and increments
+    /// `reply_sem_noc_addr` by `reply_inc` (set the reply route too).
+    PacketHeader& to_noc_unicast_read(std::uint64_t src_noc_addr, std::uint32_t size, std::uint64_t reply_noc_addr,
+                                      std::uint64_t reply_sem_noc_addr, std::uint32_t reply_inc) {
+        set_cmd(NocSendType::NOC_UNICAST_READ, 0);
+        words[hdr::kFlags / 4] = size;  // the read length travels in the flags word (no payload)
+        set64(hdr::kNocAddr, src_noc_addr);
+        set64(hdr::kSemAddr, reply_noc_addr);
+        set64(hdr::kReplySem, reply_sem_noc_addr);
+        words[hdr::kValue / 4] = reply_inc;
+        return *this;
+    }
+    std::uint32_t read_size() const { return words[hdr::kFlags / 4]; }
+    std::uint64_t reply_sem_noc_addr() const { return get64(hdr::kReplySem); }
+
+    void set_chips(std::uint32_t src, std::uint32_t dst) { words[hdr::kChips / 4] = (src & 0xffff) | (dst << 16); }
+    /// 1D: `hops` chips away (forward hops-1 times, then write).
+    void set_route_1d(unsigned hops) { set_route_words(hdr::kRoute, hdr::kRouteExt, hops); }
+    void set_reply_route_1d(unsigned hops) { words[hdr::kReplyRoute / 4] = route_word(hops, 0); }
+    /// 2D: nibble i = what chip i of the path does (i = 0 the sender's own
+    /// hop: the router it sends through); the last is route2d::kLocal.
+    void set_route_2d(const std::uint8_t* nibbles, unsigned n) { set_nibbles(hdr::kRoute2d, nibbles, n); }
+    void set_reply_route_2d(const std::uint8_t* nibbles, unsigned n) { set_nibbles(hdr::kReplyRoute2d, nibbles, n); }
+
+    /// Two bits per hop for hops 16*word .. 16*word+15 of a route of `hops`.
+    static std::uint32_t route_word(unsigned hops, unsigned word) {
+        std::uint32_t w = 0;
+        for (unsigned h = word * route1d::kHopsPerWord; h < hops && h < (word + 1) * route1d::kHopsPerWord; ++h)
+            w |= (h + 1 == hops ? route1d::WRITE_ONLY : route1d::FORWARD_ONLY) << (2 * (h % route1d::kHopsPerWord));
+        return w;
+    }
+
+private:
+    void set_cmd(NocSendType t, std::uint32_t size) {
+        words[0] = std::uint32_t(t) | (size << 16);
+        words[hdr::kFlags / 4] = 0;
+    }
+    void set64(std::uint32_t off, std::uint64_t v) {
+        words[off / 4] = std::uint32_t(v);
+        words[off / 4 + 1] = std::uint32_t(v >> 32);
+    }
+    std::uint64_t get64(std::uint32_t off) const {
+        return std::uint64_t(words[off / 4]) | (std::uint64_t(words[off / 4 + 1]) << 32);
+    }
+    void set_route_words(std::uint32_t first, std::uint32_t ext, unsigned hops) {
+        words[first / 4] = route_word(hops, 0);
+        for (unsigned w = 1; w < 4; ++w) words[ext / 4 + w - 1] = route_word(hops, w);
+    }
+    void set_nibbles(std::uint32_t off, const std::uint8_t* n, unsigned count) {
+        for (unsigned i = 0; i < 4; ++i) words[off / 4 + i] = 0xffffffffu;
+        for (unsigned i = 0; i < count && i < 32; ++i) {
+            std::uint32_t& w = words[off / 4 + i / 8];
+            const unsigned sh = 4 * (i % 8);
+            w = (w & ~(0xfu << sh)) | (std::uint32_t(n[i] & 0xf) << sh);
+        }
+    }
+};
+
+/// Route nibble `i` of a 2D route stored at word offset `off` of a header image.
+inline std::uint32_t route_nibble(const std::uint32_t* words, std::uint32_t off, unsigned i) {
+    return (words[off / 4 + i / 8] >> (4 * (i % 8))) & 0xf;
+}
+
+/// A sender's view of one fabric channel it may write packets into: a router's
+/// worker channel or a mux client channel (tt-metal WorkerToFabricEdmSender's
+/// build-from-args). Host and kernel share this layout.
+struct FabricConnectionArgs {
+    std::uint32_t x = 0, y = 0;          ///< the router's (or mux's) core
+    std::uint32_t buffer = 0;            ///< slot 0 of the channel in its L1
+    std::uint32_t num_slots = 0;
+    std::uint32_t slot_bytes = 0;        ///< header + largest payload
+    std::uint32_t header_bytes = 0;
+    std::uint32_t wr_counter = 0;        ///< its "packets written" word (we increment it)
+    std::uint32_t rd_counter = 0;        ///< its copy of "slots freed" (read at open)
+    std::uint32_t location = 0;          ///< its connection block: our xy, rd addr, teardown addr, state
+    std::uint32_t local_rd = 0;          ///< our L1 word it writes "slots freed" into
+    std::uint32_t local_teardown = 0;    ///< our L1 word it sets when a close is done
+    std::uint32_t local_scratch = 0;     ///< 16 B of our L1 for the open handshake
+    std::uint32_t header_pool = 0;       ///< num_slots headers of header_bytes in our L1
+    template <class V> void visit(V& v) {
+        v(x), v(y), v(buffer), v(num_slots), v(slot_bytes), v(header_bytes), v(wr_counter), v(rd_counter),
+            v(location), v(local_rd), v(local_teardown), v(local_scratch), v(header_pool);
+    }
+};
+
+/// The connection block of a channel that accepts worker connections.
+namespace conn {
+constexpr std::uint32_t kWorkerXY = 0;       ///< (x << 16) | y
+constexpr std::uint32_t kWorkerRd = 4;       ///< L1 address of the worker's "slots freed" word
+constexpr std::uint32_t kWorkerTeardown = 8;
+constexpr std::uint32_t kState = 12;
+constexpr std::uint32_t kClosed = 0, kOpen = 1, kCloseRequested = 2;
+constexpr std::uint32_t kBytes = 16;
+}  // namespace conn
+
+/// Sender channels of a router. Channel 0 takes local workers (through a
+/// connection); channels 1..3 take packets forwarded by this chip's routers
+/// of the other directions (1D: one, from the opposite direction); the last
+/// one carries read replies the router makes itself.
+constexpr unsigned kMaxSenderChannels = 5;
+constexpr unsigned kWorkerChannel = 0;
+
+/// The sender channel of the router of direction `router` that takes packets
+/// arriving at this chip through the router of direction `inbound` (2D:
+/// channels 1..3 are the other directions in E, W, N, S order; 1D: channel 1).
+constexpr unsigned upstreamChannel(Dir router, Dir inbound, bool is2d) {
+    if (!is2d) return 1;
+    unsigned ch = 1;
+    for (unsigned d = 0; d < kDirs; ++d) {
+        if (Dir(d) == router) continue;
+        if (Dir(d) == inbound) return ch;
+        ++ch;
+    }
+    return 0;  // router == inbound: no such channel
+}
+
+/// L1 layout of a router; the same on every router of a fabric, so each
+/// router writes its peer's words at its own addresses. Every word sits in
+/// its own 16 B (NoC and Ethernet atomics).
+struct RouterLayout {
+    std::uint32_t handshake = 0;
+    std::uint32_t rx_pkts_sent = 0;   ///< packets the peer sent into our receiver
+    std::uint32_t counters = 0;       ///< per sender channel: 4 words of 16 B (see below)
+    std::uint32_t ds_free = 0;        ///< per downstream direction: slots it freed for us
+    std::uint32_t connection = 0;     ///< connection block of the worker channel
+    std::uint32_t sender_buffers[kMaxSenderChannels] = {};
+    std::uint32_t rx_buffer = 0;
+    std::uint32_t end = 0;
+
+    // Per sender channel c, at counters + c * 64:
+    std::uint32_t wr_counter(unsigned c) const { return counters + c * 64; }  ///< producers increment
+    std::uint32_t acked(unsigned c) const { return counters + c * 64 + 16; }  ///< the peer's receiver increments
+    std::uint32_t completed(unsigned c) const { return counters + c * 64 + 32; }
+    std::uint32_t rd_counter(unsigned c) const { return counters + c * 64 + 48; }  ///< slots freed (ours)
+    std::uint32_t ds_free_of(Dir d) const { return ds_free + std::uint32_t(d) * 16; }
+};
+
+/// Runtime arguments of a fabric router (firmware/fabric/fabric_router.cpp).
+struct FabricRouterArgs {
+    std::uint32_t dir = 0;             ///< Dir of this router's link
+    std::uint32_t is_2d = 0;
+    std::uint32_t chip = 0;            ///< this chip (logs and reports)
+    std::uint32_t header_bytes = 0;
+    std::uint32_t slot_bytes = 0;      ///< header + max payload
+    std::uint32_t first_level_ack = 0; ///< ack each packet on arrival (ring/torus)
+    std::uint32_t bubble = 0;          ///< bubble flow control on this router's sender channels
+    std::uint32_t handshake_sender = 0;
+    std::uint32_t n_senders = 0;       ///< sender channels in use (incl. the reply channel)
+    std::uint32_t reply_channel = 0;
+    std::uint32_t sender_slots[kMaxSenderChannels] = {};
+    std::uint32_t injection_mask = 0;  ///< bit c: channel c injects into a ring (needs 2 free remote slots)
+    std::uint32_t rx_slots = 0;
+    // Layout (the same on every router of the fabric).
+    std::uint32_t l_handshake = 0, l_rx_pkts_sent = 0, l_counters = 0, l_ds_free = 0, l_connection = 0;
+    std::uint32_t l_sender_buffers[kMaxSenderChannels] = {};
+    std::uint32_t l_rx_buffer = 0;
+    /// Producer of each upstream sender channel: the router that forwards into
+    /// it, packed (x << 16) | y (0xffffffff: none).
+    std::uint32_t producer_xy[kMaxSenderChannels] = {};
+    /// Downstream routers on this chip (for forwarding): packed (x << 16) | y
+    /// per Dir, 0xffffffff where there is none; and their sender slots.
+    std::uint32_t downstream_xy[kDirs] = {};
+    std::uint32_t downstream_slots = 0;
+    std::uint32_t forward_noc = 1;     ///< NoC of forwards and local writes
+    std::uint32_t credit_noc = 0;      ///< NoC of credits to producers
+    std::uint32_t packet_cycles = 0;   ///< header decode and routing per received packet
+
+    template <class V> void visit(V& v) {
+        v(dir), v(is_2d), v(chip), v(header_bytes), v(slot_bytes), v(first_level_ack), v(bubble), v(handshake_sender);
+        v(n_senders), v(reply_channel);
+        for (auto& s : sender_slots) v(s);
+        v(injection_mask), v(rx_slots);
+        v(l_handshake), v(l_rx_pkts_sent), v(l_counters), v(l_ds_free), v(l_connection);
+        for (auto& b : l_sender_buffers) v(b);
+        v(l_rx_buffer);
+        for (auto& p : producer_xy) v(p);
+        for (auto& d : downstream_xy) v(d);
+        v(downstream_slots), v(forward_noc), v(credit_noc), v(packet_cycles);
+    }
+    RouterLayout layout() const {
+        RouterLayout l;
+        l.handshake = l_handshake;
+        l.rx_pkts_sent = l_rx_pkts_sent;
+        l.counters = l_counters;
+        l.ds_free = l_ds_free;
+        l.connection = l_connection;
+        for (unsigned c = 0; c < kMaxSenderChannels; ++c) l.sender_buffers[c] = l_sender_buffers[c];
+        l.rx_buffer = l_rx_buffer;
+        return l;
+    }
+};
+
+/// Runtime arguments of a fabric mux (firmware/fabric/fabric_mux.cpp): N
+/// client channels, each with its own connection block, drained into one
+/// router worker channel.
+constexpr unsigned kMaxMuxClients = 16;
+struct FabricMuxArgs {
+    std::uint32_t n_clients = 0;
+    std::uint32_t client_slots = 0;
+    std::uint32_t slot_bytes = 0;
+    std::uint32_t header_bytes = 0;
+    std::uint32_t buffers = 0;       ///< client c's slots at buffers + c * client_slots * slot_bytes
+    std::uint32_t counters = 0;      ///< client c: wr_counter, rd_counter at counters + c * 32 (+0, +16)
+    std::uint32_t connections = 0;   ///< client c's connection block at connections + c * 16
+    FabricConnectionArgs router;     ///< our connection to the router's worker channel
+    template <class V> void visit(V& v) {
+        v(n_clients), v(client_slots), v(slot_bytes), v(header_bytes), v(buffers), v(counters), v(connections);
+        router.visit(v);
+    }
+};
+
+/// Ends the runtime arguments of the fabric kernels.
+constexpr std::uint32_t kArgsEndMarker = 0xFAB0;
+
+constexpr std::uint32_t packXY(std::uint32_t x, std::uint32_t y) { return (x << 16) | y; }
+constexpr std::uint32_t kNoCore = 0xffffffffu;
+
+}  // namespace cclsim::fabric
