@@ -16,7 +16,8 @@ BoardInfo board(const char* name, const char* descriptor, const char* defaultWor
     b.workloads = {ccl::makeAllGather,          ccl::makeReduceScatter,         ccl::makeAllReduce,
                    ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
                    microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
-                   microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth};
+                   microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth,
+                   microbench::makeFabricTraffic};
     return b;
 }
 }  // namespace

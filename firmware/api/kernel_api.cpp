@@ -100,6 +100,13 @@ void fw_assert(bool condition, const char* what) {
     if (!condition) CCLSIM_ERROR(ctx().name(), "firmware assertion failed: {}", what);
 }
 
+void fw_assert_equal(std::uint32_t actual, std::uint32_t expected, const char* what) {
+    if (actual != expected)
+        CCLSIM_ERROR(ctx().name(), "firmware assertion failed: {} (found {}, expected {})", what, actual, expected);
+}
+
+std::uint32_t debug_peek_u32(std::uint32_t addr) { return ctx().core().l1.readU32(addr); }
+
 void spin_cycles(std::uint32_t cycles) {
     KernelContext& k = ctx();
     k.advance(Tick(cycles) * k.core().costs().cycle);

@@ -50,6 +50,12 @@ bool l1_word_at_least(std::uint32_t addr, std::uint32_t value);
 /// Firmware assertion: a false condition stops the simulation with an error
 /// naming the kernel, its core and the simulated time.
 void fw_assert(bool condition, const char* what);
+/// Firmware assertion on a value: the error also names both values.
+void fw_assert_equal(std::uint32_t actual, std::uint32_t expected, const char* what);
+
+/// Diagnostics only: the L1 word at `addr` now, at no simulated cost (for
+/// trace output; firmware logic must use l1_read_u32).
+std::uint32_t debug_peek_u32(std::uint32_t addr);
 
 /// Charge `cycles` of computation to the kernel.
 void spin_cycles(std::uint32_t cycles);

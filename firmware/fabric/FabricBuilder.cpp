@@ -45,8 +45,10 @@ FabricBuilder::FabricBuilder(Runtime& rt, FabricTopology topo, const FabricOptio
     else
         headerBytes_ = topo_.maxHops() <= route1d::kHopsPerWord ? fa.headerBytes1d : fa.headerBytes1dLong;
     slotBytes_ = headerBytes_ + round16(payload_);
-    nMainSenders_ = topo_.is2d() ? 4 : 2;
+    readMax_ = std::min(fa.readMaxBytes, payload_);
+    slotBytes1_ = headerBytes_ + round16(readMax_);
     replySlots_ = fa.replySlots;
+    vc1Slots_ = fa.vc1Slots;
     planRouters();
     chooseSlots();
 }
@@ -111,12 +113,15 @@ void FabricBuilder::planRouters() {
 void FabricBuilder::chooseSlots() {
     const ArchConfig& arch = rt_.platform().descriptor().arch;
     const std::uint32_t base = arch.erisc.unreservedBase + 16;  // after the handshake scratch
-    const unsigned nSenders = nMainSenders_ + 1;
-    const std::uint32_t control = 16 + nSenders * 64 + kDirs * 16 + conn::kBytes;
+    const bool is2d = topo_.is2d();
+    const unsigned nUp = numUpstream(is2d);
+    const unsigned nSenders = numSenderChannels(is2d);
+    const std::uint32_t control = kVcs * 16 + nSenders * 64 + kVcs * kDirs * 16 + conn::kBytes;
+    // VC1 (read replies): the reply channel, one forwarding channel per other direction, the receiver.
+    const std::uint64_t vc1 = std::uint64_t(replySlots_ + nUp * vc1Slots_ + vc1Slots_) * slotBytes1_;
     const std::uint32_t avail = arch.erisc.kernelRegionEnd() - base;
     for (const auto& opt : arch.fabric.slotOptions) {
-        const std::uint64_t need =
-            control + (std::uint64_t(nMainSenders_) * opt[0] + replySlots_ + opt[1]) * std::uint64_t(slotBytes_);
+        const std::uint64_t need = control + vc1 + std::uint64_t((nUp + 1) * opt[0] + opt[1]) * slotBytes_;
         if (need <= avail) {
             senderSlots_ = opt[0];
             rxSlots_ = opt[1];
@@ -124,22 +129,31 @@ void FabricBuilder::chooseSlots() {
         }
     }
     if (!senderSlots_)
-        throw ConfigError(fmt::format("fabric: no slot option of {} fits {} B slots ({} B header + {} B payload) in "
-                                      "the {} B of ERISC L1",
+        throw ConfigError(fmt::format("fabric: no slot option of {} fits {} B slots ({} B header + {} B payload) and the "
+                                      "read-reply channels in the {} B of ERISC L1",
                                       arch.file, slotBytes_, headerBytes_, payload_, avail));
     RouterLayout& l = layout_;
     l.handshake = arch.erisc.unreservedBase;
-    l.rx_pkts_sent = base;
-    l.counters = base + 16;
+    l.rx_pkts_sent[0] = base;
+    l.rx_pkts_sent[1] = base + 16;
+    l.counters = base + 32;
     l.ds_free = l.counters + nSenders * 64;
-    l.connection = l.ds_free + kDirs * 16;
+    l.connection = l.ds_free + kVcs * kDirs * 16;
     std::uint32_t at = l.connection + conn::kBytes;
     for (unsigned c = 0; c < nSenders; ++c) {
         l.sender_buffers[c] = at;
-        at += (c + 1 == nSenders ? replySlots_ : senderSlots_) * slotBytes_;
+        at += senderSlotsOf(c) * (channelVc(c, is2d) ? slotBytes1_ : slotBytes_);
     }
-    l.rx_buffer = at;
-    l.end = at + rxSlots_ * slotBytes_;
+    l.rx_buffer[0] = at;
+    at += rxSlots_ * slotBytes_;
+    l.rx_buffer[1] = at;
+    l.end = at + vc1Slots_ * slotBytes1_;
+}
+
+std::uint32_t FabricBuilder::senderSlotsOf(unsigned c) const {
+    const bool is2d = topo_.is2d();
+    if (c == replyChannel(is2d)) return replySlots_;
+    return channelVc(c, is2d) ? vc1Slots_ : senderSlots_;
 }
 
 std::size_t FabricBuilder::routerIndex(unsigned chip, unsigned plane, Dir d) const {
@@ -245,8 +259,9 @@ void FabricBuilder::build() {
     built_ = true;
     placeMuxes();
     const ArchConfig& arch = rt_.platform().descriptor().arch;
-    const unsigned nSenders = nMainSenders_ + 1;
-    const std::uint32_t base = layout_.rx_pkts_sent;
+    const bool is2d = topo_.is2d();
+    const unsigned nSenders = numSenderChannels(is2d);
+    const std::uint32_t base = layout_.rx_pkts_sent[0];
 
     // Routers.
     for (RouterSlot& r : routers_) {
@@ -260,45 +275,51 @@ void FabricBuilder::build() {
         if (at != base) throw std::logic_error("fabric router layout is not at the kernel region base");
         prog.markControl(ri.core, base, layout_.sender_buffers[0] - base);
         for (unsigned c = 0; c < nSenders; ++c) {
-            const std::uint32_t slots = c + 1 == nSenders ? replySlots_ : senderSlots_;
-            for (std::uint32_t s = 0; s < slots; ++s)
-                prog.markControl(ri.core, layout_.sender_buffers[c] + s * slotBytes_, headerBytes_);
+            const std::uint32_t stride = channelVc(c, is2d) ? slotBytes1_ : slotBytes_;
+            for (std::uint32_t s = 0; s < senderSlotsOf(c); ++s)
+                prog.markControl(ri.core, layout_.sender_buffers[c] + s * stride, headerBytes_);
         }
         for (std::uint32_t s = 0; s < rxSlots_; ++s)
-            prog.markControl(ri.core, layout_.rx_buffer + s * slotBytes_, headerBytes_);
+            prog.markControl(ri.core, layout_.rx_buffer[0] + s * slotBytes_, headerBytes_);
+        for (std::uint32_t s = 0; s < vc1Slots_; ++s)
+            prog.markControl(ri.core, layout_.rx_buffer[1] + s * slotBytes1_, headerBytes_);
 
         FabricRouterArgs& a = r.args;
         a.dir = std::uint32_t(ri.dir);
-        a.is_2d = topo_.is2d() ? 1 : 0;
+        a.is_2d = is2d ? 1 : 0;
         a.chip = ri.chip;
         a.header_bytes = headerBytes_;
-        a.slot_bytes = slotBytes_;
+        a.slot_bytes[0] = slotBytes_;
+        a.slot_bytes[1] = slotBytes1_;
         a.first_level_ack = ri.bubble ? 1 : 0;
         a.bubble = ri.bubble ? 1 : 0;
-        a.n_senders = nSenders;
-        a.reply_channel = nSenders - 1;
-        for (unsigned c = 0; c < kMaxSenderChannels; ++c)
-            a.sender_slots[c] = c < nMainSenders_ ? senderSlots_ : c == nSenders - 1 ? replySlots_ : 0;
-        a.rx_slots = rxSlots_;
-        a.injection_mask = 1u | (1u << (nSenders - 1));  // workers and read replies enter the ring here
+        for (unsigned c = 0; c < kMaxSenderChannels; ++c) a.sender_slots[c] = c < nSenders ? senderSlotsOf(c) : 0;
+        a.rx_slots[0] = rxSlots_;
+        a.rx_slots[1] = vc1Slots_;
+        // Workers and the router's own read replies bring new packets into the ring here.
+        a.injection_mask = 1u | (1u << replyChannel(is2d));
         a.l_handshake = layout_.handshake;
-        a.l_rx_pkts_sent = layout_.rx_pkts_sent;
         a.l_counters = layout_.counters;
         a.l_ds_free = layout_.ds_free;
         a.l_connection = layout_.connection;
+        for (unsigned v = 0; v < kVcs; ++v) {
+            a.l_rx_pkts_sent[v] = layout_.rx_pkts_sent[v];
+            a.l_rx_buffer[v] = layout_.rx_buffer[v];
+        }
         for (unsigned c = 0; c < kMaxSenderChannels; ++c) a.l_sender_buffers[c] = layout_.sender_buffers[c];
-        a.l_rx_buffer = layout_.rx_buffer;
         for (auto& p : a.producer_xy) p = kNoCore;
         for (auto& dxy : a.downstream_xy) dxy = kNoCore;
         for (Dir in : directions(topo_)) {
             if (in == ri.dir) continue;
             const std::size_t u = routerIndex(ri.chip, ri.plane, in);
             if (u == ~std::size_t{0}) continue;
-            const unsigned ch = upstreamChannel(ri.dir, in, topo_.is2d());
             const CoreCoord uc = routers_[u].info.core;
-            a.producer_xy[ch] = packXY(uc.x, uc.y);
-            // A packet turning onto this router's axis enters its ring.
-            if (isX(in) != isX(ri.dir)) a.injection_mask |= 1u << ch;
+            for (unsigned v = 0; v < kVcs; ++v) {
+                const unsigned ch = upstreamChannel(ri.dir, in, is2d, v);
+                a.producer_xy[ch] = packXY(uc.x, uc.y);
+                // A packet turning onto this router's axis enters its ring.
+                if (isX(in) != isX(ri.dir)) a.injection_mask |= 1u << ch;
+            }
         }
         for (Dir out : directions(topo_)) {
             if (out == ri.dir) continue;
@@ -307,7 +328,8 @@ void FabricBuilder::build() {
             const CoreCoord dc = routers_[dn].info.core;
             a.downstream_xy[unsigned(out)] = packXY(dc.x, dc.y);
         }
-        a.downstream_slots = senderSlots_;
+        a.downstream_slots[0] = senderSlots_;
+        a.downstream_slots[1] = vc1Slots_;
         a.forward_noc = arch.fabric.forwardNoc;
         a.credit_noc = arch.fabric.creditNoc;
         a.packet_cycles = arch.fabric.routerPacketCycles;

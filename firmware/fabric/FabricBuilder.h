@@ -57,6 +57,7 @@ public:
     std::uint32_t maxPayloadBytes() const { return payload_; }
     std::uint32_t senderSlots() const { return senderSlots_; }
     std::uint32_t receiverSlots() const { return rxSlots_; }
+    std::uint32_t readMaxBytes() const { return readMax_; }
 
     Route route(unsigned src, unsigned dst) const;
     /// A header from `src` to `dst` with its routing fields and chips set.
@@ -103,6 +104,7 @@ private:
     std::size_t routerIndex(unsigned chip, unsigned plane, Dir d) const;
     void planRouters();
     void chooseSlots();
+    std::uint32_t senderSlotsOf(unsigned channel) const;
     void placeMuxes();
 
     Runtime& rt_;
@@ -110,8 +112,8 @@ private:
     FabricOptions opts_;
     unsigned planes_ = 0;
     std::uint32_t headerBytes_ = 0, payload_ = 0, slotBytes_ = 0;
-    std::uint32_t senderSlots_ = 0, rxSlots_ = 0, replySlots_ = 0;
-    unsigned nMainSenders_ = 0;
+    std::uint32_t readMax_ = 0, slotBytes1_ = 0;  ///< VC1: largest reply and its slot
+    std::uint32_t senderSlots_ = 0, rxSlots_ = 0, replySlots_ = 0, vc1Slots_ = 0;
     RouterLayout layout_;
     std::vector<RouterSlot> routers_;
     std::vector<RouterInfo> routerInfo_;

@@ -8,13 +8,18 @@
 // or forwards the packet, over the NoC, to the router of the next hop's link
 // on the same chip.
 //
-// Channels (each a ring of equal slots of header + largest payload in L1):
-//   sender 0          local workers, one connection at a time (a mux shares it)
-//   sender 1 (.. 3)   packets forwarded by this chip's other routers
-//                     (1D: the router of the opposite direction; 2D: one per
-//                     other direction)
-//   sender last       read replies this router makes itself
-//   receiver          packets from the peer router over Ethernet
+// Channels (each a ring of equal slots of header + largest payload in L1),
+// on two virtual channels:
+//   VC0 sender 0        local workers, one connection at a time (a mux shares it)
+//   VC0 sender 1 (..3)  packets forwarded by this chip's other routers
+//                       (1D: the router of the opposite direction; 2D: one per
+//                       other direction)
+//   VC1 sender          read replies this router makes, and (one per other
+//                       direction) replies forwarded by the other routers
+//   receiver per VC     packets from the peer router over Ethernet
+// A read request (VC0) that finds the reply channel full waits; replies
+// (VC1) never wait for VC0, so requests and replies cannot wait on each
+// other in a cycle.
 //
 // Flow control uses free-running counters (32-bit words that only grow,
 // incremented by NoC atomics or Ethernet register writes, so no update is
@@ -22,23 +27,24 @@
 //
 //   producer (worker/router)      this router                    peer router
 //   write slot, inc wr_counter -> wr_counter != sent
-//                                 eth send slot -> rx slot ---->  (same address)
+//                                 eth send slot -> rx slot ---->  (same address, same VC)
 //                                 remote reg: rx_pkts_sent += 1 -> new packet
-//                                                    acked[c] += 1 <- (ring/torus: first-level ack)
+//                                                    acked[c] += 1 <- (ring/torus: first-level ack, on arrival)
 //                                                                   forward / perform the command
 //                                                completed[c] += 1 <- its NoC writes left the slot
 //   "slots freed" <-------------- on ack (ring/torus) or completion:
 //   (worker: inline write of rd;   the sender slot is free again
 //    router: inc its ds_free)
 //
-// A sender may send when the peer's receiver has a free slot: rx_slots -
-// (sent - completed) >= 1, or >= 2 for an *injection* channel on a ring or a
-// wrapped torus axis (bubble flow control: a channel that brings new packets
-// into a ring never takes its last free slot, so packets already in the ring
-// can always move and the ring cannot deadlock). Lines and meshes without
-// wraparound cannot form a cycle of channels with dimension-ordered routes.
+// A sender may send when the peer's receiver of its VC has a free slot:
+// rx_slots - (sent - completed) >= 1, or >= 2 for an *injection* channel on
+// a ring or a wrapped torus axis (bubble flow control: a channel that brings
+// new packets into a ring never takes its last free slot, so packets already
+// in the ring can always move and the ring cannot deadlock). Lines and meshes
+// without wraparound cannot form a cycle of channels with dimension-ordered
+// routes (replies retrace their request's path: one turn order per VC).
 //
-// The main loop steps every sender channel, then the receiver, then the
+// The main loop steps every sender channel, then each receiver, then the
 // worker connection; each step moves at most one packet. Every status read
 // is a modelled spin-loop read (an idle router sleeps until a word changes).
 //
@@ -64,17 +70,22 @@ std::uint32_t round16(std::uint32_t n) { return (n + 15) / 16 * 16; }
 
 class Router {
 public:
-    explicit Router(const FabricRouterArgs& a) : a_(a), l_(a.layout()), dir_(Dir(a.dir)) {
-        for (unsigned c = 0; c < a_.n_senders; ++c) senders_[c].slots = a_.sender_slots[c];
-        rx_src_.resize(a_.rx_slots);
+    explicit Router(const FabricRouterArgs& a)
+        : a_(a), l_(a.layout()), dir_(Dir(a.dir)), is2d_(a.is_2d != 0), n_senders_(numSenderChannels(is2d_)),
+          reply_(replyChannel(is2d_)) {
+        for (unsigned c = 0; c < n_senders_; ++c) {
+            senders_[c].slots = a_.sender_slots[c];
+            senders_[c].vc = channelVc(c, is2d_);
+        }
+        for (unsigned v = 0; v < kVcs; ++v) rx_[v].src.resize(a_.rx_slots[v]);
     }
 
     void run() {
         eth_setup_handshake(l_.handshake, a_.handshake_sender != 0);
         WAYPOINT("FAB");
         for (;;) {
-            for (unsigned c = 0; c < a_.n_senders; ++c) sender_step(c);
-            receiver_step();
+            for (unsigned c = 0; c < n_senders_; ++c) sender_step(c);
+            for (unsigned v = 0; v < kVcs; ++v) receiver_step(v);
             connection_step();
         }
     }
@@ -82,18 +93,33 @@ public:
 private:
     struct Sender {
         std::uint32_t slots = 0;
+        unsigned vc = 0;
         std::uint32_t sent = 0;       ///< packets sent over Ethernet
         std::uint32_t freed = 0;      ///< slots given back to the producer
         std::uint32_t completed = 0;  ///< completions seen from the peer
     };
+    struct Receiver {
+        std::uint32_t processed = 0;   ///< packets taken (forwarded or performed)
+        std::uint32_t acked = 0;       ///< first-level acks sent
+        std::uint32_t completing = 0;  ///< completions sent
+        std::uint32_t decoded = ~0u;   ///< the packet whose header was decoded
+        std::vector<std::uint32_t> src;  ///< sender channel of each slot's packet (to credit)
+    };
 
     std::uint32_t sender_slot(unsigned c, std::uint32_t i) const {
-        return l_.sender_buffers[c] + (i % senders_[c].slots) * a_.slot_bytes;
+        return l_.sender_buffers[c] + (i % senders_[c].slots) * a_.slot_bytes[senders_[c].vc];
     }
-    std::uint32_t rx_slot(std::uint32_t i) const { return l_.rx_buffer + (i % a_.rx_slots) * a_.slot_bytes; }
-    std::uint32_t remote_free() const { return a_.rx_slots - (total_sent_ - total_completed_); }
+    std::uint32_t rx_slot(unsigned v, std::uint32_t i) const {
+        return l_.rx_buffer[v] + (i % a_.rx_slots[v]) * a_.slot_bytes[v];
+    }
+    std::uint32_t remote_free(unsigned v) const {
+        return a_.rx_slots[v] - (total_sent_[v] - total_completed_[v]);
+    }
     std::uint8_t fnoc() const { return std::uint8_t(a_.forward_noc); }
     std::uint8_t cnoc() const { return std::uint8_t(a_.credit_noc); }
+    /// Transaction id of a received packet's NoC writes (VC1 shares the ids:
+    /// a shared id only delays a completion until both writes have left).
+    static std::uint32_t trid_of(std::uint32_t i) { return i % NOC_MAX_TRANSACTION_ID_COUNT; }
 
     // ---- sender channels ------------------------------------------------------
 
@@ -104,7 +130,7 @@ private:
         // that re-reads a word it just found unchanged is idle.)
         if (l1_word_is_not(l_.completed(c), s.completed)) {
             const std::uint32_t done = l1_read_u32(l_.completed(c));
-            total_completed_ += done - s.completed;
+            total_completed_[s.vc] += done - s.completed;
             s.completed = done;
             if (!a_.first_level_ack) free_slots(c, done);
         }
@@ -112,7 +138,7 @@ private:
         // The next packet, if the producer wrote one and the peer has room.
         if (!l1_word_is_not(l_.wr_counter(c), s.sent)) return;
         const std::uint32_t need = (a_.bubble && (a_.injection_mask >> c & 1u)) ? 2 : 1;
-        if (remote_free() < need) return;
+        if (remote_free(s.vc) < need) return;
         if (eth_txq_is_busy(kDataTxq)) return;
         const std::uint32_t slot = sender_slot(c, s.sent);
         const std::uint32_t cmd = l1_read_u32(slot);
@@ -120,12 +146,12 @@ private:
         // Tell the receiving router which channel to credit.
         l1_write_u32(slot, (cmd & ~0xff00u) | (c << 8));
         const std::uint32_t bytes = a_.header_bytes + round16(payload);
-        eth_send_packet(kDataTxq, slot >> 4, rx_slot(total_sent_) >> 4, bytes >> 4);
+        eth_send_packet(kDataTxq, slot >> 4, rx_slot(s.vc, total_sent_[s.vc]) >> 4, bytes >> 4);
         // Behind the payload on the same queue: the receiver sees the data first.
-        eth_write_remote_reg(kDataTxq, l_.rx_pkts_sent, 1);
+        eth_write_remote_reg(kDataTxq, l_.rx_pkts_sent[s.vc], 1);
         ++s.sent;
-        ++total_sent_;
-        trace_value(0, total_sent_);
+        ++total_sent_[s.vc];
+        trace_value(0, total_sent_[0] + total_sent_[1]);
     }
 
     void free_slots(unsigned c, std::uint32_t upto) {
@@ -137,7 +163,7 @@ private:
     }
 
     void credit_producer(unsigned c) {
-        if (c == a_.reply_channel) return;  // our own channel
+        if (c == reply_) return;  // our own channel
         if (c == kWorkerChannel) {
             const std::uint32_t rd = l1_read_u32(l_.rd_counter(c)) + 1;
             l1_write_u32(l_.rd_counter(c), rd);
@@ -146,44 +172,48 @@ private:
         }
         // An upstream router: one more free slot in the channel it feeds.
         const std::uint32_t p = a_.producer_xy[c];
-        noc_semaphore_inc(get_noc_addr(p >> 16, p & 0xffff, l_.ds_free_of(dir_)), 1, cnoc());
+        noc_semaphore_inc(get_noc_addr(p >> 16, p & 0xffff, l_.ds_free_of(senders_[c].vc, dir_)), 1, cnoc());
     }
 
-    // ---- receiver channel --------------------------------------------------------
+    // ---- receiver channels -------------------------------------------------------
 
-    void receiver_step() {
-        // The credit queue is read at most once per pass.
+    void receiver_step(unsigned v) {
+        Receiver& r = rx_[v];
+        // The credit queue is read at most once per step.
         int credit_q = -1;
         auto credit_q_free = [&] {
             if (credit_q < 0) credit_q = eth_txq_is_busy(kCreditTxq) ? 0 : 1;
             return credit_q == 1;
         };
         // Completions, in order: a slot is free once its NoC writes left it.
-        if (completing_ != processed_ &&
-            noc_async_write_trid_flushed(completing_ % NOC_MAX_TRANSACTION_ID_COUNT, fnoc()) && credit_q_free()) {
-            eth_write_remote_reg(kCreditTxq, l_.completed(rx_src_[completing_ % a_.rx_slots]), 1);
-            ++completing_;
+        if (r.completing != r.processed && noc_async_write_trid_flushed(trid_of(r.completing), fnoc()) &&
+            credit_q_free()) {
+            eth_write_remote_reg(kCreditTxq, l_.completed(r.src[r.completing % a_.rx_slots[v]]), 1);
+            ++r.completing;
             credit_q = -1;
         }
-        if (!l1_word_is_not(l_.rx_pkts_sent, processed_)) return;
-        const std::uint32_t slot = rx_slot(processed_);
+        // First-level acks (ring/torus): every packet that landed, whether or
+        // not it can move on yet; its sender's slot is free once it is here.
+        if (a_.first_level_ack && l1_word_is_not(l_.rx_pkts_sent[v], r.acked) && credit_q_free()) {
+            const std::uint32_t src = (l1_read_u32(rx_slot(v, r.acked)) >> 8) & 0xff;
+            eth_write_remote_reg(kCreditTxq, l_.acked(src), 1);
+            ++r.acked;
+            credit_q = -1;
+        }
+        if (!l1_word_is_not(l_.rx_pkts_sent[v], r.processed)) return;
+        const std::uint32_t slot = rx_slot(v, r.processed);
         const std::uint32_t cmd = l1_read_u32(slot);
         const std::uint32_t src_ch = (cmd >> 8) & 0xff;
-        if (a_.first_level_ack && acked_ == processed_) {
-            if (!credit_q_free()) return;
-            eth_write_remote_reg(kCreditTxq, l_.acked(src_ch), 1);
-            ++acked_;
-        }
         // Decoding the header and choosing the way (once per packet).
-        if (decoded_ != processed_) {
+        if (r.decoded != r.processed) {
             spin_cycles(a_.packet_cycles);
-            decoded_ = processed_;
+            r.decoded = r.processed;
         }
         const std::uint32_t route = l1_read_u32(slot + hdr::kRoute);
-        const std::uint32_t trid = processed_ % NOC_MAX_TRANSACTION_ID_COUNT;
+        const std::uint32_t trid = trid_of(r.processed);
         bool local = false;
         Dir out = dir_;
-        if (!a_.is_2d) {
+        if (!is2d_) {
             const std::uint32_t bits = route & 3u;
             fw_assert(bits == route1d::WRITE_ONLY || bits == route1d::FORWARD_ONLY,
                       "fabric router: 1D route field holds neither WRITE_ONLY nor FORWARD_ONLY (multicast is not "
@@ -201,39 +231,39 @@ private:
             }
         }
         if (local) {
-            if (!deliver(slot, cmd, trid)) return;
+            if (!deliver(v, slot, cmd, trid)) return;
         } else {
-            if (!forward(slot, cmd, route, out, trid)) return;
+            if (!forward(v, slot, cmd, route, out, trid)) return;
         }
-        rx_src_[processed_ % a_.rx_slots] = src_ch;
-        ++processed_;
-        trace_value(1, processed_);
+        r.src[r.processed % a_.rx_slots[v]] = src_ch;
+        ++r.processed;
+        trace_value(1, rx_[0].processed + rx_[1].processed);
     }
 
-    /// Copy the packet into the sender channel that router `out` keeps for
-    /// packets from our direction; false if it has no free slot yet.
-    bool forward(std::uint32_t slot, std::uint32_t cmd, std::uint32_t route, Dir out, std::uint32_t trid) {
+    /// Copy the packet into the sender channel (same VC) that router `out`
+    /// keeps for packets from our direction; false if it has no free slot yet.
+    bool forward(unsigned v, std::uint32_t slot, std::uint32_t cmd, std::uint32_t route, Dir out, std::uint32_t trid) {
         const std::uint32_t xy = a_.downstream_xy[unsigned(out)];
         fw_assert(xy != kNoCore, "fabric router: route leaves through a direction with no router on this chip");
         const unsigned d = unsigned(out);
-        const std::uint32_t freed = l1_word_is_not(l_.ds_free_of(out), ds_freed_[d]) ? l1_read_u32(l_.ds_free_of(out))
-                                                                                      : ds_freed_[d];
-        ds_freed_[d] = freed;
-        if (forwarded_[d] - freed >= a_.downstream_slots) return false;
+        const std::uint32_t word = l_.ds_free_of(v, out);
+        const std::uint32_t freed = l1_word_is_not(word, ds_freed_[v][d]) ? l1_read_u32(word) : ds_freed_[v][d];
+        ds_freed_[v][d] = freed;
+        if (forwarded_[v][d] - freed >= a_.downstream_slots[v]) return false;
         // Next hop's routing field.
-        if (!a_.is_2d) {
+        if (!is2d_) {
             l1_write_u32(slot + hdr::kRoute, route >> 2);
             if (a_.header_bytes >= hdr::kMinBytes1dLong) shift_route_ext(slot);
         } else {
             l1_write_u32(slot + hdr::kRoute, (route & ~0xffu) | ((route & 0xff) + 1));
         }
-        const unsigned ch = upstreamChannel(out, dir_, a_.is_2d != 0);
-        const std::uint32_t dst = l_.sender_buffers[ch] + (forwarded_[d] % a_.downstream_slots) * a_.slot_bytes;
+        const unsigned ch = upstreamChannel(out, dir_, is2d_, v);
+        const std::uint32_t dst = l_.sender_buffers[ch] + (forwarded_[v][d] % a_.downstream_slots[v]) * a_.slot_bytes[v];
         const std::uint32_t x = xy >> 16, y = xy & 0xffff;
         noc_async_write_one_packet_with_trid(slot, get_noc_addr(x, y, dst), a_.header_bytes + round16(cmd >> 16),
                                              trid, fnoc());
         noc_semaphore_inc(get_noc_addr(x, y, l_.wr_counter(ch)), 1, fnoc());
-        ++forwarded_[d];
+        ++forwarded_[v][d];
         return true;
     }
 
@@ -250,7 +280,7 @@ private:
     }
 
     /// Perform the packet's command on this chip; false if it must wait.
-    bool deliver(std::uint32_t slot, std::uint32_t cmd, std::uint32_t trid) {
+    bool deliver(unsigned v, std::uint32_t slot, std::uint32_t cmd, std::uint32_t trid) {
         const auto type = NocSendType(cmd & 0xff);
         const std::uint32_t size = cmd >> 16;
         auto rd64 = [&](std::uint32_t off) {
@@ -272,21 +302,24 @@ private:
                 noc_async_write_fused_atomic_inc(payload, addr, size, rd64(hdr::kSemAddr),
                                                  l1_read_u32(slot + hdr::kValue), trid, fnoc());
                 return true;
-            case NocSendType::NOC_UNICAST_READ: return serve_read(slot, addr);
+            case NocSendType::NOC_UNICAST_READ:
+                fw_assert(v == 0, "fabric router: a read request arrived on the reply VC");
+                return serve_read(slot, addr);
         }
         fw_assert(false, "fabric router: unknown NoC command in a packet header");
         return true;
     }
 
-    /// Read the requested bytes into a slot of our reply channel and queue a
-    /// fused write + increment back to the requester along the reply route.
+    /// Read the requested bytes into a slot of our reply channel (VC1) and
+    /// queue a fused write + increment back to the requester along the reply
+    /// route; false (wait) while the reply channel is full.
     bool serve_read(std::uint32_t slot, std::uint64_t src) {
-        const unsigned rc = a_.reply_channel;
-        Sender& r = senders_[rc];
+        Sender& r = senders_[reply_];
         if (reply_written_ - r.freed >= r.slots) return false;
         const std::uint32_t size = l1_read_u32(slot + hdr::kFlags);
-        fw_assert(size + a_.header_bytes <= a_.slot_bytes, "fabric router: read request larger than a slot");
-        const std::uint32_t out = sender_slot(rc, reply_written_);
+        fw_assert(size + a_.header_bytes <= a_.slot_bytes[1],
+                  "fabric router: read request larger than the reply channel's slots (fabric.read_max_bytes)");
+        const std::uint32_t out = sender_slot(reply_, reply_written_);
         WAYPOINT("FRD");
         if (size) {
             noc_async_read(src, out + a_.header_bytes, size, fnoc());
@@ -299,7 +332,7 @@ private:
         };
         reply.to_noc_fused_unicast_write_atomic_inc(get64(hdr::kSemAddr), get64(hdr::kReplySem), h.value(), size);
         reply.set_chips(h.dst_chip(), h.src_chip());
-        if (!a_.is_2d) {
+        if (!is2d_) {
             reply.words[hdr::kRoute / 4] = h.words[hdr::kReplyRoute / 4];
         } else {
             reply.words[hdr::kRoute / 4] = 1;  // nibble 0 is this router's own hop
@@ -307,7 +340,7 @@ private:
         }
         fabric_write_header(out, reply, a_.header_bytes);
         ++reply_written_;
-        l1_write_u32(l_.wr_counter(rc), reply_written_);
+        l1_write_u32(l_.wr_counter(reply_), reply_written_);
         WAYPOINT("FAB");
         return true;
     }
@@ -338,16 +371,15 @@ private:
     FabricRouterArgs a_;
     RouterLayout l_;
     Dir dir_;
+    bool is2d_;
+    unsigned n_senders_;
+    unsigned reply_;
     Sender senders_[kMaxSenderChannels];
-    std::uint32_t total_sent_ = 0;
-    std::uint32_t total_completed_ = 0;
-    std::uint32_t processed_ = 0;   ///< packets taken from the receiver channel
-    std::uint32_t acked_ = 0;       ///< first-level acks sent
-    std::uint32_t decoded_ = ~0u;   ///< the packet whose header was decoded
-    std::uint32_t completing_ = 0;  ///< completions sent
-    std::vector<std::uint32_t> rx_src_;  ///< sender channel of each received slot (to credit)
-    std::uint32_t forwarded_[kDirs] = {};
-    std::uint32_t ds_freed_[kDirs] = {};
+    Receiver rx_[kVcs];
+    std::uint32_t total_sent_[kVcs] = {};
+    std::uint32_t total_completed_[kVcs] = {};
+    std::uint32_t forwarded_[kVcs][kDirs] = {};
+    std::uint32_t ds_freed_[kVcs][kDirs] = {};
     std::uint32_t reply_written_ = 0;
     bool worker_open_ = false;
     std::uint32_t worker_x_ = 0, worker_y_ = 0, worker_rd_ = 0;
@@ -357,9 +389,9 @@ private:
 
 void fabric_router_main() {
     const FabricRouterArgs a = read_fabric_args<FabricRouterArgs>();
-    fw_assert(a.n_senders >= 2 && a.n_senders <= kMaxSenderChannels, "fabric router: bad number of sender channels");
-    fw_assert(a.rx_slots >= 1 && a.rx_slots <= NOC_MAX_TRANSACTION_ID_COUNT,
-              "fabric router: receiver slots must be 1..16 (one NoC transaction id each)");
+    for (unsigned v = 0; v < kVcs; ++v)
+        fw_assert(a.rx_slots[v] >= 1 && a.rx_slots[v] <= NOC_MAX_TRANSACTION_ID_COUNT,
+                  "fabric router: receiver slots must be 1..16 (one NoC transaction id each)");
     Router r(a);
     r.run();
 }

@@ -224,19 +224,30 @@ constexpr std::uint32_t kClosed = 0, kOpen = 1, kCloseRequested = 2;
 constexpr std::uint32_t kBytes = 16;
 }  // namespace conn
 
-/// Sender channels of a router. Channel 0 takes local workers (through a
-/// connection); channels 1..3 take packets forwarded by this chip's routers
-/// of the other directions (1D: one, from the opposite direction); the last
-/// one carries read replies the router makes itself.
-constexpr unsigned kMaxSenderChannels = 5;
+/// Sender channels of a router, on two virtual channels (VCs):
+///   VC0  0            local workers, one connection at a time (a mux shares it)
+///        1 .. U       packets forwarded by this chip's routers of the other
+///                     directions (U = 1 on a 1D fabric, 3 on a 2D one)
+///   VC1  U + 1        read replies this router makes itself
+///        U + 2 .. 2U+1  read replies forwarded by the other routers
+/// Each VC has its own receiver channel at the peer. Replies never wait for
+/// VC0 resources, so a read request waiting for a reply slot cannot close a
+/// cycle (request/reply deadlock).
+constexpr unsigned kMaxSenderChannels = 8;
 constexpr unsigned kWorkerChannel = 0;
+constexpr unsigned kVcs = 2;
+constexpr unsigned numUpstream(bool is2d) { return is2d ? 3 : 1; }
+constexpr unsigned replyChannel(bool is2d) { return numUpstream(is2d) + 1; }
+constexpr unsigned numSenderChannels(bool is2d) { return 2 * numUpstream(is2d) + 2; }
+constexpr unsigned channelVc(unsigned ch, bool is2d) { return ch > numUpstream(is2d) ? 1 : 0; }
 
-/// The sender channel of the router of direction `router` that takes packets
-/// arriving at this chip through the router of direction `inbound` (2D:
-/// channels 1..3 are the other directions in E, W, N, S order; 1D: channel 1).
-constexpr unsigned upstreamChannel(Dir router, Dir inbound, bool is2d) {
-    if (!is2d) return 1;
-    unsigned ch = 1;
+/// The sender channel (on `vc`) of the router of direction `router` that
+/// takes packets arriving at this chip through the router of direction
+/// `inbound` (2D: the other directions in E, W, N, S order).
+constexpr unsigned upstreamChannel(Dir router, Dir inbound, bool is2d, unsigned vc = 0) {
+    const unsigned base = vc ? replyChannel(is2d) + 1 : 1;
+    if (!is2d) return base;
+    unsigned ch = base;
     for (unsigned d = 0; d < kDirs; ++d) {
         if (Dir(d) == router) continue;
         if (Dir(d) == inbound) return ch;
@@ -250,12 +261,12 @@ constexpr unsigned upstreamChannel(Dir router, Dir inbound, bool is2d) {
 /// its own 16 B (NoC and Ethernet atomics).
 struct RouterLayout {
     std::uint32_t handshake = 0;
-    std::uint32_t rx_pkts_sent = 0;   ///< packets the peer sent into our receiver
-    std::uint32_t counters = 0;       ///< per sender channel: 4 words of 16 B (see below)
-    std::uint32_t ds_free = 0;        ///< per downstream direction: slots it freed for us
-    std::uint32_t connection = 0;     ///< connection block of the worker channel
+    std::uint32_t rx_pkts_sent[kVcs] = {};  ///< packets the peer sent into our receiver of each VC
+    std::uint32_t counters = 0;             ///< per sender channel: 4 words of 16 B (see below)
+    std::uint32_t ds_free = 0;              ///< per VC and downstream direction: slots it freed for us
+    std::uint32_t connection = 0;           ///< connection block of the worker channel
     std::uint32_t sender_buffers[kMaxSenderChannels] = {};
-    std::uint32_t rx_buffer = 0;
+    std::uint32_t rx_buffer[kVcs] = {};
     std::uint32_t end = 0;
 
     // Per sender channel c, at counters + c * 64:
@@ -263,7 +274,7 @@ struct RouterLayout {
     std::uint32_t acked(unsigned c) const { return counters + c * 64 + 16; }  ///< the peer's receiver increments
     std::uint32_t completed(unsigned c) const { return counters + c * 64 + 32; }
     std::uint32_t rd_counter(unsigned c) const { return counters + c * 64 + 48; }  ///< slots freed (ours)
-    std::uint32_t ds_free_of(Dir d) const { return ds_free + std::uint32_t(d) * 16; }
+    std::uint32_t ds_free_of(unsigned vc, Dir d) const { return ds_free + (vc * kDirs + std::uint32_t(d)) * 16; }
 };
 
 /// Runtime arguments of a fabric router (firmware/fabric/fabric_router.cpp).
@@ -272,51 +283,57 @@ struct FabricRouterArgs {
     std::uint32_t is_2d = 0;
     std::uint32_t chip = 0;            ///< this chip (logs and reports)
     std::uint32_t header_bytes = 0;
-    std::uint32_t slot_bytes = 0;      ///< header + max payload
+    std::uint32_t slot_bytes[kVcs] = {};  ///< header + max payload, per VC (VC1: read replies)
     std::uint32_t first_level_ack = 0; ///< ack each packet on arrival (ring/torus)
     std::uint32_t bubble = 0;          ///< bubble flow control on this router's sender channels
     std::uint32_t handshake_sender = 0;
-    std::uint32_t n_senders = 0;       ///< sender channels in use (incl. the reply channel)
-    std::uint32_t reply_channel = 0;
     std::uint32_t sender_slots[kMaxSenderChannels] = {};
     std::uint32_t injection_mask = 0;  ///< bit c: channel c injects into a ring (needs 2 free remote slots)
-    std::uint32_t rx_slots = 0;
+    std::uint32_t rx_slots[kVcs] = {};
     // Layout (the same on every router of the fabric).
-    std::uint32_t l_handshake = 0, l_rx_pkts_sent = 0, l_counters = 0, l_ds_free = 0, l_connection = 0;
+    std::uint32_t l_handshake = 0, l_counters = 0, l_ds_free = 0, l_connection = 0;
+    std::uint32_t l_rx_pkts_sent[kVcs] = {};
     std::uint32_t l_sender_buffers[kMaxSenderChannels] = {};
-    std::uint32_t l_rx_buffer = 0;
+    std::uint32_t l_rx_buffer[kVcs] = {};
     /// Producer of each upstream sender channel: the router that forwards into
     /// it, packed (x << 16) | y (0xffffffff: none).
     std::uint32_t producer_xy[kMaxSenderChannels] = {};
     /// Downstream routers on this chip (for forwarding): packed (x << 16) | y
-    /// per Dir, 0xffffffff where there is none; and their sender slots.
+    /// per Dir, 0xffffffff where there is none; and their upstream channels'
+    /// slots per VC.
     std::uint32_t downstream_xy[kDirs] = {};
-    std::uint32_t downstream_slots = 0;
+    std::uint32_t downstream_slots[kVcs] = {};
     std::uint32_t forward_noc = 1;     ///< NoC of forwards and local writes
     std::uint32_t credit_noc = 0;      ///< NoC of credits to producers
     std::uint32_t packet_cycles = 0;   ///< header decode and routing per received packet
 
     template <class V> void visit(V& v) {
-        v(dir), v(is_2d), v(chip), v(header_bytes), v(slot_bytes), v(first_level_ack), v(bubble), v(handshake_sender);
-        v(n_senders), v(reply_channel);
+        v(dir), v(is_2d), v(chip), v(header_bytes);
+        for (auto& b : slot_bytes) v(b);
+        v(first_level_ack), v(bubble), v(handshake_sender);
         for (auto& s : sender_slots) v(s);
-        v(injection_mask), v(rx_slots);
-        v(l_handshake), v(l_rx_pkts_sent), v(l_counters), v(l_ds_free), v(l_connection);
+        v(injection_mask);
+        for (auto& r : rx_slots) v(r);
+        v(l_handshake), v(l_counters), v(l_ds_free), v(l_connection);
+        for (auto& r : l_rx_pkts_sent) v(r);
         for (auto& b : l_sender_buffers) v(b);
-        v(l_rx_buffer);
+        for (auto& b : l_rx_buffer) v(b);
         for (auto& p : producer_xy) v(p);
         for (auto& d : downstream_xy) v(d);
-        v(downstream_slots), v(forward_noc), v(credit_noc), v(packet_cycles);
+        for (auto& d : downstream_slots) v(d);
+        v(forward_noc), v(credit_noc), v(packet_cycles);
     }
     RouterLayout layout() const {
         RouterLayout l;
         l.handshake = l_handshake;
-        l.rx_pkts_sent = l_rx_pkts_sent;
         l.counters = l_counters;
         l.ds_free = l_ds_free;
         l.connection = l_connection;
+        for (unsigned v = 0; v < kVcs; ++v) {
+            l.rx_pkts_sent[v] = l_rx_pkts_sent[v];
+            l.rx_buffer[v] = l_rx_buffer[v];
+        }
         for (unsigned c = 0; c < kMaxSenderChannels; ++c) l.sender_buffers[c] = l_sender_buffers[c];
-        l.rx_buffer = l_rx_buffer;
         return l;
     }
 };

@@ -15,6 +15,7 @@ std::unique_ptr<Workload> makeEdmStream();
 std::unique_ptr<Workload> makeDramBandwidth();
 std::unique_ptr<Workload> makeFabricPing();
 std::unique_ptr<Workload> makeFabricBandwidth();
+std::unique_ptr<Workload> makeFabricTraffic();
 
 /// The Ethernet cores at both ends of a user (non-dispatch) link.
 struct LinkEnds {

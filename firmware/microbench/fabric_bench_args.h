@@ -49,6 +49,68 @@ struct FabricBandwidthArgs {
     }
 };
 
+/// fabric_traffic: every chip's senders send `messages` packets to every
+/// other chip (one sender per first-hop direction), of pseudo-random size
+/// and command; every chip's receiver checks each source's messages in
+/// order. Slot i of a source's region holds message i; its first 16 bytes
+/// carry the sequence number i + 1.
+constexpr std::uint32_t kTrafficMaxPeers = 64;
+struct FabricTrafficArgs {
+    std::uint32_t role = 0;         ///< 0 sender, 1 receiver
+    std::uint32_t chip = 0;         ///< this chip
+    std::uint32_t messages = 0;     ///< per (source, destination) pair
+    std::uint32_t max_bytes = 0;    ///< largest message (multiple of 16, >= 32)
+    std::uint32_t slot_bytes = 0;   ///< stride of a message slot in a region
+    std::uint32_t seed = 0;
+    std::uint32_t reads = 0;        ///< sender: read requests per destination (verified)
+    std::uint32_t read_max = 0;     ///< largest read the fabric allows
+    std::uint32_t staging = 0;      ///< sender: two max_bytes staging buffers; receiver: unused
+    std::uint32_t reply = 0;        ///< sender: reply buffer (reads x max_bytes)
+    std::uint32_t reply_sem = 0;    ///< sender: incremented by every read reply
+    std::uint32_t read_src = 0;     ///< receiver region others read from (same on every receiver)
+    std::uint32_t header_words = 0;
+    std::uint32_t n_peers = 0;      ///< sender: destinations; receiver: sources
+    /// Per peer: chip, receiver core (x << 16 | y), region base on the receiver, counter address on the receiver.
+    std::uint32_t peer_chip[kTrafficMaxPeers] = {};
+    std::uint32_t peer_xy[kTrafficMaxPeers] = {};
+    std::uint32_t peer_region[kTrafficMaxPeers] = {};
+    std::uint32_t peer_counter[kTrafficMaxPeers] = {};
+    cclsim::fabric::FabricConnectionArgs conn;  ///< sender only
+    template <class V> void visit(V& v) {
+        v(role), v(chip), v(messages), v(max_bytes), v(slot_bytes), v(seed), v(reads), v(read_max), v(staging), v(reply),
+            v(reply_sem), v(read_src), v(header_words), v(n_peers);
+        for (auto& x : peer_chip) v(x);
+        for (auto& x : peer_xy) v(x);
+        for (auto& x : peer_region) v(x);
+        for (auto& x : peer_counter) v(x);
+        conn.visit(v);
+    }
+};
+
+/// Size and command of message i from `src` to `dst` (shared by both ends).
+struct TrafficMessage {
+    std::uint32_t bytes;  ///< multiple of 16, 32 .. max_bytes
+    std::uint32_t kind;   ///< 0, 1 fused write + inc; 2 write then inc; 3 inline write then inc
+    std::uint32_t stream; ///< reference byte stream of the payload
+};
+inline TrafficMessage trafficMessage(std::uint32_t seed, std::uint32_t src, std::uint32_t dst, std::uint32_t i,
+                                     std::uint32_t max_bytes) {
+    std::uint64_t x = (std::uint64_t(seed) << 40) ^ (std::uint64_t(src) << 28) ^ (std::uint64_t(dst) << 16) ^ i;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    const std::uint32_t units = max_bytes / 16 - 1;  // 32 .. max_bytes in 16 B steps
+    return TrafficMessage{32 + std::uint32_t(x % units) * 16, std::uint32_t((x >> 20) % 4),
+                          0x7A000000u ^ (src << 16) ^ (dst << 8) ^ i};
+}
+inline std::uint32_t trafficReadStream(std::uint32_t chip) { return 0x7B000000u ^ chip; }
+/// Size of read r of a sender to its peer p.
+inline std::uint32_t trafficReadBytes(std::uint32_t r, std::uint32_t p, std::uint32_t read_max) {
+    return 16 * (1 + (r * 7 + p) % (read_max / 16));
+}
+
 /// Argument vector: the layout, then the header images (`header_words`
 /// words each), then the end marker.
 template <class A>

@@ -14,12 +14,14 @@
 #include "firmware/microbench/MicrobenchHosts.h"
 #include "firmware/microbench/fabric_bench_args.h"
 #include "firmware/microbench/microbench_kernels.h"
+#include "models/common/Scoreboard.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 
 namespace cclsim::microbench {
@@ -419,7 +421,223 @@ private:
     std::vector<Pair> pairs_;
 };
 
+// ---- fabric_traffic ----------------------------------------------------------------
+
+class FabricTraffic final : public Workload {
+public:
+    std::string name() const override { return "fabric_traffic"; }
+    std::string description() const override {
+        return "every chip sends to every other chip over the fabric (all commands, reads), each message checked in "
+               "order";
+    }
+    void addOptions(CLI::App& cmd) override {
+        addFabricOptions(cmd, kind_, order_, src_);
+        cmd.add_option("--messages", messages_, "messages per (source, destination) pair")->check(CLI::Range(1u, 4096u));
+        cmd.add_option("--max-bytes", maxBytes_, "largest message (multiple of 16)")->check(CLI::Range(32u, 1u << 20));
+        cmd.add_option("--reads", reads_, "read requests per (source, destination) pair")->check(CLI::Range(0u, 8u));
+        cmd.add_option("--seed", seed_, "message size/command seed");
+        cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
+    }
+    nlohmann::json params() const override {
+        return {{"fabric", kind_},     {"order", order_}, {"messages", messages_}, {"max_bytes", maxBytes_},
+                {"reads", reads_},     {"seed", seed_},   {"plane", plane_}};
+    }
+
+    void build(Runtime& rt) override {
+        const ClusterDescriptor& d = rt.platform().descriptor();
+        if (maxBytes_ % 16) throw ConfigError(fmt::format("--max-bytes {}: must be a multiple of 16", maxBytes_));
+        fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, kind_, order_), FabricOptions{});
+        if (maxBytes_ > fab_->maxPayloadBytes())
+            throw ConfigError(fmt::format("--max-bytes {}: the fabric's largest payload is {} B", maxBytes_,
+                                          fab_->maxPayloadBytes()));
+        if (plane_ >= fab_->planes())
+            throw ConfigError(fmt::format("--plane {}: the fabric has {} plane(s)", plane_, fab_->planes()));
+        chips_ = fab_->topology().chips();
+        if (chips_.size() - 1 > kTrafficMaxPeers)
+            throw ConfigError(fmt::format("fabric_traffic: at most {} peers per chip", kTrafficMaxPeers));
+        // Receivers first (their read regions at the same address everywhere).
+        std::vector<std::uint32_t> readSrc;
+        const std::uint32_t readBytes = maxBytes_ + 16 * reads_;
+        for (unsigned c : chips_) {
+            Rx r;
+            r.chip = c;
+            const RouterInfo& any = fab_->routers().front();
+            r.core = freeWorkerNear(rt, c, c == any.chip ? any.core : firstRouterCore(c), {});
+            Program& p = rt.program(c);
+            r.readSrc = p.allocateL1(r.core, readBytes, 16);
+            std::vector<std::uint8_t> bytes(readBytes);
+            refStreamFill(trafficReadStream(c), 0, bytes.data(), readBytes);
+            rt.platform().chip(c).core(r.core)->l1.writeBytes(r.readSrc, readBytes, bytes.data());
+            for (unsigned s : chips_) {
+                if (s == c) continue;
+                r.sources.push_back(s);
+                r.region.push_back(p.allocateL1(r.core, messages_ * maxBytes_, 16));
+                r.counter.push_back(p.createSemaphore(r.core, 0, fmt::format("from_chip{}", s)));
+                for (unsigned i = 0; i < messages_; ++i) p.markControl(r.core, r.region.back() + i * maxBytes_, 16);
+            }
+            KernelConfig kc;
+            kc.vc = 1;
+            r.kernel = p.createKernel("fabric_traffic_rx", fw::microbench::fabric_traffic_main, r.core, kc);
+            rxs_.push_back(r);
+        }
+        for (const Rx& r : rxs_)
+            if (r.readSrc != rxs_.front().readSrc) throw std::logic_error("fabric_traffic: read regions differ");
+        // One sender per chip and first-hop direction.
+        for (unsigned c : chips_) {
+            std::map<unsigned, Tx> byDir;
+            for (unsigned dst : chips_) {
+                if (dst == c) continue;
+                const Dir dir = fab_->route(c, dst).first();
+                byDir[unsigned(dir)].dests.push_back(dst);
+            }
+            std::vector<CoreCoord> taken;
+            for (auto& [dir, t] : byDir) {
+                t.chip = c;
+                t.dir = Dir(dir);
+                t.core = freeWorkerNear(rt, c, fab_->router(c, plane_, t.dir).core, taken);
+                taken.push_back(t.core);
+                Program& p = rt.program(c);
+                t.client = fab_->addClient(c, t.core, t.dir, plane_);
+                t.staging = p.allocateL1(t.core, 2 * maxBytes_, 16);
+                t.reply = p.allocateL1(t.core, std::max<std::uint32_t>(16, reads_ * std::uint32_t(t.dests.size()) * maxBytes_), 16);
+                t.replySem = p.createSemaphore(t.core, 0, "reply_sem");
+                p.markControl(t.core, t.staging, 16);
+                p.markControl(t.core, t.staging + maxBytes_, 16);
+                KernelConfig kc;
+                kc.vc = 1;
+                t.kernel = p.createKernel(fmt::format("fabric_traffic_tx_{}", dirName(t.dir)),
+                                          fw::microbench::fabric_traffic_main, t.core, kc);
+                txs_.push_back(t);
+            }
+        }
+        fab_->build();
+        auto rxOf = [&](unsigned chip) -> const Rx& {
+            for (const Rx& r : rxs_)
+                if (r.chip == chip) return r;
+            throw std::logic_error("no receiver");
+        };
+        for (const Tx& t : txs_) {
+            FabricTrafficArgs a = common();
+            a.role = 0;
+            a.chip = t.chip;
+            a.staging = t.staging;
+            a.reply = t.reply;
+            a.reply_sem = t.replySem;
+            a.read_src = rxs_.front().readSrc;
+            a.n_peers = std::uint32_t(t.dests.size());
+            a.conn = fab_->connection(t.client);
+            std::vector<PacketHeader> headers;
+            for (std::size_t i = 0; i < t.dests.size(); ++i) {
+                const Rx& r = rxOf(t.dests[i]);
+                const std::size_t k = std::size_t(std::find(r.sources.begin(), r.sources.end(), t.chip) - r.sources.begin());
+                a.peer_chip[i] = r.chip;
+                a.peer_xy[i] = packXY(r.core.x, r.core.y);
+                a.peer_region[i] = r.region[k];
+                a.peer_counter[i] = r.counter[k];
+                PacketHeader h = fab_->header(t.chip, r.chip);
+                if (reads_) fab_->setReadReply(h, t.chip, r.chip);
+                headers.push_back(h);
+            }
+            rt.program(t.chip).setRuntimeArgs(t.kernel, packFabricBench(a, headers));
+        }
+        for (const Rx& r : rxs_) {
+            FabricTrafficArgs a = common();
+            a.role = 1;
+            a.chip = r.chip;
+            a.read_src = r.readSrc;
+            a.n_peers = std::uint32_t(r.sources.size());
+            for (std::size_t i = 0; i < r.sources.size(); ++i) {
+                a.peer_chip[i] = r.sources[i];
+                a.peer_region[i] = r.region[i];
+                a.peer_counter[i] = r.counter[i];
+            }
+            rt.program(r.chip).setRuntimeArgs(r.kernel, packFabricBench(a, {}));
+        }
+    }
+
+    nlohmann::json results(Runtime&, const RunResult& run) override {
+        std::uint64_t bytes = 0, packets = 0;
+        for (unsigned s : chips_)
+            for (unsigned d : chips_) {
+                if (s == d) continue;
+                for (unsigned i = 0; i < messages_; ++i) {
+                    const auto m = trafficMessage(seed_, s, d, i, maxBytes_);
+                    bytes += m.kind == 3 ? 4 : m.bytes;
+                    packets += m.kind < 2 ? 1 : 2;
+                }
+            }
+        const std::uint64_t readPackets = std::uint64_t(reads_) * chips_.size() * (chips_.size() - 1);
+        return {{"chips", chips_.size()},
+                {"messages", messages_ * chips_.size() * (chips_.size() - 1)},
+                {"packets", packets + 2 * readPackets},
+                {"payload_bytes", bytes},
+                {"reads", readPackets},
+                {"senders", txs_.size()},
+                {"muxes", fab_->muxCount()},
+                {"topology", fabricKindName(fab_->topology().kind)},
+                {"time_us", ticksToNs(run.lastKernelFinish) / 1000.0}};
+    }
+    std::string summary(const nlohmann::json& r) const override {
+        return fmt::format("fabric_traffic over a {} fabric of {} chips: {} messages ({} packets, {} B payload) and {} "
+                           "reads, {} senders; every message checked in order\n",
+                           r["topology"].get<std::string>(), r["chips"].get<std::size_t>(),
+                           r["messages"].get<std::uint64_t>(), r["packets"].get<std::uint64_t>(),
+                           r["payload_bytes"].get<std::uint64_t>(), r["reads"].get<std::uint64_t>(),
+                           r["senders"].get<std::size_t>());
+    }
+
+private:
+    struct Rx {
+        unsigned chip = 0;
+        CoreCoord core;
+        std::uint32_t readSrc = 0;
+        std::vector<unsigned> sources;
+        std::vector<std::uint32_t> region, counter;
+        KernelHandle kernel;
+    };
+    struct Tx {
+        unsigned chip = 0;
+        Dir dir = Dir::E;
+        CoreCoord core;
+        ClientId client;
+        std::vector<unsigned> dests;
+        std::uint32_t staging = 0, reply = 0, replySem = 0;
+        KernelHandle kernel;
+    };
+    FabricTrafficArgs common() const {
+        FabricTrafficArgs a;
+        a.messages = messages_;
+        a.max_bytes = maxBytes_;
+        a.slot_bytes = maxBytes_;
+        a.seed = seed_;
+        a.reads = reads_;
+        a.read_max = std::min(maxBytes_, fab_->readMaxBytes());
+        a.header_words = fab_->headerBytes() / 4;
+        return a;
+    }
+    CoreCoord firstRouterCore(unsigned chip) const {
+        for (const RouterInfo& r : fab_->routers())
+            if (r.chip == chip) return r.core;
+        return CoreCoord{1, 1};
+    }
+
+    std::string kind_ = "ring";
+    std::vector<unsigned> order_;
+    int src_ = -1;
+    unsigned messages_ = 8;
+    unsigned maxBytes_ = 2048;
+    unsigned reads_ = 1;
+    unsigned seed_ = 1;
+    unsigned plane_ = 0;
+    std::unique_ptr<FabricBuilder> fab_;
+    std::vector<unsigned> chips_;
+    std::vector<Rx> rxs_;
+    std::vector<Tx> txs_;
+};
+
 }  // namespace
+
+std::unique_ptr<Workload> makeFabricTraffic() { return std::make_unique<FabricTraffic>(); }
 
 std::unique_ptr<Workload> makeFabricPing() { return std::make_unique<FabricPing>(); }
 std::unique_ptr<Workload> makeFabricBandwidth() { return std::make_unique<FabricBandwidth>(); }

@@ -18,6 +18,7 @@ void edm_stream_receiver_main();
 void dram_bandwidth_kernel_main();
 void fabric_ping_main();       ///< worker: fabric_ping sender or responder
 void fabric_bandwidth_main();  ///< worker: fabric_bandwidth sender or receiver
+void fabric_traffic_main();    ///< worker: fabric_traffic sender or receiver
 
 /// Error unless argument `idx` is the end marker (host and kernel agree).
 void check_end_marker(int idx);

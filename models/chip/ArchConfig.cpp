@@ -214,6 +214,9 @@ ArchConfig loadArchConfig(const std::string& file) {
             fa.slotOptions.push_back({snd, rcv});
         }
         fa.replySlots = positive<std::uint32_t>(*f, "reply_slots");
+        fa.vc1Slots = positive<std::uint32_t>(*f, "vc1_slots");
+        fa.readMaxBytes = positive<std::uint32_t>(*f, "read_max_bytes");
+        if (fa.readMaxBytes % 16) f->fail("read_max_bytes", "must be a multiple of 16 (Ethernet words)");
         fa.muxClientSlots = positive<std::uint32_t>(*f, "mux_client_slots");
         const std::string order = f->get<std::string>("route_order_2d");
         if (order != "yx" && order != "xy") f->fail("route_order_2d", "must be yx (N/S first) or xy (E/W first)");

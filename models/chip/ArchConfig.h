@@ -39,7 +39,9 @@ struct FabricArch {
     /// {sender, receiver} slots per channel, first that fits the ERISC L1 wins.
     std::vector<std::array<std::uint32_t, 2>> slotOptions{{16, 16}, {8, 16}, {8, 8}, {4, 8}, {4, 4},
                                                           {2, 4},   {2, 2},  {1, 2}, {1, 1}};
-    std::uint32_t replySlots = 1;           ///< slots of the read-reply channel
+    std::uint32_t replySlots = 1;           ///< slots of the read-reply channel (VC1)
+    std::uint32_t vc1Slots = 2;             ///< slots of each VC1 forwarding channel and VC1 receiver
+    std::uint32_t readMaxBytes = 1024;      ///< largest read a request may ask for (VC1 slot payload)
     std::uint32_t muxClientSlots = 4;       ///< slots per client channel of a fabric mux
     bool routeYFirst = true;                ///< 2D dimension order: N/S then E/W
     unsigned forwardNoc = 1;                ///< NoC of router forwards and local writes

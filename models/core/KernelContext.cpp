@@ -52,7 +52,6 @@ void KernelContext::run() {
     pollSlots_.clear();
     wordHeads_.clear();
     lastFound_ = kNone;
-    activeUnmet_ = staleUnmet_ = 0;
     current_ = nullptr;
     if (launch_.onFinish) launch_.onFinish();
 }
@@ -115,27 +114,21 @@ void KernelContext::wakeIfBlocked() {
 
 void KernelContext::bump() {
     ++epoch_;
-    newGeneration();
+    novelty();
     wakeIfBlocked();
 }
 
 void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
     ++epoch_;
-    // Only the reads of the written word start over (every test of it).
-    if (std::uint32_t* head = wordHead(l1WordKey(watchedAddr))) {
-        for (std::uint32_t i = *head; i != kNone; i = polls_[i].nextSameKey) {
-            PollRecord& r = polls_[i];
-            if (r.active && !r.lastResult && fresh(r)) ++staleUnmet_;
-            r.readSinceChange = false;
-        }
+    novelty();
+    // Every test of the written word must be read again.
+    const std::uint64_t key = l1WordKey(watchedAddr);
+    for (const auto& [k, head] : wordHeads_) {
+        if (k != key) continue;
+        for (std::uint32_t i = head; i != kNone; i = polls_[i].nextOfWord) polls_[i].readSinceChange = false;
+        break;
     }
     wakeIfBlocked();
-}
-
-std::uint32_t* KernelContext::wordHead(std::uint64_t key) {
-    for (auto& [k, head] : wordHeads_)
-        if (k == key) return &head;
-    return nullptr;
 }
 
 void KernelContext::sleepUntilChange() {
@@ -162,86 +155,105 @@ void KernelContext::sleepUntilChange() {
 }
 
 KernelContext::PollRecord* KernelContext::find(std::uint64_t key, const PollDesc& desc) {
-    if (lastFound_ != kNone && sameCondition(polls_[lastFound_], key, desc)) return &polls_[lastFound_];
-    const std::int32_t slot = slotOf(key, desc);
+    auto same = [&](const PollRecord& r) { return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect; };
+    if (lastFound_ != kNone && same(polls_[lastFound_])) return &polls_[lastFound_];
+    const std::int32_t slot = slotOf(key, desc.api);
     if (slot < 0) return nullptr;
-    lastFound_ = pollSlots_[std::size_t(slot)];
-    return &polls_[lastFound_];
-}
-
-std::int32_t KernelContext::slotOf(std::uint64_t key, const PollDesc& desc) const {
-    if (pollSlots_.empty()) return -1;
-    const std::size_t mask = pollSlots_.size() - 1;
-    for (std::size_t i = hashOf(key, desc) & mask;; i = (i + 1) & mask) {
-        const std::uint32_t idx = pollSlots_[i];
-        if (idx == kNone) return -1;
-        if (sameCondition(polls_[idx], key, desc)) return std::int32_t(i);
-    }
-}
-
-void KernelContext::indexRecord(std::uint32_t index) {
-    // Keep the table at most half full.
-    if (2 * (polls_.size() + 1) > pollSlots_.size()) {
-        std::size_t size = 16;
-        while (size < 4 * (polls_.size() + 1)) size *= 2;  // a power of two
-        pollSlots_.assign(size, kNone);
-        for (std::uint32_t i = 0; i < polls_.size(); ++i) {
-            if (i == index) continue;
-            const std::size_t mask = pollSlots_.size() - 1;
-            std::size_t j = hashOf(polls_[i].key, polls_[i].desc) & mask;
-            while (pollSlots_[j] != kNone) j = (j + 1) & mask;
-            pollSlots_[j] = i;
+    for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
+        if (polls_[i].desc.expect == desc.expect) {
+            lastFound_ = i;
+            return &polls_[i];
         }
     }
+    return nullptr;
+}
+
+std::int32_t KernelContext::slotOf(std::uint64_t key, const char* api) const {
+    if (pollSlots_.empty()) return -1;
     const std::size_t mask = pollSlots_.size() - 1;
-    std::size_t j = hashOf(polls_[index].key, polls_[index].desc) & mask;
+    for (std::size_t i = hashOf(key, api) & mask;; i = (i + 1) & mask) {
+        const std::uint32_t idx = pollSlots_[i];
+        if (idx == kNone) return -1;
+        if (polls_[idx].key == key && polls_[idx].desc.api == api) return std::int32_t(i);
+    }
+}
+
+void KernelContext::indexHead(std::uint32_t index) {
+    // Keep the table at most half full (chain heads only).
+    std::size_t heads = 1;
+    for (std::uint32_t h : pollSlots_) heads += h != kNone;
+    if (2 * heads > pollSlots_.size()) {
+        std::size_t size = 16;
+        while (size < 4 * heads) size *= 2;  // a power of two
+        std::vector<std::uint32_t> old;
+        for (std::uint32_t h : pollSlots_)
+            if (h != kNone) old.push_back(h);
+        pollSlots_.assign(size, kNone);
+        for (std::uint32_t h : old) indexHead(h);
+    }
+    const std::size_t mask = pollSlots_.size() - 1;
+    std::size_t j = hashOf(polls_[index].key, polls_[index].desc.api) & mask;
     while (pollSlots_[j] != kNone) j = (j + 1) & mask;
     pollSlots_[j] = index;
 }
 
-void KernelContext::expireOldReads() {
-    for (PollRecord& o : polls_) {
-        if (!o.active || pollSeq_ - o.lastSeq <= kPollWindow) continue;
-        if (stale(o)) --staleUnmet_;
-        if (!o.lastResult) --activeUnmet_;
-        o.active = false;
-    }
-}
-
 void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
     PollRecord* r = find(key, desc);
+    // A read that is not an exact repeat (a new condition, a changed word, a
+    // different result) means the loop has not gone round unchanged yet.
+    const bool novel = !r || !r->readSinceChange || r->lastResult != result;
     if (!r) {
-        const auto index = std::uint32_t(polls_.size());
-        std::uint32_t next = kNone;
-        if (desc.kind == PollDesc::L1Word) {
-            core_.l1.watch(desc.addr, 4, this);
-            if (std::uint32_t* head = wordHead(key)) {
-                next = *head;
-                *head = index;
-            } else {
-                wordHeads_.emplace_back(key, index);
+        const std::int32_t slot = slotOf(key, desc.api);
+        unsigned variants = 0;
+        std::uint32_t lru = kNone;
+        if (slot >= 0) {
+            for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
+                ++variants;
+                if (lru == kNone || polls_[i].lastSeq < polls_[lru].lastSeq) lru = i;
             }
         }
-        polls_.push_back(PollRecord{key, desc, next, result, false, false, 0, 0});
-        indexRecord(index);
-        lastFound_ = index;
-        r = &polls_.back();
+        if (variants >= kMaxVariants) {
+            // Reuse the variant read longest ago: a new condition.
+            r = &polls_[lru];
+            r->lastSeq = r->prevSeq = 0;
+            r->prefixAfter = readSum_;
+            lastFound_ = lru;
+        } else {
+            const auto index = std::uint32_t(polls_.size());
+            std::uint32_t nextOfWord = kNone;
+            if (desc.kind == PollDesc::L1Word) {
+                core_.l1.watch(desc.addr, 4, this);
+                bool linked = false;
+                for (auto& [k, head] : wordHeads_) {
+                    if (k != key) continue;
+                    nextOfWord = head;
+                    head = index;
+                    linked = true;
+                    break;
+                }
+                if (!linked) wordHeads_.emplace_back(key, index);
+            }
+            const std::uint32_t nextVariant = slot >= 0 ? pollSlots_[std::size_t(slot)] : kNone;
+            polls_.push_back(PollRecord{key, desc, result, true, 0, 0, 0, 0, nextVariant, nextOfWord});
+            if (slot >= 0)
+                pollSlots_[std::size_t(slot)] = index;  // the new record heads its chain
+            else
+                indexHead(index);
+            lastFound_ = index;
+            r = &polls_.back();
+        }
     }
-    // Take the record's old contribution out of the counts ...
-    if (r->active) {
-        if (stale(*r)) --staleUnmet_;
-        if (!r->lastResult) --activeUnmet_;
-    }
-    // ... and put the fresh read back in (fresh: never stale).
     r->desc = desc;
     r->lastResult = result;
     r->readSinceChange = true;
-    r->gen = readGen_;
+    // The reads since this condition's last read form its latest segment.
+    r->lastSegment = readSum_ - r->prefixAfter;
+    r->prevSeq = r->lastSeq;
     r->lastSeq = ++pollSeq_;
-    r->active = true;
-    if (!result) ++activeUnmet_;
-    // Reads the loop no longer makes drop out of it.
-    if (pollSeq_ % kPollWindow == 0) expireOldReads();
+    const std::uint64_t id = std::uint64_t(r - polls_.data()) + 1;
+    readSum_ += (id * 0x9E3779B97F4A7C15ull) ^ (result ? 0xD6E8FEB86659FD93ull : 0);
+    r->prefixAfter = readSum_;
+    if (novel) novelty();
 }
 
 std::uint32_t KernelContext::rtArg(std::size_t i) const {
@@ -292,10 +304,12 @@ std::string KernelContext::describeWait() const {
     }
     if (out.empty()) out = "    (no outstanding poll)\n";
     if (std::getenv("CCLSIM_DEBUG_POLLS")) {
-        out += fmt::format("    [debug] epoch {} readGen {} seq {}\n", epoch_, readGen_, pollSeq_);
+        out += fmt::format("    [debug] epoch {} novelty {} seq {}\n", epoch_, lastNoveltySeq_, pollSeq_);
         for (const PollRecord& r : polls_)
-            out += fmt::format("    [debug] {} 0x{:x} last {} fresh {} seq {}\n", r.desc.api, r.desc.addr, r.lastResult,
-                               fresh(r), r.lastSeq);
+            out += fmt::format("    [debug] {} 0x{:x} expect {} value {} last {} fresh {} seq {}\n", r.desc.api,
+                               r.desc.addr, r.desc.expect,
+                               r.desc.kind == PollDesc::L1Word ? core_.l1.readU32(r.desc.addr) : 0, r.lastResult,
+                               r.readSinceChange, r.lastSeq);
     }
     return out;
 }

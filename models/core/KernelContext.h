@@ -7,18 +7,21 @@
 // context switch.
 //
 // Spin loops are modelled, not executed: every status read goes through
-// `poll()`, which remembers each thing the kernel reads (an L1 word, a tx
-// queue, a NoC counter) and how often it has read it since it last changed.
-// A kernel that is about to re-read a condition it found unmet, when every
-// condition it recently found unmet has been read since its last change and
-// the kernel took no action since, cannot see anything new: it sleeps until a
-// watched word is written (or its core's queues or NoC counters change) and
-// is charged one poll iteration on wake-up. The reads before it sleeps are
-// charged like the real loop's, so timing is that of the spinning firmware;
-// waiting costs no wall-clock time; and a kernel that waits forever is Blocked
-// on described polls, which the deadlock report prints. (A loop that gives up
-// after N iterations without any change sees the limit only if something
-// changes: firmware waits on state, not on counts.)
+// `poll()`, which remembers each condition the kernel reads (an L1 word, a tx
+// queue, a NoC counter, tested against a value) and what it found. A kernel
+// about to re-read a condition it found unmet is idle when its loop has
+// provably gone round unchanged: nothing it reads has been written and it has
+// taken no action since that condition's second-to-last read, and the reads
+// between its last two reads repeat exactly the reads before them (so a
+// condition read twice per pass is not mistaken for a full pass). An idle
+// kernel sleeps until a watched word is written (or its core's queues or NoC
+// counters change) and is charged one poll iteration on wake-up. The reads
+// before it sleeps are charged like the real loop's, so timing is that of the
+// spinning firmware; waiting costs no wall-clock time; and a kernel that
+// waits forever is Blocked on described polls, which the deadlock report
+// prints. (A loop that gives up after N iterations without any change sees
+// the limit only if something changes: firmware waits on state, not on
+// counts.)
 #pragma once
 
 #include "models/common/Time.h"
@@ -113,9 +116,9 @@ public:
     /// Something this kernel may poll changed (its core's queues or counters).
     void bump();
     /// The kernel changed state (sent, wrote, issued): its loop may now take
-    /// another path, so every condition must be re-read before it can sleep.
-    void acted() { newGeneration(); }
-    /// A watched L1 word changed: only the reads of that word start over.
+    /// another path, so it must go round once more before it can sleep.
+    void acted() { novelty(); }
+    /// A watched L1 word changed: the reads of that word are no longer fresh.
     void onWatchedWrite(std::uint32_t watchedAddr) override;
 
     // --- identity and arguments -----------------------------------------------
@@ -150,46 +153,44 @@ public:
 
 private:
     /// One condition the kernel's loop reads: the thing read (`key`) and
-    /// the test applied to it (`desc.api`, `desc.expect`): the same word
-    /// tested two ways is two conditions.
+    /// the test applied to it (`desc.api` with `desc.expect`). The same word
+    /// tested against different values in one pass is several conditions;
+    /// a test whose value keeps changing (a free-running counter) reuses its
+    /// least recently read variant, so records stay bounded.
     struct PollRecord {
         std::uint64_t key;
         PollDesc desc;
-        std::uint32_t nextSameKey;  ///< next record reading the same thing (kNone: last)
         bool lastResult;
-        bool readSinceChange;   ///< read (in generation `gen`) since its value last changed
-        bool active = false;    ///< read recently (part of the loop)
-        std::uint64_t gen;      ///< readGen_ of that read
+        bool readSinceChange;   ///< nothing it reads changed since its last read
         std::uint64_t lastSeq;  ///< poll sequence number of the last read
+        std::uint64_t prevSeq = 0;      ///< ... and of the read before it
+        std::uint64_t prefixAfter = 0;  ///< readSum_ just after the last read
+        std::uint64_t lastSegment = 0;  ///< readSum_ difference between the last two reads
+        std::uint32_t nextVariant;  ///< next record of the same (key, api), another expected value
+        std::uint32_t nextOfWord;   ///< next record reading the same L1 word
     };
     static constexpr std::uint32_t kNone = ~0u;
-    /// Reads older than this many polls are no longer part of the loop
-    /// (checked every kPollWindow polls, so a read drops out after one to
-    /// two windows).
+    /// Expected values kept per (key, api): enough for a loop that tests one
+    /// word against a few counters.
+    static constexpr unsigned kMaxVariants = 4;
+    /// Reads within this many polls count as what the kernel "spins on now"
+    /// in deadlock reports.
     static constexpr std::uint64_t kPollWindow = 64;
     PollRecord* find(std::uint64_t key, const PollDesc& desc);
-    static bool sameCondition(const PollRecord& r, std::uint64_t key, const PollDesc& d) {
-        return r.key == key && r.desc.api == d.api && r.desc.expect == d.expect;
+    static std::size_t hashOf(std::uint64_t key, const char* api) {
+        const std::uint64_t h = key * 0x9E3779B97F4A7C15ull ^
+                                std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0xC2B2AE3D27D4EB4Full;
+        return std::size_t(h ^ (h >> 31));
     }
-    static std::size_t hashOf(std::uint64_t key, const PollDesc& d) {
-        std::uint64_t h = key ^ (std::uint64_t(reinterpret_cast<std::uintptr_t>(d.api)) * 0x9E3779B97F4A7C15ull) ^
-                          (std::uint64_t(d.expect) * 0xC2B2AE3D27D4EB4Full);
-        return std::size_t(h ^ (h >> 29));
-    }
-    /// Re-reading `r` now cannot show anything new (see the class comment).
-    /// O(1): staleUnmet_ counts the active records that found their
-    /// condition unmet and have changed (or the kernel acted) since.
+    /// Re-reading `r` now cannot show anything new: it was unmet and nothing
+    /// it reads has changed; no novelty since its second-to-last read; and
+    /// the reads since its last read repeat the reads between its last two.
     bool loopIsIdle(const PollRecord* r) const {
-        return r && r->active && !r->lastResult && fresh(*r) && staleUnmet_ == 0;
+        return r && !r->lastResult && r->readSinceChange && r->prevSeq > lastNoveltySeq_ &&
+               readSum_ - r->prefixAfter == r->lastSegment;
     }
-    bool fresh(const PollRecord& r) const { return r.readSinceChange && r.gen == readGen_; }
-    /// Does `r` count in staleUnmet_?
-    bool stale(const PollRecord& r) const { return r.active && !r.lastResult && !fresh(r); }
-    void newGeneration() {
-        ++readGen_;
-        staleUnmet_ = activeUnmet_;  // every unmet condition must be read again
-    }
-    void expireOldReads();
+    /// Something happened that the loop has not seen yet.
+    void novelty() { lastNoveltySeq_ = pollSeq_; }
     void run();
     /// Watches the words of a sleepUntil wait (separate from the poll watches).
     struct SleepWatcher final : MemoryWatcher {
@@ -214,21 +215,19 @@ private:
     const FirmwareCosts& costs_;
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
-    std::uint64_t readGen_ = 1;  ///< bumped by actions and core-wide changes
     std::uint64_t pollSeq_ = 0;
+    std::uint64_t lastNoveltySeq_ = 0;  ///< poll after which the last novelty happened
+    std::uint64_t readSum_ = 0;         ///< running sum of a hash of every read (condition, result)
     sc_core::sc_event wake_;
     std::vector<PollRecord> polls_;
-    /// key -> index in polls_: open addressing, linear probing, power-of-two
-    /// size (a kernel reads a few dozen keys; no per-lookup hashing cost).
+    /// (key, api) -> first record of its variant chain: open addressing,
+    /// linear probing, power-of-two size (a kernel reads a few dozen keys).
     std::vector<std::uint32_t> pollSlots_;
-    std::int32_t slotOf(std::uint64_t key, const PollDesc& desc) const;
-    void indexRecord(std::uint32_t index);
-    /// Records of an L1 word, by word key: the first of a chain through nextSameKey.
+    std::int32_t slotOf(std::uint64_t key, const char* api) const;
+    void indexHead(std::uint32_t index);
+    /// L1 word key -> first record reading it (chained through nextOfWord).
     std::vector<std::pair<std::uint64_t, std::uint32_t>> wordHeads_;
-    std::uint32_t* wordHead(std::uint64_t key);
     std::uint32_t lastFound_ = kNone;    ///< index of the last record looked up
-    std::uint32_t activeUnmet_ = 0;      ///< active records whose last read was unmet
-    std::uint32_t staleUnmet_ = 0;       ///< ... of which changed since (see loopIsIdle)
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;
@@ -250,7 +249,10 @@ template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc
     // A read at local time now + pending sees the same state as a read now if
     // nothing at all can happen in between; only then is the wait skipped.
     if (pending_ && !coreQuietThrough(pending_, desc.kind == PollDesc::L1Word)) sync();
-    if (loopIsIdle(find(key, desc))) sleepUntilChange();
+    // Sleep only if the read would really find the condition unmet: one word
+    // may be tested several ways (different values) in one pass, and its
+    // record holds the last test's result.
+    if (loopIsIdle(find(key, desc)) && !eval()) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);
     record(key, desc, ok);
