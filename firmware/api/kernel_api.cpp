@@ -115,20 +115,22 @@ void spin_cycles(std::uint32_t cycles) {
 void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset) {
     KernelContext& k = ctx();
     detail::checkLocal(k, "testbench_fill", addr, bytes);
+    // The same steps in both modes, so timing-only runs keep the timing.
+    k.sync();
     if (!k.core().l1.storesPayload()) return;
     std::vector<std::uint8_t> buf(bytes);
     refStreamFill(stream, offset, buf.data(), bytes);
-    k.sync();
     k.core().l1.writeBytes(addr, bytes, buf.data());
-    k.acted();
 }
+
+bool testbench_stores_data() { return ctx().core().l1.storesPayload(); }
 
 void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset) {
     KernelContext& k = ctx();
     detail::checkLocal(k, "testbench_check", addr, bytes);
+    k.sync();
     if (!k.core().l1.storesPayload() || !k.launch().scoreboard) return;
     std::vector<std::uint8_t> buf(bytes);
-    k.sync();
     k.core().l1.readBytes(addr, bytes, buf.data());
     k.launch().scoreboard->check(buf.data(), bytes, stream, offset, k.name());
 }

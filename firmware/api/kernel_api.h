@@ -66,6 +66,8 @@ void spin_cycles(std::uint32_t cycles);
 // `stream` starting at byte `offset`, or compare an L1 range with it.
 void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset);
 void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset);
+/// False in timing-only runs (--no-data), where payload bytes are not kept.
+bool testbench_stores_data();
 
 template <> std::uint32_t get_arg_val<std::uint32_t>(int idx);
 template <> std::int32_t get_arg_val<std::int32_t>(int idx);

@@ -292,7 +292,7 @@ void FabricBuilder::build() {
         a.slot_bytes[0] = slotBytes_;
         a.slot_bytes[1] = slotBytes1_;
         a.first_level_ack = ri.bubble ? 1 : 0;
-        a.bubble = ri.bubble ? 1 : 0;
+        a.bubble = ri.bubble && arch.fabric.bubbleFlowControl ? 1 : 0;
         for (unsigned c = 0; c < kMaxSenderChannels; ++c) a.sender_slots[c] = c < nSenders ? senderSlotsOf(c) : 0;
         a.rx_slots[0] = rxSlots_;
         a.rx_slots[1] = vc1Slots_;

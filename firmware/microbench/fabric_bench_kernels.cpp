@@ -204,8 +204,11 @@ void fabric_traffic_main() {
                 noc_semaphore_wait_min(a.peer_counter[p], i + 1);
                 const auto m = trafficMessage(a.seed, a.peer_chip[p], a.chip, i, a.max_bytes);
                 const std::uint32_t slot = a.peer_region[p] + i * a.slot_bytes;
-                fw_assert_equal(l1_read_u32(slot), i + 1,
-                                "fabric_traffic: a message's increment arrived without its data (lost or reordered)");
+                // (Timing-only runs keep no payload bytes: only inline writes are checkable.)
+                const std::uint32_t seq = l1_read_u32(slot);
+                if (testbench_stores_data() || m.kind == 3)
+                    fw_assert_equal(seq, i + 1,
+                                    "fabric_traffic: a message's increment arrived without its data (lost or reordered)");
                 if (m.kind != 3) testbench_check(slot + 16, m.bytes - 16, m.stream, 16);
             }
         }

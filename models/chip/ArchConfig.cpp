@@ -226,6 +226,7 @@ ArchConfig loadArchConfig(const std::string& file) {
         if (fa.forwardNoc > 1) f->fail("router_forward_noc", "must be 0 or 1");
         if (fa.creditNoc > 1) f->fail("router_credit_noc", "must be 0 or 1");
         fa.routerPacketCycles = f->get<std::uint32_t>("router_packet_cycles");
+        fa.bubbleFlowControl = f->get<bool>("bubble_flow_control");
         f->finish();
     }
     root.finish();

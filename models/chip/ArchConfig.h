@@ -47,6 +47,7 @@ struct FabricArch {
     unsigned forwardNoc = 1;                ///< NoC of router forwards and local writes
     unsigned creditNoc = 0;                 ///< NoC of credits to workers and upstream routers
     std::uint32_t routerPacketCycles = 0;   ///< receiver: header decode and routing per packet
+    bool bubbleFlowControl = true;          ///< deadlock avoidance on rings / torus axes (off: demonstrates the deadlock)
 };
 
 struct ArchConfig {

@@ -1,0 +1,118 @@
+// The packet fabric on the model: tt-metal's published fabric latencies,
+// bandwidth against the framing limit, every command and read under
+// all-to-all load on every topology (nothing lost or reordered, no deadlock),
+// and bad input.
+#include "tests/coverif/CoverifHelpers.h"
+#include "tests/unit/TestSupport.h"
+
+#include <regex>
+
+using cclsim::test::result;
+using cclsim::test::runGalaxy;
+using cclsim::test::runN300;
+using cclsim::test::runT3000;
+
+// tt-metal fabric latency test (PR 20486): ~760 ns per hop for a single-flit
+// packet on a T3000 line (hop = NoC + Ethernet). The fit is half the slope of
+// round trip vs hops over 1..7 hops.
+TEST(FabricCalibration, SingleFlitPerHop) {
+    const auto rep = runT3000({"fabric_ping", "--samples", "10"});
+    EXPECT_WITHIN_PCT(result(rep, "per_hop_ns"), 760.0, 5);
+    EXPECT_EQ(rep["results"]["by_hops"].size(), 7u);
+    EXPECT_EQ(rep["results"]["header_bytes"], 48);
+}
+
+// ~1.3 us per hop with a 4 KB payload (the model: +7%, see README).
+TEST(FabricCalibration, FourKilobytePerHop) {
+    const auto rep = runT3000({"fabric_ping", "--samples", "5", "--packet", "4096"});
+    EXPECT_WITHIN_PCT(result(rep, "per_hop_ns"), 1300.0, 10);
+}
+
+// ~770 ns for a fused payload + semaphore increment.
+TEST(FabricCalibration, FusedWriteAndIncrementPerHop) {
+    const auto rep = runT3000({"fabric_ping", "--samples", "10", "--mode", "fused"});
+    EXPECT_WITHIN_PCT(result(rep, "per_hop_ns"), 770.0, 5);
+}
+
+
+// Round trips grow with hops; a hop's cost varies with the NoC distance
+// between the two Ethernet cores it forwards between on each chip.
+TEST(FabricCalibration, RoundTripGrowsWithHops) {
+    const auto rep = runT3000({"fabric_ping", "--samples", "5"});
+    const auto& h = rep["results"]["by_hops"];
+    const double perHop = result(rep, "per_hop_ns");
+    for (std::size_t i = 1; i < h.size(); ++i) {
+        const double step = h[i]["round_trip_ns"].get<double>() - h[i - 1]["round_trip_ns"].get<double>();
+        EXPECT_GT(step, 0.6 * 2 * perHop) << "between " << i << " and " << i + 1 << " hops";
+        EXPECT_LT(step, 1.4 * 2 * perHop) << "between " << i << " and " << i + 1 << " hops";
+    }
+}
+
+
+TEST(FabricPing, GalaxyTorus) {
+    const auto rep = runGalaxy({"--torus", "fabric_ping", "--samples", "3", "--fabric", "torus"});
+    EXPECT_EQ(rep["results"]["topology"], "torus");
+    EXPECT_EQ(rep["results"]["planes"], 4);
+    EXPECT_GT(result(rep, "per_hop_ns"), 700.0);
+}
+
+
+
+
+// All-to-all with every command and reads: every message arrives in order
+// with its bytes, every read reply is right, and nothing deadlocks.
+TEST(FabricTraffic, RingWithReads) {
+    const auto rep = runT3000({"fabric_traffic", "--fabric", "ring", "--messages", "32", "--reads", "4"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_EQ(rep["results"]["reads"], 8 * 7 * 4);
+}
+
+
+TEST(FabricTraffic, GalaxyTorusWithReads) {
+    const auto rep = runGalaxy({"--torus", "fabric_traffic", "--fabric", "torus", "--messages", "4", "--reads", "2"});
+    EXPECT_EQ(rep["data_check"], "pass");
+}
+
+TEST(FabricTraffic, GalaxyRingOf32) {
+    EXPECT_EQ(runGalaxy({"fabric_traffic", "--fabric", "ring", "--messages", "4", "--reads", "1"})["data_check"], "pass");
+}
+
+
+// Without bubble flow control a loaded ring deadlocks (what the routers'
+// injection rule prevents); the report names the routers.
+TEST(FabricTraffic, RingDeadlocksWithoutBubbleFlowControl) {
+    cclsim::test::ScratchDir dir;
+    std::string arch = cclsim::test::readText(cclsim::test::sourcePath("platforms/arch/wormhole_b0.yaml"));
+    arch = std::regex_replace(arch, std::regex("bubble_flow_control: true"), "bubble_flow_control: false");
+    const std::string file = dir.write("no_bubble.yaml", arch);
+    const auto rep = runT3000({"--arch", file, "fabric_traffic", "--fabric", "ring", "--messages", "16", "--reads",
+                               "0", "--max-bytes", "2048"},
+                              5);
+    EXPECT_NE(rep["error"].get<std::string>().find("fabric_router"), std::string::npos);
+}
+
+std::string errorOf(const nlohmann::json& rep) { return rep.value("error", std::string()); }
+
+TEST(FabricBadInput, TooManyHops) {
+    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--hops", "9"}, 3)).find("reaches 7 hop"), std::string::npos);
+}
+TEST(FabricBadInput, TorusWithoutTorusLinks) {
+    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--fabric", "torus"}, 3)).find("--torus"), std::string::npos);
+}
+TEST(FabricBadInput, MissingPlane) {
+    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--plane", "1"}, 3)).find("plane"), std::string::npos);
+}
+TEST(FabricBadInput, PayloadLargerThanASlot) {
+    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--packet", "8192"}, 3)).find("largest payload"), std::string::npos);
+}
+TEST(FabricBadInput, UnlinkedNeighbours) {
+    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--order", "0,2"}, 3)).find("no user Ethernet link"),
+              std::string::npos);
+}
+TEST(FabricBadInput, RingOfTwo) {
+    EXPECT_NE(errorOf(runT3000({"fabric_traffic", "--fabric", "ring", "--order", "0,1"}, 3)).find("three chips"),
+              std::string::npos);
+}
+TEST(FabricBadInput, BadByteCount) {
+    EXPECT_NE(errorOf(runT3000({"fabric_bandwidth", "--bytes", "1Q"}, 3)).find("--bytes"), std::string::npos);
+}

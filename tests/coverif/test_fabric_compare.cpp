@@ -1,0 +1,84 @@
+// Fabric behaviour that compares runs (each run is a subprocess of a board
+// executable): ring vs line latency, bandwidth vs distance, packet size,
+// workers and planes, and timing-only runs keeping the timing.
+#include "tests/coverif/SubprocessRunner.h"
+
+#include <cmath>
+
+using cclsim::test::runBinary;
+
+namespace {
+nlohmann::json t3000(const std::string& args, int expected = 0) { return runBinary(CCLSIM_T3000_BIN, args, expected); }
+nlohmann::json galaxy(const std::string& args, int expected = 0) { return runBinary(CCLSIM_GALAXY_BIN, args, expected); }
+nlohmann::json n300(const std::string& args, int expected = 0) { return runBinary(CCLSIM_N300_BIN, args, expected); }
+double r(const nlohmann::json& rep, const char* key) { return rep["results"][key].get<double>(); }
+}  // namespace
+
+// tt-metal: 780-800 ns per hop on a ring, several 10s of ns more than a line
+// (first-level acks).
+TEST(FabricCompare, RingPerHopIsAboveTheLine) {
+    const auto line = t3000("fabric_ping --samples 10");
+    const auto ring = t3000("fabric_ping --samples 10 --fabric ring");
+    EXPECT_GE(r(ring, "per_hop_ns"), 780.0 * 0.97);
+    EXPECT_LE(r(ring, "per_hop_ns"), 800.0 * 1.03);
+    EXPECT_GT(r(ring, "per_hop_ns"), r(line, "per_hop_ns") + 10);
+}
+
+// A 2D mesh's 96 B header and its NoC forwards between far-apart Ethernet
+// cores cost more per hop than the 1D line (tt-metal goldens: mesh ~900 ns).
+TEST(FabricCompare, MeshAndN300) {
+    const auto mesh = t3000("fabric_ping --samples 3 --fabric mesh");
+    const auto line = t3000("fabric_ping --samples 3");
+    EXPECT_EQ(mesh["results"]["header_bytes"], 96);
+    EXPECT_GT(r(mesh, "per_hop_ns"), r(line, "per_hop_ns"));
+    const auto one = n300("fabric_ping --samples 3");
+    EXPECT_EQ(one["results"]["by_hops"].size(), 1u);
+}
+
+// One worker streaming 4352 B packets comes close to the link's framing
+// limit, and a line's bandwidth does not depend on the distance.
+TEST(FabricCompare, BandwidthNearFramingLimitAtAnyDistance) {
+    const auto one = t3000("fabric_bandwidth --bytes 2M");
+    const auto three = t3000("fabric_bandwidth --bytes 2M --hops 3");
+    EXPECT_EQ(one["data_check"], "pass");
+    EXPECT_GT(r(one, "framing_limit_pct"), 80.0);
+    EXPECT_LE(r(one, "framing_limit_pct"), 100.0);
+    EXPECT_NEAR(r(three, "payload_GBps"), r(one, "payload_GBps"), 0.05 * r(one, "payload_GBps"));
+}
+
+// Small packets pay the header and the Ethernet framing.
+TEST(FabricCompare, SmallPacketsAreLessEfficient) {
+    const auto small = t3000("fabric_bandwidth --bytes 256K --packet 256");
+    const auto big = t3000("fabric_bandwidth --bytes 256K");
+    EXPECT_LT(r(small, "payload_GBps"), 0.5 * r(big, "payload_GBps"));
+    EXPECT_LT(r(small, "framing_limit_GBps"), r(big, "framing_limit_GBps"));
+    const double p = 256, h = 48;
+    EXPECT_NEAR(r(small, "framing_limit_GBps"), 12.5 * p / (p + h + 50 * std::ceil((p + h) / 1500)), 1e-9);
+}
+
+// Workers on one plane share the router's worker channel through a mux; on
+// Galaxy they spread over four planes and the bandwidth adds up.
+TEST(FabricCompare, MuxAndPlanes) {
+    const auto mux = t3000("fabric_bandwidth --bytes 512K --workers 4");
+    EXPECT_TRUE(mux["results"]["via_mux"].get<bool>());
+    EXPECT_EQ(mux["data_check"], "pass");
+    const auto one = galaxy("fabric_bandwidth --fabric mesh --bytes 512K");
+    const auto four = galaxy("fabric_bandwidth --fabric mesh --bytes 512K --workers 4 --planes 4");
+    EXPECT_GT(r(four, "payload_GBps"), 3.0 * r(one, "payload_GBps"));
+}
+
+TEST(FabricCompare, LineAndMeshTrafficWithReads) {
+    EXPECT_EQ(t3000("fabric_traffic --fabric line --messages 16 --reads 2")["data_check"], "pass");
+    EXPECT_EQ(t3000("fabric_traffic --fabric mesh --messages 16 --reads 2")["data_check"], "pass");
+}
+
+// Timing-only runs keep the same timing.
+TEST(FabricCompare, NoDataKeepsTiming) {
+    const auto data = t3000("fabric_traffic --messages 8 --reads 0");
+    const auto timing = t3000("--no-data fabric_traffic --messages 8 --reads 0");
+    EXPECT_EQ(data["sim_time_ns"], timing["sim_time_ns"]);
+    EXPECT_EQ(timing["data_check"], "off");
+    const auto bw = t3000("fabric_bandwidth --bytes 1M");
+    const auto bwt = t3000("--no-data fabric_bandwidth --bytes 1M");
+    EXPECT_EQ(bw["results"]["payload_GBps"], bwt["results"]["payload_GBps"]);
+}
