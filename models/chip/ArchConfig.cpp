@@ -113,6 +113,15 @@ ArchConfig loadArchConfig(const std::string& file) {
     weights.finish();
     dma.finish();
     a.worker.dma.injectBytesPerNs = a.noc.linkBytesPerNs;
+    if (auto q = w.optMap("pe_ipcq")) {
+        a.worker.ipcq.registerBase = q->get<std::uint32_t>("register_base");
+        if (a.worker.ipcq.registerBase % 16) q->fail("register_base", "must be 16 B aligned");
+        if (a.worker.ipcq.registerBase + PeIpcqConfig::kRegisterBytes > a.workerUnreservedBase)
+            q->fail("register_base", "the PE_IPCQ registers must lie below l1_unreserved_base");
+        a.worker.ipcq.opCost = a.cycles(q->get<double>("op_cycles"));
+        a.worker.ipcq.wakeCost = a.cycles(q->get<double>("wake_cycles"));
+        q->finish();
+    }
     a.worker.costs = firmwareCosts(w.map("firmware"), a, false);
     w.finish();
 
@@ -189,6 +198,20 @@ ArchConfig loadArchConfig(const std::string& file) {
         dr.endpointInjectBytesPerNs = positive<double>(*d, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
         d->finish();
     }
+    if (auto sm = root.optMap("sram")) {
+        SramArch& sr = a.sram;
+        sr.endpoints = coordList(*sm, "endpoints", a.noc);
+        if (sr.endpoints.empty()) sm->fail("endpoints", "must list at least one NoC endpoint");
+        sr.channel.bankBytes = positive<std::uint64_t>(*sm, "bank_bytes");
+        sr.channel.banks = unsigned(sr.endpoints.size());
+        sr.channel.pseudoChannels = 1;
+        sr.channel.interleaveBytes = 256;
+        sr.channel.bytesPerNs = positive<double>(*sm, "bank_bandwidth_gbps");
+        sr.channel.readLatency = nsToTicks(sm->get<double>("read_latency_ns"));
+        sr.channel.writeLatency = nsToTicks(sm->get<double>("write_latency_ns"));
+        sr.endpointInjectBytesPerNs = positive<double>(*sm, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
+        sm->finish();
+    }
     if (auto f = root.optMap("fabric")) {
         FabricArch& fa = a.fabric;
         fa.present = true;
@@ -239,8 +262,13 @@ ArchConfig loadArchConfig(const std::string& file) {
         if (!used.insert(c).second)
             throw ConfigError(fmt::format("{}: Ethernet core {} overlaps another core", file, c.str()));
     for (const auto& ch : a.dram.channelEndpoints)
-        for (const CoreCoord& c : ch)
+        for (const CoreCoord& c : ch) {
             if (used.count(c)) throw ConfigError(fmt::format("{}: DRAM endpoint {} overlaps another core", file, c.str()));
+            used.insert(c);
+        }
+    for (const CoreCoord& c : a.sram.endpoints)
+        if (!used.insert(c).second)
+            throw ConfigError(fmt::format("{}: SRAM endpoint {} overlaps another core or endpoint", file, c.str()));
     return a;
 }
 

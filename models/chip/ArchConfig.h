@@ -50,6 +50,15 @@ struct FabricArch {
     bool bubbleFlowControl = true;          ///< deadlock avoidance on rings / torus axes (off: demonstrates the deadlock)
 };
 
+/// A chip-shared SRAM pool (PE_IPCQ buffer_kind "sram"): one bank behind
+/// each NoC endpoint. Hypothetical on Wormhole; every figure an assumption.
+struct SramArch {
+    std::vector<CoreCoord> endpoints;      ///< bank b behind endpoints[b]
+    DramChannelConfig channel;             ///< banks = endpoints, timing per bank
+    double endpointInjectBytesPerNs = 32;
+    bool present() const { return !endpoints.empty(); }
+};
+
 struct ArchConfig {
     std::string name;
     std::string file;
@@ -61,6 +70,7 @@ struct ArchConfig {
     std::vector<CoreCoord> ethCores;  ///< index = logical Ethernet channel
     EriscConfig erisc;
     DramArch dram;
+    SramArch sram;
     FabricArch fabric;
     bool hasDram() const { return !dram.channelEndpoints.empty(); }
 

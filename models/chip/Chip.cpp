@@ -60,6 +60,28 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
             banks_.dramOffset.push_back(std::uint64_t(b % arch.dram.banksPerChannel) * arch.dram.bankBytes);
         }
     }
+    // The SRAM pool: one bank behind each endpoint.
+    if (arch.sram.present()) {
+        DramChannelConfig sc = arch.sram.channel;
+        sc.storePayload = opts.storePayload;
+        sram_ = std::make_unique<DramChannel>("sram", sc);
+        NiuConfig nc;
+        nc.injectBytesPerNs = arch.sram.endpointInjectBytesPerNs;
+        nc.chunkBytes = 256;
+        for (const CoreCoord& ep : arch.sram.endpoints) {
+            for (unsigned n = 0; n < 2; ++n) {
+                const std::string niuName = "sram_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" +
+                                            std::to_string(n);
+                dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
+                Niu& niu = *dramNius_.back();
+                niu.mem.bind(sram_->socket);
+                niu.setMemoryBytes(sc.bankBytes * sc.banks);
+                endpoints_[n][std::size_t(ep.y) * arch.noc.gridX + ep.x] = &niu;
+            }
+            banks_.sramEndpoint.push_back(ep);
+        }
+        banks_.sramBankBytes = sc.bankBytes;
+    }
     for (const CoreCoord& c : arch.workers) banks_.l1Cores.push_back(c);
     for (auto& n : dramNius_) n->setEndpoints(&endpoints_[n->noc().id()]);
     // Nothing another process does reaches a core sooner than a NoC packet's
@@ -89,6 +111,16 @@ ProgrammableCore* Chip::core(CoreCoord c) {
     return byCoord_[std::size_t(c.y) * arch_.noc.gridX + c.x];
 }
 
+void Chip::sramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in) {
+    if (!sram_ || bank >= banks_.sramEndpoint.size()) CCLSIM_ERROR(name(), "SRAM bank {} does not exist", bank);
+    sram_->hostWrite(bank * banks_.sramBankBytes + offset, n, in);
+}
+
+void Chip::sramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out) {
+    if (!sram_ || bank >= banks_.sramEndpoint.size()) CCLSIM_ERROR(name(), "SRAM bank {} does not exist", bank);
+    sram_->hostRead(bank * banks_.sramBankBytes + offset, n, out);
+}
+
 void Chip::dramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in) {
     if (bank >= banks_.dramEndpoint.size()) CCLSIM_ERROR(name(), "DRAM bank {} does not exist", bank);
     drams_[bank / arch_.dram.banksPerChannel]->hostWrite(banks_.dramOffset[bank] + offset, n, in);
@@ -107,6 +139,7 @@ void Chip::trace(TraceFile& tf, bool allCores) {
     for (auto& w : workers_)
         if (allCores || !w->kernels().empty()) w->trace(tf);
     for (auto& d : drams_) d->trace(tf);
+    if (sram_) sram_->trace(tf);
 }
 
 }  // namespace cclsim

@@ -42,6 +42,10 @@ public:
     unsigned numDramChannels() const { return unsigned(drams_.size()); }
     DramChannel& dramChannel(unsigned c) { return *drams_.at(c); }
     const BankMap& banks() const { return banks_; }
+    bool hasSram() const { return sram_ != nullptr; }
+    /// Host access to an SRAM pool bank (zero time).
+    void sramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in);
+    void sramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out);
     /// Host access to a DRAM bank (zero time): load inputs, read results.
     void dramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in);
     void dramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out);
@@ -56,6 +60,7 @@ private:
     std::vector<std::unique_ptr<EriscCore>> eriscs_;
     std::vector<std::unique_ptr<DramChannel>> drams_;
     std::vector<std::unique_ptr<Niu>> dramNius_;
+    std::unique_ptr<DramChannel> sram_;  ///< the chip-shared SRAM pool, if the arch has one
     BankMap banks_;
     std::vector<ProgrammableCore*> byCoord_;
     std::vector<Niu*> endpoints_[2];

@@ -4,7 +4,8 @@ namespace cclsim {
 
 PeCore::PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, CoreCoord coord, Noc& noc0,
                Noc& noc1, const PeCoreConfig& cfg)
-    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs), dma("pe_dma", eq, noc0, noc1, coord, cfg.dma) {
+    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs), dma("pe_dma", eq, noc0, noc1, coord, cfg.dma),
+      ipcq("pe_ipcq", l1, chipId, coord, cfg.ipcq) {
     dma.niu(0).mem.bind(l1.socket);
     dma.niu(1).mem.bind(l1.socket);
     dma.niu(0).setActivityLog(&activity());
@@ -16,6 +17,7 @@ PeCore::PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chi
 void PeCore::trace(TraceFile& tf) {
     ProgrammableCore::trace(tf);
     dma.trace(tf);
+    ipcq.trace(tf);
 }
 
 }  // namespace cclsim

@@ -194,11 +194,11 @@ TEST(Niu, TargetWithoutEndpointIsAnError) {
     auto p = test::makeN300();
     PeCore& a = worker(*p, 0, at(1, 1));
     NocCounters k;
-    // 0-2 and 0-4 are router-only tiles (no endpoint); 12-3 is outside the grid.
-    const std::string msg = test::thrownMessage([&] { a.niu(0).write(0, 0x20000, at(0, 2), 0x100, 64, false, &k); });
-    test::expectContains(msg, {"n300.chip0.w1_1", "noc write", "0-2", "no endpoint"});
+    // 0-3 and 0-10 have no endpoint in the model (PCIe and ARC tiles); 12-3 is outside the grid.
+    const std::string msg = test::thrownMessage([&] { a.niu(0).write(0, 0x20000, at(0, 3), 0x100, 64, false, &k); });
+    test::expectContains(msg, {"n300.chip0.w1_1", "noc write", "0-3", "no endpoint"});
     EXPECT_ANY_THROW(a.niu(0).read(0, at(12, 3), 0, 0x20000, 64, &k));
-    EXPECT_ANY_THROW(a.niu(1).atomicInc(0, at(0, 4), 0, 1, false, &k));
+    EXPECT_ANY_THROW(a.niu(1).atomicInc(0, at(0, 10), 0, 1, false, &k));
     EXPECT_EQ(k.writesIssued, 0u) << "a rejected command must not count as issued";
 }
 
