@@ -53,6 +53,32 @@ std::uint32_t Program::createSemaphore(CoreCoord c, std::uint32_t initial, const
     return addr;
 }
 
+std::uint64_t Program::allocateDramRegion(std::uint64_t bytes, std::uint32_t align) {
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    if (!arch.hasDram()) throw ConfigError(fmt::format("chip {} has no DRAM", chip_));
+    const std::uint64_t base = (dramNext_ + align - 1) / align * align;
+    if (base + bytes > arch.dram.bankBytes)
+        throw ConfigError(fmt::format("chip {}: {} B of DRAM do not fit; {} B are left per bank", chip_, bytes,
+                                      arch.dram.bankBytes - std::min(base, arch.dram.bankBytes)));
+    dramNext_ = base + bytes;
+    return base;
+}
+
+std::uint64_t Program::allocateSram(unsigned bank, std::uint64_t bytes, std::uint32_t align) {
+    const BankMap& banks = rt_.platform().chip(chip_).banks();
+    if (bank >= banks.sramEndpoint.size())
+        throw ConfigError(fmt::format("chip {} has no SRAM pool bank {} (the arch YAML's sram section has {} "
+                                      "endpoints)", chip_, bank, banks.sramEndpoint.size()));
+    std::uint64_t& next = sramNext_[bank];
+    const std::uint64_t base = (next + align - 1) / align * align;
+    if (base + bytes > banks.sramBankBytes)
+        throw ConfigError(fmt::format("chip {}: {} B do not fit in SRAM bank {} ({} B left of {} B)", chip_, bytes,
+                                      bank, banks.sramBankBytes - std::min(base, banks.sramBankBytes),
+                                      banks.sramBankBytes));
+    next = base + bytes;
+    return base;
+}
+
 Buffer Program::createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram) {
     if (pageBytes == 0 || pageBytes % 32)
         throw ConfigError(fmt::format("buffer page size {} B must be a non-zero multiple of 32", pageBytes));
@@ -224,6 +250,7 @@ RunResult Runtime::run(const RunOptions& opts) {
         const bool stuck = !sc_core::sc_pending_activity();
         r.report = fmt::format("{} at {}: kernels did not finish.\n{}",
                                stuck ? "deadlock" : "time limit reached", timeStamp(), blockedReport());
+        for (const auto& section : diagnostics_) r.report += section();
     }
     return r;
 }

@@ -67,6 +67,11 @@ public:
     std::uint32_t allocateL1(CoreCoord core, std::uint32_t bytes, std::uint32_t align = 32);
     /// Free bytes left in a core's kernel region.
     std::uint32_t l1Free(CoreCoord core);
+    /// Reserve `bytes` at the same offset of every DRAM bank (a region a
+    /// caller places in one bank of its choice); returns the offset.
+    std::uint64_t allocateDramRegion(std::uint64_t bytes, std::uint32_t align = 64);
+    /// Reserve `bytes` in SRAM pool bank `bank`; returns the offset in the bank.
+    std::uint64_t allocateSram(unsigned bank, std::uint64_t bytes, std::uint32_t align = 64);
     /// Allocate an interleaved buffer of `pages` pages in DRAM (or across the
     /// worker cores' L1). ConfigError if it does not fit.
     Buffer createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram = true);
@@ -93,6 +98,7 @@ private:
     unsigned chip_;
     std::map<CoreCoord, std::uint32_t> next_;  ///< allocation cursor per core
     std::uint64_t dramNext_ = 0;               ///< allocation cursor in every DRAM bank
+    std::map<unsigned, std::uint64_t> sramNext_;  ///< allocation cursor per SRAM bank
     std::vector<PendingKernel> kernels_;
 };
 
@@ -135,6 +141,9 @@ public:
     /// One paragraph per kernel that did not finish (persistent service
     /// kernels are listed after the others, as context).
     std::string blockedReport();
+    /// A section appended to the report of a run whose kernels did not
+    /// finish (e.g. a process group's pointer dump and wait-for graph).
+    void addDiagnostic(std::function<std::string()> section) { diagnostics_.push_back(std::move(section)); }
     const std::vector<KernelContext*>& kernels() const { return kernels_; }
     /// When the last kernel on `chip` finished (kNever if one did not; 0 if it has none).
     Tick chipFinish(unsigned chip) const;
@@ -148,6 +157,7 @@ private:
     bool launched_ = false;
     std::size_t unfinished_ = 0;  ///< non-persistent kernels still running
     bool anyPersistent_ = false;
+    std::vector<std::function<std::string()>> diagnostics_;
 };
 
 }  // namespace cclsim

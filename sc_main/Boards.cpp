@@ -1,5 +1,6 @@
 // The boards of this build: their descriptors, default demos and workloads.
 #include "firmware/ccl/CollectiveWorkloads.h"
+#include "firmware/ipcq/IpcqWorkloads.h"
 #include "firmware/microbench/MicrobenchHosts.h"
 #include "sc_main/BoardMain.h"
 
@@ -7,7 +8,7 @@ namespace cclsim {
 
 namespace {
 /// A board: its descriptor, its default demo; every board runs the Ethernet
-/// microbenchmarks and the collectives.
+/// and fabric microbenchmarks, the collectives and the PE_IPCQ workloads.
 BoardInfo board(const char* name, const char* descriptor, const char* defaultWorkload) {
     BoardInfo b;
     b.name = name;
@@ -17,7 +18,7 @@ BoardInfo board(const char* name, const char* descriptor, const char* defaultWor
                    ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
                    microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
                    microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth,
-                   microbench::makeFabricTraffic};
+                   microbench::makeFabricTraffic, ipcq::makeIpcqAllReduce,     ipcq::makeIpcqLatency};
     return b;
 }
 }  // namespace

@@ -1,6 +1,7 @@
 // Worker kernels of the collectives and the device-side helpers they share.
 #pragma once
 
+#include "firmware/api/compute_api.h"
 #include "firmware/api/dataflow_api.h"
 #include "firmware/ccl/ccl_args.h"
 #include "firmware/ccl/ccl_schedule.h"
@@ -75,10 +76,5 @@ void edm_push(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
 void edm_pull(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
 
 void semaphore_inc(const RemoteSem& s, std::uint32_t incr = 1);
-
-/// Elementwise dst = a + b on the worker's compute engine (dtype 0 bf16,
-/// 1 fp32): each pairwise add in fp32, bf16 results rounded to nearest even.
-/// Costs bytes / eltwise_bytes_per_cycle cycles.
-void eltwise_add(std::uint32_t dst, std::uint32_t a, std::uint32_t b, std::uint32_t bytes, std::uint32_t dtype);
 
 }  // namespace cclsim::fw::ccl

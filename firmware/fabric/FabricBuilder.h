@@ -124,7 +124,7 @@ private:
 };
 
 /// The worker core of `chip` nearest to `near` (Manhattan distance on the
-/// grid) that runs no kernel yet and is not in `taken`.
+/// grid) that runs no kernel yet, has no L1 allocated and is not in `taken`.
 CoreCoord freeWorkerNear(Runtime& rt, unsigned chip, CoreCoord near, const std::vector<CoreCoord>& taken);
 
 }  // namespace cclsim::fabric

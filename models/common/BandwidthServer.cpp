@@ -15,6 +15,14 @@ BandwidthServer::BandwidthServer(EventQueue& eq, std::string name, const Bandwid
     bytesPerTick_ = cfg_.bytesPerNs / double(kTicksPerNs);
 }
 
+void BandwidthServer::reconfigure(double chunkBytes, std::unique_ptr<SharePolicy> policy) {
+    if (!idle()) throw std::logic_error(name_ + ": reconfigured while it has work");
+    if (!(chunkBytes > 0)) throw std::invalid_argument(name_ + ": chunk size must be > 0");
+    if (!policy) throw std::invalid_argument(name_ + ": no share policy");
+    cfg_.chunkBytes = chunkBytes;
+    policy_ = std::move(policy);
+}
+
 double BandwidthServer::bytesQueued(unsigned cls) const {
     const Class& c = classes_.at(cls);
     double sum = 0;

@@ -55,6 +55,12 @@ public:
     const std::string& name() const { return name_; }
     double bytesPerNs() const { return cfg_.bytesPerNs; }
 
+    /// Change the interleave chunk and the share policy of an idle server
+    /// (configuration before traffic, e.g. a process group's VC weights).
+    void reconfigure(double chunkBytes, std::unique_ptr<SharePolicy> policy);
+    const SharePolicy& policy() const { return *policy_; }
+    double chunkBytes() const { return cfg_.chunkBytes; }
+
     /// When the server next completes or re-arbitrates (kNever when idle).
     Tick nextEventTick() const { return armedAt_; }
 

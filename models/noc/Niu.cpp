@@ -24,6 +24,16 @@ Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoor
         throw std::invalid_argument(std::string(this->name()) + ": class names and weights differ in length");
 }
 
+void Niu::setClassWeights(const std::vector<double>& weights, double chunkBytes) {
+    if (weights.size() != cfg_.classWeights.size())
+        throw std::invalid_argument(std::string(name()) + ": expected one weight per request class");
+    for (double w : weights)
+        if (!(w > 0)) throw std::invalid_argument(std::string(name()) + ": class weights must be > 0");
+    cfg_.classWeights = weights;
+    cfg_.chunkBytes = chunkBytes;
+    inject_.reconfigure(chunkBytes, makePolicy(cfg_));
+}
+
 void Niu::trace(TraceFile& tf) {
     queued_.clear();
     for (std::size_t c = 0; c <= cfg_.classNames.size(); ++c) queued_.emplace_back(32);

@@ -119,6 +119,8 @@ public:
     Noc& noc() { return noc_; }
     BandwidthServer& injection() { return inject_; }
     unsigned numRequestClasses() const { return unsigned(cfg_.classWeights.size()); }
+    /// New weights of the request classes and interleave chunk (before traffic).
+    void setClassWeights(const std::vector<double>& weights, double chunkBytes);
     const NiuConfig& config() const { return cfg_; }
 
     void trace(TraceFile& tf);

@@ -55,7 +55,7 @@ void IpcqEdge::onRecv(std::uint64_t seq, std::uint32_t nbytes, std::uint32_t met
     if (seq >= arrivals_)
         violated("I7", fmt::format("recv of slot {} before its head update was visible ({} arrived)", seq, arrivals_));
     const Sent& s = inFlight_[seq % nSlots_];
-    if (strict && (nbytes != s.nbytes || meta != s.meta))
+    if (strict && ((nbytes && nbytes != s.nbytes) || (meta && meta != s.meta)))
         CCLSIM_ERROR(name_,
                      "IPCQ type mismatch (F2, strict validation): slot {} was sent with {} B, dtype/shape code 0x{:x}; "
                      "the recv expects {} B, code 0x{:x}",

@@ -9,7 +9,7 @@
 //      slot holds the bytes that were sent (compared by hash, data mode);
 //   I7 a recv only consumes a slot whose head update is visible;
 //   F2 (strict validation) a recv agrees with its send on bytes and meta
-//      (dtype/shape code).
+//      (dtype/shape code), where the recv states them (non-zero).
 // (I3 endpoint symmetry and I4 buffer-kind consistency are checked by the
 // host at init.) The checks run on every send, arrival, recv and credit:
 // a few integer comparisons, plus hashing the slot in data mode.

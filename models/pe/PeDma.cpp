@@ -22,6 +22,14 @@ PeDma::PeDma(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc0, Noc
       niu0_(std::make_unique<Niu>("noc0", eq, noc0, self, niuConfig(cfg))),
       niu1_(std::make_unique<Niu>("noc1", eq, noc1, self, niuConfig(cfg))) {}
 
+void PeDma::setVcWeights(double compute, double comm, double chunkBytes) {
+    cfg_.computeWeight = compute;
+    cfg_.commWeight = comm;
+    cfg_.chunkBytes = chunkBytes;
+    niu0_->setClassWeights({compute, comm}, chunkBytes);
+    niu1_->setClassWeights({compute, comm}, chunkBytes);
+}
+
 void PeDma::trace(TraceFile& tf) {
     niu0_->trace(tf);
     niu1_->trace(tf);

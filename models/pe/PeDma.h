@@ -41,6 +41,9 @@ public:
 
     Niu& niu(unsigned noc) { return noc ? *niu1_ : *niu0_; }
     const PeDmaConfig& config() const { return cfg_; }
+    /// Weighted round-robin weights of vc_compute and vc_comm and the chunk
+    /// size, on both NoC ports (a process group's ccl.yaml; before traffic).
+    void setVcWeights(double compute, double comm, double chunkBytes);
     void trace(TraceFile& tf);
 
 private:

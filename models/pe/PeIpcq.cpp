@@ -90,8 +90,18 @@ std::uint64_t PeIpcq::received(IpcqQueuePair& q, std::uint32_t nbytes, std::uint
                      ipcqDirName(q.direction), seq, peerHeadCache(q.direction));
     ++q.my_tail;
     signals_[unsigned(q.direction)]->myTail.set(q.my_tail);
-    if (q.rx) q.rx->onRecv(seq, nbytes, meta, strict_);
+    if (q.rx) q.rx->onRecv(seq, nbytes, meta, policy_.strict);
     return seq;
+}
+
+void PeIpcq::emitFastCredit(IpcqQueuePair& q, Tick at) {
+    const IpcqCreditWire w = q.creditWire;
+    if (!w.eq || !w.l1) CCLSIM_ERROR(name(), "rank {} {}: no fast-path credit wire installed", rank_, ipcqDirName(q.direction));
+    if (w.activity) w.activity->expect(at, ActivityLog::L1Write);
+    w.eq->at(at, [w] {
+        if (w.activity) w.activity->arrived(now(), ActivityLog::L1Write);
+        w.l1->atomicAdd(w.reg, 1);
+    });
 }
 
 void PeIpcq::registerWritten(std::uint32_t addr) {

@@ -29,6 +29,8 @@
 // and the values.
 #pragma once
 
+#include "models/common/ActivityLog.h"
+#include "models/common/EventQueue.h"
 #include "models/common/Time.h"
 #include "models/common/Trace.h"
 #include "models/memory/L1Memory.h"
@@ -37,6 +39,7 @@
 #include <systemc>
 
 #include <array>
+#include <cstdio>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -82,6 +85,25 @@ struct IpcqEndpoint {
 
 class IpcqEdge;
 
+/// How a process group's queues wait and return credits (ccl.yaml).
+enum class Backpressure : std::uint8_t { Poll, Sleep };
+enum class CreditMode : std::uint8_t { FastPath, Fabric };
+struct IpcqPolicy {
+    Backpressure backpressure = Backpressure::Sleep;
+    CreditMode credit = CreditMode::FastPath;
+    bool strict = false;          ///< strict_validation (F2)
+    std::FILE* trace = nullptr;   ///< CCL trace: one line per send / recv
+};
+
+/// The fast-path credit wire to a sender (ADR D9: a dedicated channel outside
+/// vc_comm contention): increments the sender's peer_tail_cache register.
+struct IpcqCreditWire {
+    EventQueue* eq = nullptr;
+    L1Memory* l1 = nullptr;            ///< the sender core's L1
+    ActivityLog* activity = nullptr;   ///< ... and its activity log (the write is scheduled)
+    std::uint32_t reg = 0;             ///< its peer_tail_cache word
+};
+
 /// One direction of a rank (ADR D2 IpcqQueuePair).
 struct IpcqQueuePair {
     IpcqDir direction = IpcqDir::E;
@@ -97,6 +119,7 @@ struct IpcqQueuePair {
     /// templates (route to the peer) for data and for credits.
     std::vector<std::uint32_t> txConnection, txHeader, creditConnection, creditHeader;
     Tick creditLatency = 0;        ///< fast-path credit: path latency to the peer
+    IpcqCreditWire creditWire;     ///< fast-path credit channel to the peer
     IpcqEdge* tx = nullptr;        ///< checker of our sends (shared with the peer)
     IpcqEdge* rx = nullptr;        ///< checker of the peer's sends to us
 };
@@ -142,9 +165,10 @@ public:
     /// Round-robin recv cursor (ADR D4 last_polled_dir).
     unsigned& lastPolledDir() { return lastPolled_; }
 
-    /// Strict validation (F2): sends and recvs must agree on nbytes, dtype, shape.
-    void setStrict(bool on) { strict_ = on; }
-    bool strict() const { return strict_; }
+    void setPolicy(const IpcqPolicy& p) { policy_ = p; }
+    const IpcqPolicy& policy() const { return policy_; }
+    /// Fast path: the credit of queue `q` reaches the peer at tick `at`.
+    void emitFastCredit(IpcqQueuePair& q, Tick at);
 
     const PeIpcqConfig& config() const { return cfg_; }
     L1Memory& l1() { return l1_; }
@@ -176,7 +200,7 @@ private:
     Watch watch_;
     IpcqWait wait_;
     unsigned lastPolled_ = kIpcqDirs - 1;
-    bool strict_ = false;
+    IpcqPolicy policy_;
 };
 
 }  // namespace cclsim

@@ -1,0 +1,12 @@
+// Entry points of the PE_IPCQ kernels (kernel_main of each), registered by
+// name in IpcqAlgorithms.cpp.
+#pragma once
+
+namespace cclsim::fw::ipcq {
+
+void ring_allreduce_main();  ///< ring all-reduce, uni- or bidirectional (RingArgs)
+void mesh_allreduce_main();  ///< row ring then column ring (MeshArgs)
+void tree_allreduce_main();  ///< binary tree reduce + broadcast (TreeArgs)
+void ipcq_pingpong_main();   ///< T5 latency: raw write vs IPCQ send/recv (PingArgs)
+
+}  // namespace cclsim::fw::ipcq
