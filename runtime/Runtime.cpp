@@ -228,6 +228,12 @@ RunResult Runtime::run(const RunOptions& opts) {
         // simulated end time (and the VCD) end where the activity ends.
         // The calendar may run ahead of SystemC time, but not past the slice.
         platform_.eq.setRunLimit(now() + std::min(slice, remaining));
+        // With SC_EXIT_ON_STARVATION time stops at the last event, not at the
+        // end of the slice: when the next activity lies beyond the time
+        // limit, nothing can happen before it.
+        if (sc_core::sc_pending_activity() && !sc_core::sc_pending_activity_at_current_time() &&
+            sc_core::sc_time_to_pending_activity() > toScTime(remaining))
+            break;
         sc_core::sc_start(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
         for (KernelContext* k : kernels_) allDone &= k->persistent() || k->state() == KernelContext::State::Done;

@@ -39,9 +39,9 @@ void readWeights(const YamlMap& m, IpcqSettings& s) {
     w->finish();
 }
 
-Placement readPlacement(const YamlMap& p) {
+Placement readPlacement(const YamlMap& p, const std::string& where) {
     Placement out;
-    out.where = fmt::format("{}: key '{}'", p.file(), p.path());
+    out.where = where;
     if (p.has("ranks")) {
         if (p.has("chips") || p.has("cores") || p.has("cores_per_chip"))
             p.fail("ranks", "is an explicit rank list: leave out chips, cores and cores_per_chip");
@@ -131,7 +131,7 @@ void readSettings(const YamlMap& m, IpcqSettings& s) {
             m.fail("fabric", fmt::format("must be one of {}, found '{}'", choices({"auto", "line", "ring", "mesh", "torus"}), f));
         s.fabric.set(f, m.where("fabric"));
     }
-    if (const std::optional<YamlMap> p = m.optMap("placement")) s.placement = readPlacement(*p);
+    if (const std::optional<YamlMap> p = m.optMap("placement")) s.placement = readPlacement(*p, m.where("placement"));
 }
 
 CclConfig parse(const YamlMap& root) {

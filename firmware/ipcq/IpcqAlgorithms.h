@@ -43,7 +43,7 @@ struct IpcqAlgorithm {
     std::string description;
     std::vector<TopologyKind> topologies;  ///< topologies the kernel works on
     AlgoParams params;                     ///< accepted `params:` keys and their defaults
-    void (*kernel)() = nullptr;
+    std::function<void()> kernel;
     /// "" if the tensor splits as the kernel needs, else why not.
     std::function<std::string(const AlgoShape&)> checkSize;
     std::function<std::vector<std::uint32_t>(const AlgoShape&, unsigned rank, const TensorArgs&)> kernelArgs;

@@ -318,8 +318,11 @@ Tick ProcessGroup::pathLatency(unsigned fromChip, CoreCoord from, unsigned toChi
     const NocConfig& noc = arch.noc;
     // Per-node overheads + per-hop latency + bytes over the path's bottleneck
     // (ADR D9 compute_path_latency_ns), from the same parameters as data traffic.
-    if (fromChip == toChip)
-        return pf.chip(fromChip).noc(0).unloadedLatency(from, to) + transferTicks(bytes, noc.linkBytesPerNs);
+    // A credit takes the shorter of the two NoCs (NoC0 +x/+y, NoC1 -y/-x).
+    auto nocHop = [&](unsigned chip, CoreCoord a, CoreCoord b) {
+        return std::min(pf.chip(chip).noc(0).unloadedLatency(a, b), pf.chip(chip).noc(1).unloadedLatency(a, b));
+    };
+    if (fromChip == toChip) return nocHop(fromChip, from, to) + transferTicks(bytes, noc.linkBytesPerNs);
     const fabric::Route r = fabric_->route(fromChip, toChip);
     const EthConfig& eth = arch.erisc.eth;
     const std::uint32_t wire = bytes + fabric_->headerBytes();
@@ -328,13 +331,13 @@ Tick ProcessGroup::pathLatency(unsigned fromChip, CoreCoord from, unsigned toChi
     CoreCoord at = from;
     for (fabric::Dir dir : r.hops) {
         const fabric::RouterInfo& ri = fabric_->router(chip, 0, dir);
-        t += pf.chip(chip).noc(0).unloadedLatency(at, ri.core);
+        t += nocHop(chip, at, ri.core);
         t += arch.cycles(arch.fabric.routerPacketCycles) + eth.deliveryLatency(wire) +
              transferTicks(double(wire + eth.packetOverheadBytes), eth.lineBytesPerNs);
         chip = ri.peerChip;
         at = arch.ethCores.at(ri.peerChannel);
     }
-    return t + pf.chip(toChip).noc(0).unloadedLatency(at, to);
+    return t + nocHop(toChip, at, to);
 }
 
 void ProcessGroup::readRing(const Ring& r, std::uint64_t seq, std::uint32_t n, std::uint8_t* out) const {
@@ -430,7 +433,7 @@ PeIpcq& ProcessGroup::ipcqOf(unsigned rank) const {
 
 Tick ProcessGroup::creditLatency(unsigned rank, IpcqDir d) const { return creditLatency_.at(rank).at(unsigned(d)); }
 
-void ProcessGroup::launch(const std::string& name, void (*entry)(),
+void ProcessGroup::launch(const std::string& name, std::function<void()> entry,
                           const std::function<std::vector<std::uint32_t>(unsigned)>& args) {
     if (launched_) throw std::logic_error("ProcessGroup: kernels launched twice");
     launched_ = true;

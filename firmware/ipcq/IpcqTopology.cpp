@@ -118,12 +118,15 @@ std::optional<IpcqDir> landingDirection(const GroupNeighbors& g, unsigned rank, 
 }
 
 std::string checkSymmetry(const GroupNeighbors& g) {
-    for (unsigned r = 0; r < g.size(); ++r) {
+    for (unsigned r = 0; r < g.size(); ++r)
         for (const auto& [d, nb] : g[r]) {
             if (nb.peer >= g.size())
                 return fmt::format("rank {} direction {} names rank {}, but world_size is {}", r, ipcqDirName(d), nb.peer,
                                    g.size());
             if (nb.peer == r) return fmt::format("rank {} direction {} names the rank itself", r, ipcqDirName(d));
+        }
+    for (unsigned r = 0; r < g.size(); ++r) {
+        for (const auto& [d, nb] : g[r]) {
             const std::optional<IpcqDir> back = landingDirection(g, r, d);
             if (!back) {
                 const std::optional<IpcqDir> rev = reverseOf(d);

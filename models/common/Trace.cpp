@@ -169,8 +169,19 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return prefix(a, 3) < prefix(b, 3); });
-    std::string chipOpen, coreOpen;
+    std::string chipOpen, coreOpen, queueOpen;
+    // PE_IPCQ signals get a group per queue ("<core>.pe_ipcq.E": my_head,
+    // my_tail, peer_head_cache, peer_tail_cache) inside their core's group.
+    auto queueOf = [&](std::size_t i) {
+        const auto parts = splitDots(decls_[i].name);
+        return parts.size() >= 6 && parts[3] == "pe_ipcq" ? prefix(i, 5) : std::string();
+    };
+    auto closeQueue = [&] {
+        if (!queueOpen.empty()) os << "@1000200\n-" << queueOpen << "\n";
+        queueOpen.clear();
+    };
     auto closeCore = [&] {
+        closeQueue();
         if (!coreOpen.empty()) os << "@1000200\n-" << coreOpen << "\n";
         coreOpen.clear();
     };
@@ -191,6 +202,12 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
             closeCore();
             coreOpen = core;
             os << "@800200\n-" << core << "\n";
+        }
+        const std::string queue = queueOf(i);
+        if (queue != queueOpen) {
+            closeQueue();
+            queueOpen = queue;
+            if (!queue.empty()) os << "@800200\n-" << queue << "\n";
         }
         const Decl& d = decls_[i];
         os << flags(d) << "\n" << d.name;

@@ -181,3 +181,12 @@ TEST(BadInput, DeadlockExitCode) {
     const auto rep = runN300({"ring_ping", "--hops", "3", "--order", "0,1,1"}, 3);
     EXPECT_NE(errorOf(rep).find("to itself"), std::string::npos) << errorOf(rep);
 }
+
+// A time limit before the next event stops the run at once (it used to spin:
+// SystemC does not advance time past the last event on starvation).
+TEST(BadInput, TimeLimitBeforeTheNextEventEndsTheRun) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto rep = runN300({"eth_ping", "--max-sim-us", "1"}, 5);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+    EXPECT_NE(errorOf(rep).find("time limit reached"), std::string::npos) << errorOf(rep);
+}
