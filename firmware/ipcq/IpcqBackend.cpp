@@ -364,13 +364,14 @@ void ProcessGroup::install() {
     for (const RankInfo& r : ranks_)
         for (const auto& [d, nb] : neighbors_[r.rank]) {
             const std::optional<Ring>& ring = rings_[r.rank][unsigned(d)];
-            if (!ring) continue;
+            if (!ring || !opts_.checkInvariants) continue;
             const IpcqDir from = *landingDirection(neighbors_, r.rank, d);
             IpcqEdge::SlotHasher hasher;
             if (data) {
                 const Ring* rp = &*ring;
                 hasher = [this, rp](std::uint64_t seq, std::uint32_t n) {
-                    std::vector<std::uint8_t> b(n);
+                    static thread_local std::vector<std::uint8_t> b;
+                    b.resize(n);
                     readRing(*rp, seq, n, b.data());
                     return IpcqEdge::hash(b.data(), n);
                 };

@@ -51,6 +51,9 @@ struct RankInfo {
 /// Extra options of a group that are not ccl.yaml settings.
 struct GroupOptions {
     std::FILE* trace = nullptr;  ///< CCL trace: one line per send / recv
+    /// Check invariants I1, I2, I5, I6 (payload hashes in data mode) on every
+    /// send, arrival, recv and credit. I7 and the F-errors are always checked.
+    bool checkInvariants = true;
 };
 
 class ProcessGroup {

@@ -88,15 +88,19 @@ public:
         cmd.add_option("--ccl-trace", trace_, "CCL trace: one line per send/recv (rank, t, dir, nbytes) to FILE, - "
                                               "for stdout");
         cmd.add_flag("--pointer-dump", dump_, "print every queue's pointers after the run");
+        cmd.add_option("--ipcq-checks", checks_, "check the IPCQ invariants I1, I2, I5, I6 while running (on/off)")
+            ->check(CLI::IsMember({"on", "off"}));
     }
     nlohmann::json params() const override {
-        return {{"ccl", cclFile()}, {"algorithm", algorithm_}, {"size", size_}, {"dtype", dtype_},
-                {"seed", seed_},    {"ccl_trace", trace_},     {"pointer_dump", dump_}};
+        return {{"ccl", cclFile()},     {"algorithm", algorithm_}, {"size", size_},
+                {"dtype", dtype_},      {"seed", seed_},           {"ccl_trace", trace_},
+                {"pointer_dump", dump_}, {"ipcq_checks", checks_}};
     }
 
     void build(Runtime& rt) override {
         GroupOptions o;
         o.trace = traceFile_ = openTrace(trace_);
+        o.checkInvariants = checks_ == "on";
         pg_ = ProcessGroup::init_process_group(rt, cclFile(), algorithm_, o);
         const golden::DType t = golden::parseDType(dtype_);
         const std::uint64_t bytes = size_.empty() ? std::uint64_t(pg_->world_size()) * pg_->config().nElem.value *
@@ -199,7 +203,7 @@ private:
     }
     std::string cclFile() const { return ccl_.empty() ? std::string(CCLSIM_SOURCE_DIR "/platforms/ccl.yaml") : ccl_; }
 
-    std::string ccl_, algorithm_, size_, dtype_ = "bf16", trace_;
+    std::string ccl_, algorithm_, size_, dtype_ = "bf16", trace_, checks_ = "on";
     std::uint64_t seed_ = 1;
     bool dump_ = false;
     bool data_ = true;

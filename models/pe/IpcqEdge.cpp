@@ -2,17 +2,25 @@
 
 #include "models/common/Report.h"
 
+#include <cstring>
+
 namespace cclsim {
 
 IpcqEdge::IpcqEdge(std::string name, std::uint32_t nSlots, SlotHasher hasher)
     : name_(std::move(name)), nSlots_(nSlots), hasher_(std::move(hasher)), inFlight_(nSlots) {}
 
 std::uint64_t IpcqEdge::hash(const std::uint8_t* p, std::size_t n) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (std::size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
+    // 8 bytes per step (multiply-xorshift), then the tail byte by byte: the
+    // checker runs on every payload, twice, so it must be cheap.
+    std::uint64_t h = 0xcbf29ce484222325ull ^ (n * 0x9E3779B97F4A7C15ull);
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
     }
+    for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
     return h;
 }
 

@@ -39,7 +39,7 @@ public:
     std::uint64_t arrivals() const { return arrivals_; }
     std::uint64_t consumed() const { return consumed_; }
 
-    /// FNV-1a over bytes (the payload hash of I6).
+    /// A 64-bit hash of bytes (the payload comparison of I6).
     static std::uint64_t hash(const std::uint8_t* p, std::size_t n);
 
 private:

@@ -341,3 +341,75 @@ TEST(IpcqEdge, InvariantViolationsNameInvariantQueueAndValues) {
     ok.onSend(1, 7, 16, 0);
     EXPECT_EQ(ok.sends(), 2u);
 }
+
+namespace {
+/// ADR T3: after init_process_group every queue's peer endpoint is the
+/// peer's own rx ring, registers and routes point at the peer, and the rings
+/// sit where the buffer kind says.
+void checkInit(BufferKind kind) {
+    ClusterDescriptor desc = loadClusterDescriptor(CCLSIM_SOURCE_DIR "/platforms/n300.yaml");
+    Platform platform{"n300", desc, PlatformOptions{}};
+    Runtime rt{platform};
+    GroupConfig g;
+    g.file = "test";
+    g.algorithm = "test";
+    g.kernel.value = "ring_allreduce";
+    g.topology.value = "ring_1d";
+    g.bufferKind.value = kind;
+    g.nSlots.value = 4;
+    g.slotSize.value = 4096;
+    g.creditBytes.value = 16;
+    g.fabric.value = "auto";
+    ProcessGroup pg(rt, g);
+    ASSERT_EQ(pg.world_size(), 16u);  // 2 chips x 8 cores
+    const BankMap& banks = platform.chip(0).banks();
+    for (const RankInfo& r : pg.ranks()) {
+        EXPECT_EQ(r.chip, r.rank / 8);
+        for (const auto& [d, nb] : pg.neighbors()[r.rank]) {
+            const IpcqQueuePair& q = pg.ipcqOf(r.rank).queue(d, "test");
+            const IpcqDir back = *landingDirection(pg.neighbors(), r.rank, d);
+            const RankInfo& peer = pg.ranks()[nb.peer];
+            const IpcqQueuePair& pq = pg.ipcqOf(peer.rank).queue(back, "test");
+            // Endpoint consistency: what we send into is the peer's ring.
+            EXPECT_EQ(q.peer.rank, peer.rank);
+            EXPECT_EQ(q.peer.memory, pq.self.memory);
+            EXPECT_EQ(q.peer.rx_base, pq.self.rx_base);
+            EXPECT_EQ(q.peer.n_slots, 4u);
+            EXPECT_EQ(q.peerHeadReg, nocaddr::encode(peer.core.x, peer.core.y, pg.ipcqOf(peer.rank).headReg(back)));
+            EXPECT_EQ(q.crossChip, peer.chip != r.chip);
+            EXPECT_EQ(q.txConnection.empty(), !q.crossChip);
+            EXPECT_GT(q.creditLatency, 0u);
+            // Placement of our own ring.
+            EXPECT_EQ(q.self.buffer_kind, kind);
+            switch (kind) {
+                case BufferKind::Tcm:
+                    EXPECT_EQ(q.self.memory, r.core);
+                    EXPECT_GE(q.self.rx_base, desc.arch.workerUnreservedBase);
+                    EXPECT_LE(q.self.rx_base + 4 * 4096, desc.arch.worker.l1.sizeBytes);
+                    break;
+                case BufferKind::Hbm:
+                    EXPECT_NE(std::find(banks.dramEndpoint.begin(), banks.dramEndpoint.end(), q.self.memory),
+                              banks.dramEndpoint.end());
+                    break;
+                case BufferKind::Sram:
+                    EXPECT_NE(std::find(banks.sramEndpoint.begin(), banks.sramEndpoint.end(), q.self.memory),
+                              banks.sramEndpoint.end());
+                    break;
+            }
+        }
+    }
+    // Rings of different ranks never overlap in one memory.
+    std::map<std::pair<unsigned, CoreCoord>, std::vector<std::pair<std::uint64_t, std::uint64_t>>> used;
+    for (const RankInfo& r : pg.ranks())
+        for (const auto& [d, nb] : pg.neighbors()[r.rank]) {
+            const IpcqEndpoint& e = pg.ipcqOf(r.rank).queue(d, "test").self;
+            for (const auto& [lo, hi] : used[{e.chip, e.memory}])
+                EXPECT_TRUE(e.rx_base >= hi || e.rx_base + 4 * 4096 <= lo) << "rank " << r.rank;
+            used[{e.chip, e.memory}].push_back({e.rx_base, e.rx_base + 4 * 4096});
+        }
+}
+}  // namespace
+
+TEST(ProcessGroupInit, EndpointsAndTcmRings) { checkInit(BufferKind::Tcm); }
+TEST(ProcessGroupInit, EndpointsAndHbmRings) { checkInit(BufferKind::Hbm); }
+TEST(ProcessGroupInit, EndpointsAndSramRings) { checkInit(BufferKind::Sram); }
