@@ -74,7 +74,7 @@ void FabricBuilder::planRouters() {
             }
         }
     }
-    planes_ = opts_.planes ? opts_.planes : avail;
+    planes_ = opts_.planes ? opts_.planes : opts_.maxPlanes ? std::min(avail, opts_.maxPlanes) : avail;
     if (planes_ > avail)
         throw ConfigError(fmt::format("fabric: {} routing planes asked for, but {} have only {} user link(s)", planes_,
                                       thinnest, avail));

@@ -30,7 +30,8 @@
 namespace cclsim::fabric {
 
 struct FabricOptions {
-    unsigned planes = 0;  ///< routing planes to build (0: all the topology has)
+    unsigned planes = 0;     ///< routing planes to build (0: all the topology has)
+    unsigned maxPlanes = 0;  ///< with planes = 0: build at most this many (0: no cap)
 };
 
 struct ClientId {

@@ -281,7 +281,22 @@ void ProcessGroup::buildFabric() {
             topo = fabric::makeTopology1d(kindOf(kind), order);
         for (unsigned c : order)
             if (!topo.contains(c)) throw ConfigError(fmt::format("chip {} is not part of the {} fabric", c, kind));
-        fabric_ = std::make_unique<fabric::FabricBuilder>(rt_, topo, fabric::FabricOptions{});
+        // As many routing planes as the busiest (chip, first hop) has clients:
+        // routers on planes nobody uses would only cost simulation time.
+        const bool yFirst = d.arch.fabric.routeYFirst;
+        std::map<std::pair<unsigned, unsigned>, unsigned> clients;
+        unsigned busiest = 1;
+        for (const RankInfo& r : ranks_)
+            for (const auto& [dir, nb] : neighbors_[r.rank]) {
+                const unsigned peerChip = ranks_[nb.peer].chip;
+                if (peerChip == r.chip) continue;
+                const unsigned first = unsigned(fabric::route(topo, r.chip, peerChip, yFirst).first());
+                const unsigned n = (nb.canSend ? 1 : 0) + (cfg_.creditMode.value == CreditMode::Fabric ? 1 : 0);
+                busiest = std::max(busiest, clients[{r.chip, first}] += n);
+            }
+        fabric::FabricOptions fo;
+        fo.maxPlanes = busiest;
+        fabric_ = std::make_unique<fabric::FabricBuilder>(rt_, topo, fo);
     } catch (const ConfigError& e) {
         fail(cfg_.fabric.given ? cfg_.fabric.where : cfg_.file,
              fmt::format("the ranks' chips ({}) need a packet fabric ({}): {}", fmt::join(order, ", "), kind, e.what()));

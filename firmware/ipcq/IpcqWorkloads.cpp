@@ -283,7 +283,9 @@ public:
                 throw ConfigError(fmt::format("--vc-weights {}: weights must be positive", weights_));
         }
         // Two ranks: adjacent worker cores, or the same core position on the next chip.
-        const CoreCoord a{1, 1}, b{2, 1};
+        // b is one hop +y from a: a compute stream leaving a (+x first on NoC0) shares no
+        // NoC link with the ping, so only PE_DMA's VC arbitration couples them.
+        const CoreCoord a{1, 1}, b{1, 2};
         unsigned chip0 = d.ringOrder.empty() ? 0 : d.ringOrder.front(), chip1 = chip0;
         if (peer_ == "eth_hop") {
             bool found = false;

@@ -278,6 +278,18 @@ public:
                            r["payload_GBps"].get<double>(), r["framing_limit_GBps"].get<double>(),
                            r["framing_limit_pct"].get<double>());
     }
+    std::string csvHeader() const override {
+        return "topology,hops,workers,planes_used,packet_bytes,header_bytes,payload_GBps,framing_limit_GBps,"
+               "framing_limit_pct,line_rate_pct";
+    }
+    std::string csvRow(const nlohmann::json& rep) const override {
+        const auto& r = rep["results"];
+        return fmt::format("{},{},{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2f}", r["topology"].get<std::string>(),
+                           r["hops"].get<unsigned>(), r["workers"].get<unsigned>(), r["planes_used"].get<unsigned>(),
+                           r["packet_bytes"].get<unsigned>(), r["header_bytes"].get<unsigned>(),
+                           r["payload_GBps"].get<double>(), r["framing_limit_GBps"].get<double>(),
+                           r["framing_limit_pct"].get<double>(), r["line_rate_pct"].get<double>());
+    }
 
     void build(Runtime& rt) override {
         const ClusterDescriptor& d = rt.platform().descriptor();
