@@ -158,7 +158,9 @@ void ipcq_open() {
         IpcqQueuePair& q = p.queue(d, "ipcq_open");
         if (!q.crossChip) continue;
         if (q.canSend) connection(sessions()[&k].tx, d, q.txConnection);
-        if (p.policy().credit == CreditMode::Fabric) connection(sessions()[&k].credit, d, q.creditConnection);
+        // Credits leave only from directions that receive (a ring of ours).
+        if (p.policy().credit == CreditMode::Fabric && !q.creditConnection.empty())
+            connection(sessions()[&k].credit, d, q.creditConnection);
     }
 }
 

@@ -84,6 +84,14 @@ TEST(IpcqAllReduce, MeshOnT3000OverTheFabricWithFabricCredits) {
     EXPECT_EQ(rep["results"]["credit_return_mode"], "fabric");
 }
 
+TEST(IpcqAllReduce, UnidirectionalRingWithFabricCreditsOnT3000) {
+    // Receive-only directions send credits; send-only ones open no credit connection.
+    test::ScratchDir d;
+    const auto f = d.write("c.yaml", cclText("    {kernel: ring_allreduce, topology: ring_1d_unidir}\n",
+                                             "  credit_return_mode: fabric\n  n_elem: 256\n"));
+    expectPass(runT3000({"ipcq_allreduce", "--ccl", f}));
+}
+
 TEST(IpcqAllReduce, CrossChipRingOnGalaxy) {
     // 32 chips x 2 cores: the ring crosses every chip of the Galaxy ring.
     test::ScratchDir d;
