@@ -72,4 +72,17 @@ bool testbench_stores_data();
 template <> std::uint32_t get_arg_val<std::uint32_t>(int idx);
 template <> std::int32_t get_arg_val<std::int32_t>(int idx);
 
+/// Read runtime arguments in the field order of layout A (its `visit`) and
+/// check that `end_marker` follows them (host and kernel cannot drift apart):
+/// `what` names the layout in the assertion.
+template <class A> A read_layout_args(std::uint32_t end_marker, const char* what) {
+    A a;
+    int i = 0;
+    auto get = [&i](std::uint32_t& f) { f = get_arg_val<std::uint32_t>(i++); };
+    a.visit(get);
+    if (get_arg_count() <= std::uint32_t(i) || get_arg_val<std::uint32_t>(i) != end_marker)
+        fw_assert_equal(get_arg_count() > std::uint32_t(i) ? get_arg_val<std::uint32_t>(i) : 0, end_marker, what);
+    return a;
+}
+
 }  // namespace cclsim::fw

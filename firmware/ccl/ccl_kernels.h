@@ -25,13 +25,8 @@ void all_to_all_receiver_main();
 
 /// Read the runtime arguments of layout A and check the end marker.
 template <class A> A read_args() {
-    A a;
-    int i = 0;
-    auto get = [&i](std::uint32_t& f) { f = get_arg_val<std::uint32_t>(i++); };
-    a.visit(get);
-    fw_assert(get_arg_count() > std::uint32_t(i) && get_arg_val<std::uint32_t>(i) == kArgsEndMarker,
-              "CCL worker runtime arguments do not end with the end marker 0xCC10 (host/kernel layout mismatch)");
-    return a;
+    return read_layout_args<A>(kArgsEndMarker, "CCL worker runtime arguments end with the end marker 0xCC10 "
+                                               "(host/kernel layout mismatch)");
 }
 
 /// Visit this unit's chunks of one block, each staged in the next of two

@@ -22,6 +22,15 @@ std::string splitCheck(std::uint64_t bytes, std::uint64_t parts, const char* wha
 
 bool bidirOf(const AlgoShape& s) { return s.topology == TopologyKind::Ring1d && s.params.at("bidir") != 0; }
 
+std::vector<std::uint32_t> ringArgs(const AlgoShape& s, const TensorArgs& t, unsigned position, bool bidir) {
+    RingArgs r;
+    r.t = t;
+    r.position = position;
+    r.ranks = s.worldSize;
+    r.bidir = bidir ? 1 : 0;
+    return pack_ipcq_args(r);
+}
+
 IpcqAlgorithm ringAllReduce() {
     IpcqAlgorithm a;
     a.name = "ring_allreduce";
@@ -34,12 +43,7 @@ IpcqAlgorithm ringAllReduce() {
                           bidirOf(s) ? "half-chunks" : "chunks");
     };
     a.kernelArgs = [](const AlgoShape& s, unsigned rank, const TensorArgs& t) {
-        RingArgs r;
-        r.t = t;
-        r.position = rank;
-        r.ranks = s.worldSize;
-        r.bidir = bidirOf(s) ? 1 : 0;
-        return pack_ipcq_args(r);
+        return ringArgs(s, t, rank, bidirOf(s));
     };
     a.golden = [](const golden::Tensors& x, const AlgoShape& s) {
         std::vector<unsigned> ring(s.worldSize);
@@ -82,12 +86,7 @@ IpcqAlgorithm stridedRing() {
         return m;
     };
     a.kernelArgs = [positionOf, bidir](const AlgoShape& s, unsigned rank, const TensorArgs& t) {
-        RingArgs r;
-        r.t = t;
-        r.position = positionOf(s, rank);
-        r.ranks = s.worldSize;
-        r.bidir = bidir(s) ? 1 : 0;
-        return pack_ipcq_args(r);
+        return ringArgs(s, t, positionOf(s, rank), bidir(s));
     };
     a.golden = [bidir](const golden::Tensors& x, const AlgoShape& s) {
         std::vector<unsigned> ring(s.worldSize);

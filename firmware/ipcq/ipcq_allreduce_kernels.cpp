@@ -42,13 +42,8 @@ using namespace cclsim::ipcq;
 namespace {
 
 template <class A> A read_ipcq_args() {
-    A a;
-    int i = 0;
-    auto get = [&i](std::uint32_t& f) { f = get_arg_val<std::uint32_t>(i++); };
-    a.visit(get);
-    fw_assert(get_arg_count() > std::uint32_t(i) && get_arg_val<std::uint32_t>(i) == kIpcqArgsEndMarker,
-              "IPCQ kernel arguments do not end with the end marker 0x1C0E (host/kernel layout mismatch)");
-    return a;
+    return read_layout_args<A>(kIpcqArgsEndMarker, "IPCQ kernel arguments end with the end marker 0x1C0E "
+                                                   "(host/kernel layout mismatch)");
 }
 
 std::uint32_t elem_bytes(const TensorArgs& t) { return t.dtype == 1 ? 4 : 2; }
