@@ -5,16 +5,9 @@
 namespace cclsim::golden {
 
 std::vector<std::uint8_t> rankTensor(std::uint64_t seed, unsigned rank, DType t, std::uint64_t bytes) {
-    if (bytes % 8 || bytes > 0xffffffffull) throw std::invalid_argument("rankTensor: bytes must be a multiple of 8");
-    Collective c;
-    c.op = Op::AllReduce;
-    c.seed = seed;
-    c.dtype = t;
-    c.pageBytes = std::uint32_t(bytes);
-    c.chips.resize(rank + 1);
-    for (unsigned i = 0; i <= rank; ++i) c.chips[i] = i;
+    if (bytes % elementBytes(t)) throw std::invalid_argument("rankTensor: bytes must be whole elements");
     std::vector<std::uint8_t> out(bytes);
-    if (bytes) inputPage(c, rank, 0, out.data());
+    fillInput(seed, rank, t, RedOp::Add, 0, bytes / elementBytes(t), out.data());
     return out;
 }
 
@@ -25,7 +18,7 @@ void sumRange(const Tensors& x, const std::vector<unsigned>& order, std::size_t 
               std::vector<std::uint8_t>& out) {
     std::vector<std::uint8_t> acc(x.at(order.front()).begin() + off, x.at(order.front()).begin() + off + len);
     for (std::size_t k = 1; k < order.size(); ++k)
-        add(acc.data(), x.at(order[k]).data() + off, acc.data(), std::uint32_t(len), t);
+        combine(RedOp::Add, t, acc.data(), x.at(order[k]).data() + off, acc.data(), len / elementBytes(t));
     std::copy(acc.begin(), acc.end(), out.begin() + off);
 }
 
@@ -73,7 +66,7 @@ std::vector<std::uint8_t> subtree(const Tensors& x, std::size_t r, DType t) {
     for (std::size_t c : {2 * r + 1, 2 * r + 2}) {
         if (c >= x.size()) continue;
         const std::vector<std::uint8_t> s = subtree(x, c, t);
-        add(acc.data(), s.data(), acc.data(), std::uint32_t(acc.size()), t);
+        combine(RedOp::Add, t, acc.data(), s.data(), acc.data(), acc.size() / elementBytes(t));
     }
     return acc;
 }

@@ -3,7 +3,7 @@
 // (its own index arithmetic; nothing shared with the kernels).
 //
 // Rank r's input is a deterministic function of (seed, r): finite bf16 or
-// fp32 values, as for the collectives (Golden.h). Reduction orders (every
+// fp32 values (golden::fillInput, as for the collectives). Reduction orders (every
 // pairwise add in fp32; bf16 partials rounded to nearest even):
 //
 //   ring, n ranks in send order ring[0..n-1], the tensor in n equal chunks;
@@ -18,7 +18,7 @@
 //     children left out; the result is s(0)
 #pragma once
 
-#include "golden/Golden.h"
+#include "golden/Types.h"
 
 #include <cstdint>
 #include <vector>
@@ -27,7 +27,7 @@ namespace cclsim::golden {
 
 using Tensors = std::vector<std::vector<std::uint8_t>>;
 
-/// Rank `rank`'s input tensor of `bytes` bytes (a multiple of 8).
+/// Rank `rank`'s input tensor of `bytes` bytes (whole elements; golden::fillInput).
 std::vector<std::uint8_t> rankTensor(std::uint64_t seed, unsigned rank, DType t, std::uint64_t bytes);
 
 std::vector<std::uint8_t> ringAllReduce(const Tensors& x, const std::vector<unsigned>& ring, bool bidir, DType t);

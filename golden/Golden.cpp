@@ -1,165 +1,203 @@
 #include "golden/Golden.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 namespace cclsim::golden {
 
+const char* opName(Op op) {
+    switch (op) {
+        case Op::AllGather: return "all_gather";
+        case Op::ReduceScatter: return "reduce_scatter";
+        case Op::AllReduce: return "all_reduce";
+        case Op::AllToAll: return "all_to_all";
+        case Op::Broadcast: return "broadcast";
+    }
+    return "?";
+}
+
+const char* methodName(Method m) {
+    switch (m) {
+        case Method::Clockwise: return "clockwise_ring";
+        case Method::Anticlockwise: return "anticlockwise_ring";
+        case Method::BidirPair: return "bidirectional_ring_pair";
+        case Method::MeetInMiddle: return "meet_in_middle_ring";
+        case Method::Line: return "line";
+        case Method::Broadcast: return "broadcast";
+    }
+    return "?";
+}
+
+Method parseMethod(const std::string& s) {
+    for (Method m : {Method::Clockwise, Method::Anticlockwise, Method::BidirPair, Method::MeetInMiddle, Method::Line,
+                     Method::Broadcast})
+        if (s == methodName(m)) return m;
+    throw std::invalid_argument("unknown collective method '" + s + "'");
+}
+
+std::uint64_t Collective::outputCount() const {
+    switch (op) {
+        case Op::AllGather: return count * ranks;
+        case Op::ReduceScatter: return fracture();
+        default: return count;
+    }
+}
+
+Recipe recipe(const Collective& c, unsigned f, std::uint64_t k) {
+    const unsigned n = c.ranks;
+    auto at = [n](long p) { return unsigned(((p % long(n)) + long(n)) % long(n)); };
+    Recipe r;
+    r.own = f;
+    Method m = c.method;
+    if (m == Method::BidirPair) {
+        const std::uint64_t pages = (c.fracture() + c.pageElements - 1) / c.pageElements;
+        m = k / c.pageElements < (pages + 1) / 2 ? Method::Clockwise : Method::Anticlockwise;
+    }
+    switch (m) {
+        case Method::Clockwise:
+            for (unsigned j = 1; j < n; ++j) r.left.push_back(at(long(f) + j));
+            break;
+        case Method::Anticlockwise:
+            for (unsigned j = 1; j < n; ++j) r.right.push_back(at(long(f) - j));
+            break;
+        case Method::MeetInMiddle: {
+            const unsigned h = n / 2;  // ceil((n - 1) / 2)
+            for (unsigned j = h; j >= 1; --j) r.left.push_back(at(long(f) - j));
+            for (unsigned j = n - 1 - h; j >= 1; --j) r.right.push_back(at(long(f) + j));
+            break;
+        }
+        case Method::Line:
+            for (unsigned j = 0; j < f; ++j) r.left.push_back(j);
+            for (unsigned j = n - 1; j > f; --j) r.right.push_back(j);
+            break;
+        case Method::Broadcast:
+            r.left.clear();
+            for (unsigned j = 0; j + 1 < n; ++j) r.left.push_back(j);
+            r.own = n - 1;
+            break;
+        case Method::BidirPair: break;
+    }
+    return r;
+}
+
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {
-    // A 64-bit finaliser (xorshift-multiply); independent of the model's generators.
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-float bitsToFloat(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-}
-
-std::uint32_t floatToBits(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
-
-std::uint16_t roundToBf16(float f) {
-    const std::uint32_t b = floatToBits(f);
-    const std::uint32_t lsb = (b >> 16) & 1u;
-    return std::uint16_t((b + 0x7fffu + lsb) >> 16);
-}
-
-/// Pages of one rank's block: the unit all_gather gathers and the fracture
-/// reduce_scatter scatters.
-std::uint64_t blockPages(const Collective& c) {
-    const std::uint64_t pages = c.sizeBytes / c.pageBytes;
-    return c.op == Op::Broadcast ? pages : pages / c.ranks();
-}
-
-/// The reduced value of input page `page` (of fracture f) over all ranks, in
-/// the order the header defines.
-void reducedPage(const Collective& c, std::uint64_t page, std::uint64_t f, std::uint8_t* out) {
-    const unsigned n = c.ranks();
-    const std::uint32_t pb = c.pageBytes;
-    std::vector<std::uint8_t> x(pb);
-    auto accumulate = [&](std::vector<std::uint8_t>& acc, bool& have, unsigned rank) {
-        inputPage(c, rank, page, x.data());
-        if (!have) {
-            acc = x;
-            have = true;
-        } else {
-            add(acc.data(), x.data(), acc.data(), pb, c.dtype);
+/// Reduce elements [off, off + len) of the inputs by `rc` into out[off...].
+void reduceRange(const Collective& c, const std::vector<Tensor>& x, const Recipe& rc, std::uint64_t off,
+                 std::size_t len, std::uint8_t* out) {
+    const std::size_t e = elementBytes(c.dtype);
+    Tensor g(len * e), acc(len * e), side(len * e);
+    auto fold = [&](const std::vector<unsigned>& ranks, Tensor& into) {
+        for (std::size_t i = 0; i < ranks.size(); ++i) {
+            prepare(c.redop, c.dtype, x[ranks[i]].data() + off * e, g.data(), len);
+            if (i == 0)
+                into = g;
+            else
+                combine(c.redop, c.dtype, into.data(), g.data(), into.data(), len);
         }
     };
-    std::vector<std::uint8_t> acc(pb);
-    bool have = false;
-    if (c.ring) {
-        for (unsigned k = 1; k <= n; ++k) accumulate(acc, have, unsigned((f + k) % n));
-    } else {
-        for (unsigned r = 0; r <= f; ++r) accumulate(acc, have, r);  // (L + x[f])
-        std::vector<std::uint8_t> right(pb);
-        bool haveRight = false;
-        for (unsigned r = n - 1; r > f; --r) accumulate(right, haveRight, r);  // R
-        if (haveRight) add(acc.data(), right.data(), acc.data(), pb, c.dtype);
+    prepare(c.redop, c.dtype, x[rc.own].data() + off * e, acc.data(), len);
+    if (!rc.left.empty()) {
+        fold(rc.left, side);
+        combine(c.redop, c.dtype, side.data(), acc.data(), acc.data(), len);  // L (+) g(x_own)
     }
-    std::memcpy(out, acc.data(), pb);
+    if (!rc.right.empty()) {
+        fold(rc.right, side);
+        combine(c.redop, c.dtype, acc.data(), side.data(), acc.data(), len);  // (...) (+) R
+    }
+    finalize(c.redop, c.dtype, acc.data(), len, c.ranks);
+    std::memcpy(out, acc.data(), len * e);
+}
+
+/// The reduction of every element (count elements).
+Tensor reduceAll(const Collective& c, const std::vector<Tensor>& x) {
+    const std::size_t e = elementBytes(c.dtype);
+    const std::uint64_t F = c.fracture();
+    Tensor out(c.count * e);
+    for (unsigned f = 0; f < c.ranks; ++f) {
+        const std::uint64_t lo = std::uint64_t(f) * F, hi = std::min<std::uint64_t>(c.count, lo + F);
+        std::uint64_t k = lo;
+        while (k < hi) {
+            // A run of elements with one recipe (the pair method switches once, at a page).
+            std::uint64_t end = hi;
+            if (c.method == Method::BidirPair) {
+                const std::uint64_t pages = (F + c.pageElements - 1) / c.pageElements;
+                const std::uint64_t split = lo + (pages + 1) / 2 * c.pageElements;
+                if (k < split) end = std::min(hi, split);
+            }
+            reduceRange(c, x, recipe(c, f, k - lo), k, std::size_t(end - k), out.data() + k * e);
+            k = end;
+        }
+    }
+    return out;
 }
 
 }  // namespace
 
-std::size_t elementBytes(DType t) { return t == DType::BF16 ? 2 : 4; }
-const char* dtypeName(DType t) { return t == DType::BF16 ? "bf16" : "fp32"; }
-
-DType parseDType(const std::string& s) {
-    if (s == "bf16") return DType::BF16;
-    if (s == "fp32") return DType::FP32;
-    throw std::invalid_argument("unknown dtype '" + s + "' (bf16 or fp32)");
+Tensor makeInput(const Collective& c, std::uint64_t seed, unsigned id) {
+    Tensor t(c.count * elementBytes(c.dtype));
+    fillInput(seed, id, c.dtype, c.redop, 0, c.count, t.data());
+    return t;
 }
 
-std::uint64_t inputPages(const Collective& c) {
-    const std::uint64_t pages = c.sizeBytes / c.pageBytes;
-    return c.op == Op::AllGather ? pages / c.ranks() : pages;
-}
-
-std::uint64_t outputPages(const Collective& c) {
-    const std::uint64_t pages = c.sizeBytes / c.pageBytes;
-    return c.op == Op::ReduceScatter ? pages / c.ranks() : pages;
-}
-
-void inputPage(const Collective& c, unsigned rank, std::uint64_t page, std::uint8_t* out) {
-    const std::uint64_t base =
-        mix(c.seed * 0x9e3779b97f4a7c15ULL + std::uint64_t(c.chips.at(rank)) * 0x100000001b3ULL + page * 0x5851f42d4c957f2dULL);
-    // One 64-bit draw per 8 bytes: four bf16 or two fp32 values, each with a
-    // random sign, an exponent in [-6, 1] and a random mantissa.
-    for (std::uint32_t w = 0; w < c.pageBytes / 8; ++w) {
-        const std::uint64_t r = mix(base + w);
-        if (c.dtype == DType::FP32) {
-            for (unsigned k = 0; k < 2; ++k) {
-                const std::uint32_t v = std::uint32_t(r >> (32 * k));
-                const std::uint32_t bits = (v & 0x80000000u) | ((121u + ((v >> 23) & 7u)) << 23) | (v & 0x7fffffu);
-                std::memcpy(out + 8 * w + 4 * k, &bits, 4);
-            }
-        } else {
-            for (unsigned k = 0; k < 4; ++k) {
-                const std::uint32_t v = std::uint32_t(r >> (16 * k)) & 0xffffu;
-                const std::uint16_t bits = std::uint16_t((v & 0x8000u) | ((121u + ((v >> 7) & 7u)) << 7) | (v & 0x7fu));
-                std::memcpy(out + 8 * w + 2 * k, &bits, 2);
-            }
-        }
-    }
-}
-
-void expectedOutputPage(const Collective& c, unsigned rank, std::uint64_t page, std::uint8_t* out) {
-    const unsigned n = c.ranks();
-    const std::uint64_t B = blockPages(c);
+std::vector<Tensor> expectedOutputs(const Collective& c, const std::vector<Tensor>& x) {
+    const unsigned n = c.ranks;
+    const std::size_t e = elementBytes(c.dtype);
+    if (n == 0 || x.size() != n) throw std::invalid_argument("expectedOutputs: one input per rank");
+    for (const Tensor& t : x)
+        if (t.size() != c.count * e) throw std::invalid_argument("expectedOutputs: every input holds count elements");
+    const bool reduces = c.op == Op::ReduceScatter || c.op == Op::AllReduce;
+    if (reduces && !supports(c.redop, c.dtype))
+        throw std::invalid_argument(std::string(redOpName(c.redop)) + " does not support " + dtypeName(c.dtype));
+    std::vector<Tensor> out(n);
     switch (c.op) {
         case Op::AllGather: {
-            unsigned origin;
-            std::uint64_t p;
-            if (c.gatherDim == 0) {
-                origin = unsigned(page / B);
-                p = page % B;
-            } else {
-                const std::uint64_t rowOut = std::uint64_t(n) * c.rowPages;  // output row width
-                const std::uint64_t row = page / rowOut, within = page % rowOut;
-                origin = unsigned(within / c.rowPages);
-                p = row * c.rowPages + within % c.rowPages;
+            for (unsigned d = 0; d < n; ++d) out[d].resize(n * c.count * e);
+            for (unsigned r = 0; r < n; ++r) {
+                if (c.gatherDim == 0) {
+                    for (unsigned d = 0; d < n; ++d) std::memcpy(out[d].data() + r * c.count * e, x[r].data(), c.count * e);
+                    continue;
+                }
+                // dim 1: output row i = the ranks' rows i side by side.
+                const std::uint64_t R = c.rowElements;
+                if (R == 0 || c.count % R) throw std::invalid_argument("all_gather dim 1: count is not whole rows");
+                for (std::uint64_t row = 0; row < c.count / R; ++row)
+                    for (unsigned d = 0; d < n; ++d)
+                        std::memcpy(out[d].data() + (row * n * R + r * R) * e, x[r].data() + row * R * e, R * e);
             }
-            inputPage(c, origin, p, out);
-            return;
+            return out;
         }
-        case Op::ReduceScatter: reducedPage(c, rank * B + page, rank, out); return;
-        case Op::AllReduce: reducedPage(c, page, page / B, out); return;
-        case Op::AllToAll: inputPage(c, unsigned(page / B), rank * B + page % B, out); return;
-        case Op::Broadcast: inputPage(c, c.root, page, out); return;
-    }
-}
-
-void add(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::uint32_t bytes, DType t) {
-    if (t == DType::FP32) {
-        for (std::uint32_t i = 0; i < bytes; i += 4) {
-            std::uint32_t x, y;
-            std::memcpy(&x, a + i, 4);
-            std::memcpy(&y, b + i, 4);
-            const std::uint32_t s = floatToBits(bitsToFloat(x) + bitsToFloat(y));
-            std::memcpy(out + i, &s, 4);
+        case Op::Broadcast:
+            for (unsigned d = 0; d < n; ++d) out[d] = x.at(c.root);
+            return out;
+        case Op::AllToAll: {
+            if (c.count % n) throw std::invalid_argument("all_to_all: the input's first dimension must be the ranks");
+            const std::uint64_t K = c.count / n;
+            for (unsigned d = 0; d < n; ++d) {
+                out[d].resize(c.count * e);
+                for (unsigned s = 0; s < n; ++s)
+                    std::memcpy(out[d].data() + s * K * e, x[s].data() + d * K * e, K * e);
+            }
+            return out;
         }
-        return;
+        case Op::ReduceScatter: {
+            const Tensor all = reduceAll(c, x);
+            const std::uint64_t F = c.fracture();
+            for (unsigned f = 0; f < n; ++f) {
+                out[f].assign(F * e, 0);
+                const std::uint64_t lo = f * F, hi = std::min<std::uint64_t>(c.count, lo + F);
+                if (hi > lo) std::memcpy(out[f].data(), all.data() + lo * e, (hi - lo) * e);
+            }
+            return out;
+        }
+        case Op::AllReduce: {
+            const Tensor all = reduceAll(c, x);
+            for (unsigned d = 0; d < n; ++d) out[d] = all;
+            return out;
+        }
     }
-    for (std::uint32_t i = 0; i < bytes; i += 2) {
-        std::uint16_t x, y;
-        std::memcpy(&x, a + i, 2);
-        std::memcpy(&y, b + i, 2);
-        const float s = bitsToFloat(std::uint32_t(x) << 16) + bitsToFloat(std::uint32_t(y) << 16);
-        const std::uint16_t r = roundToBf16(s);
-        std::memcpy(out + i, &r, 2);
-    }
+    return out;
 }
 
 }  // namespace cclsim::golden

@@ -1,30 +1,32 @@
-// Golden reference for the collectives: plain C++ that computes what each
-// op's output must be from the op's definition. It shares no code with the
-// model or the firmware (its own input generator, index arithmetic and bf16
-// arithmetic), so a bug in either cannot hide in both.
+// Golden reference of the collectives: what every rank's output must hold,
+// computed from the op's definition (gcl-collectives.md section 3.3) on
+// logical tensors — arrays of elements, no pages, no devices. It shares no
+// code with the model or the firmware.
 //
-// Inputs: page p of the input on the chip with id c is a deterministic
-// function of (seed, c, p): finite bf16 or fp32 values with |x| in [2^-6, 4),
-// so sums of many ranks stay finite and never round to zero.
+// Shapes (E = input elements per rank, n = ranks of the group):
+//   all_gather      output n x E, the ranks' inputs in rank order
+//   reduce_scatter  output F = ceil(E / n) per rank: rank f holds elements
+//                   [f*F, (f+1)*F) of the reduction, the tail past E zero
+//   all_reduce      output E
+//   all_to_all      E = n x K; output block s of rank d = input block d of rank s
+//   broadcast       every rank's output = the root's input
 //
-// Sizes follow nccl-tests: S is the larger of the per-rank input and output
-// (all_gather: output n*B pages, input B; reduce_scatter: input n*B, output
-// B; all_reduce, all_to_all, broadcast: S in and out).
-//
-// Reduction order (defined here; the firmware implements the same):
-//   ring reduce_scatter / all_reduce, fracture f of n ranks:
-//       ((x[f+1] + x[f+2]) + ...) + x[f]          (rank indices mod n)
-//     the partial starts on the rank after f and travels once round the ring.
-//   line, fracture f:
-//       ((L + x[f]) + R),  L = ((x[0] + x[1]) + ...) + x[f-1],
-//                          R = ((x[n-1] + x[n-2]) + ...) + x[f+1]
-//     (an empty side is left out: f = 0 gives x[0] + R, f = n-1 gives L + x[n-1]).
-//   Every pairwise add is done in fp32; for bf16 every partial result is
-//   rounded to bf16 (round to nearest, ties to even).
-//
-// all_gather along dim 1: the per-rank tensor has rows of `rowPages` pages;
-// output row i is rank 0's row i, then rank 1's row i, ...
+// Reduction order. Element i of fracture f (f = i / F) is
+//     finalize(((L (+) g(x[own])) (+) R))
+// with L the left-to-right fold of g(x[r]) over the positions `left`, R over
+// `right` (an empty side is left out), positions taken in the group's order.
+// The method fixes the recipe of every fracture (h = ceil((n-1)/2)):
+//   clockwise ring      left f+1, f+2, ..., f-1   own f   right -
+//   anticlockwise ring  left -                     own f   right f-1, f-2, ..., f+1
+//   bidirectional pair  the first ceil(B/2) of the fracture's B pages
+//                       clockwise, the rest anticlockwise
+//   meet in the middle  left f-h, ..., f-1         own f   right f+(n-1-h), ..., f+1
+//   line                left 0, ..., f-1           own f   right n-1, ..., f+1
+//   broadcast           left 0, 1, ..., n-2        own n-1 right -   (every fracture)
+// (positions mod n on rings; a page holds `pageElements` elements).
 #pragma once
+
+#include "golden/Types.h"
 
 #include <cstdint>
 #include <string>
@@ -32,37 +34,44 @@
 
 namespace cclsim::golden {
 
-enum class DType { BF16, FP32 };
 enum class Op { AllGather, ReduceScatter, AllReduce, AllToAll, Broadcast };
+enum class Method { Clockwise, Anticlockwise, BidirPair, MeetInMiddle, Line, Broadcast };
 
-std::size_t elementBytes(DType t);
-DType parseDType(const std::string& s);
-const char* dtypeName(DType t);
+using Tensor = std::vector<std::uint8_t>;  ///< packed elements
 
 struct Collective {
     Op op = Op::AllGather;
-    bool ring = true;
-    std::vector<unsigned> chips;   ///< chip id of each rank (the identity of its input)
-    std::uint64_t sizeBytes = 0;   ///< S
-    std::uint32_t pageBytes = 2048;
+    RedOp redop = RedOp::Add;
     DType dtype = DType::BF16;
-    std::uint64_t seed = 1;
-    unsigned gatherDim = 0;        ///< all_gather: 0 or 1
-    std::uint32_t rowPages = 1;    ///< all_gather dim 1: pages per rank row
-    unsigned root = 0;             ///< broadcast: rank of the root
+    Method method = Method::Clockwise;
+    unsigned ranks = 0;
+    std::uint64_t count = 0;            ///< E: input elements per rank
+    std::uint32_t pageElements = 1024;  ///< elements per page (bidirectional pair split)
+    unsigned root = 0;                  ///< broadcast
+    unsigned gatherDim = 0;             ///< all_gather: 0, or 1 with rows of `rowElements`
+    std::uint64_t rowElements = 0;
 
-    unsigned ranks() const { return unsigned(chips.size()); }
+    std::uint64_t fracture() const { return (count + ranks - 1) / ranks; }  ///< F
+    std::uint64_t outputCount() const;
 };
 
-std::uint64_t inputPages(const Collective& c);
-std::uint64_t outputPages(const Collective& c);
+/// Every rank's expected output from every rank's input (`inputs[r]` holds
+/// count elements). std::invalid_argument on an impossible request.
+std::vector<Tensor> expectedOutputs(const Collective& c, const std::vector<Tensor>& inputs);
 
-/// The input page `page` of rank `rank` (pageBytes bytes).
-void inputPage(const Collective& c, unsigned rank, std::uint64_t page, std::uint8_t* out);
-/// What output page `page` of rank `rank` must hold.
-void expectedOutputPage(const Collective& c, unsigned rank, std::uint64_t page, std::uint8_t* out);
+/// The recipe of fracture f's element k (exposed for tests).
+struct Recipe {
+    std::vector<unsigned> left;
+    unsigned own = 0;
+    std::vector<unsigned> right;
+};
+Recipe recipe(const Collective& c, unsigned f, std::uint64_t k);
 
-/// out = a + b elementwise (bf16: fp32 add, round to nearest even).
-void add(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::uint32_t bytes, DType t);
+/// The input tensor of a rank (identity = its chip): fillInput over the count.
+Tensor makeInput(const Collective& c, std::uint64_t seed, unsigned id);
+
+const char* opName(Op op);
+const char* methodName(Method m);
+Method parseMethod(const std::string& s);
 
 }  // namespace cclsim::golden

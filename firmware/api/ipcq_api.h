@@ -49,8 +49,8 @@ struct ipcq_future {
     ipcq_dir dir = ipcq_dir::E;
 };
 
-/// The dtype/shape code strict validation compares (F2): dtype (0 bf16,
-/// 1 fp32) and the element count of the payload.
+/// The dtype/shape code strict validation compares (F2): dtype (a
+/// fw::dtype_code) and the element count of the payload.
 constexpr std::uint32_t ipcq_meta(std::uint32_t dtype, std::uint32_t elements) {
     return ((dtype + 1) << 28) | (elements & 0x0fffffffu);
 }

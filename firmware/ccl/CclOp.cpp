@@ -1,5 +1,6 @@
 #include "firmware/ccl/CclOp.h"
 
+#include "firmware/ccl/DataCodes.h"
 #include "firmware/ccl/ccl_kernels.h"
 #include "models/common/Report.h"
 #include "models/pe/PeDma.h"
@@ -16,31 +17,12 @@ namespace cclsim::ccl {
 
 using golden::Op;
 
-const char* bidirName(BidirStyle b) {
-    switch (b) {
-        case BidirStyle::Off: return "off";
-        case BidirStyle::Halves: return "halves";
-        case BidirStyle::Full: return "full";
-    }
-    return "?";
-}
-
-BidirStyle parseBidir(const std::string& s) {
-    if (s == "off") return BidirStyle::Off;
-    if (s == "halves") return BidirStyle::Halves;
-    if (s == "full") return BidirStyle::Full;
-    throw ConfigError(fmt::format("--bidir {}: must be off, halves or full", s));
-}
-
-const char* opName(Op op) {
+std::uint64_t sizeBytesOf(Op op, std::uint64_t count, unsigned n, golden::DType t) {
+    const std::uint64_t e = golden::elementBytes(t);
     switch (op) {
-        case Op::AllGather: return "all_gather";
-        case Op::ReduceScatter: return "reduce_scatter";
-        case Op::AllReduce: return "all_reduce";
-        case Op::AllToAll: return "all_to_all";
-        case Op::Broadcast: return "broadcast";
+        case Op::AllGather: return count * n * e;  // the output
+        default: return count * e;
     }
-    return "?";
 }
 
 double busFactor(Op op, unsigned n) {
@@ -57,6 +39,13 @@ double busFactor(Op op, unsigned n) {
 namespace {
 
 constexpr std::uint32_t kMaxAutoPacket = 16384;  // the guide's preferred EDM packet size
+
+/// Little-endian bytes of an element as hex (most significant first).
+std::string hexOf(const std::uint8_t* p, std::size_t n) {
+    std::string out;
+    for (std::size_t i = n; i-- > 0;) out += fmt::format("{:02x}", p[i]);
+    return out;
+}
 
 /// Worker cores of every chip, handed out in the architecture's order.
 class CoreAllocator {
@@ -102,6 +91,87 @@ struct Stream {
 
 }  // namespace
 
+/// Kernels that signal a semaphore of their position when they finish (the
+/// broadcast method's reducers wait for all of them).
+struct DoneSignals {
+    std::vector<RemoteSem> sem;
+    std::vector<std::uint32_t> count;
+    RemoteSem signal(unsigned pos) {
+        ++count.at(pos);
+        return sem.at(pos);
+    }
+};
+
+/// How the op's method runs on a ring of n chips (or a line): the directions
+/// and reach of the gather streams, the reduce movers' plans, the page range
+/// each direction moves.
+struct MethodPlan {
+    struct Range {
+        std::uint32_t first = 0, pages = 0;
+        bool operator==(const Range& o) const { return first == o.first && pages == o.pages; }
+    };
+    std::vector<unsigned> gatherDirs;
+    std::uint32_t gatherReach[2] = {0, 0};
+    std::vector<unsigned> reduceDirs;
+    ReducePlan reduce[2];          ///< the plan of each direction's reduce mover
+    Range range[2];                ///< pages of a block each direction moves
+    std::uint32_t a2aSplit = 0;    ///< AllToAllPlan::ring_split
+
+    MethodPlan(golden::Method m, unsigned n, bool ring, std::uint64_t blockPages) {
+        using golden::Method;
+        const std::uint32_t B = std::uint32_t(blockPages);
+        range[0] = range[1] = Range{0, B};
+        const std::uint32_t h = n / 2;  // ceil((n - 1) / 2)
+        std::uint32_t r0 = 0, r1 = 0;   // reduce reach
+        switch (m) {
+            case Method::Clockwise:
+                gatherDirs = {0};
+                gatherReach[0] = n - 1;
+                r0 = n - 1;
+                a2aSplit = n - 1;
+                break;
+            case Method::Anticlockwise:
+                gatherDirs = {1};
+                gatherReach[1] = n - 1;
+                r1 = n - 1;
+                a2aSplit = 0;
+                break;
+            case Method::BidirPair:
+                gatherDirs = {0, 1};
+                gatherReach[0] = gatherReach[1] = n - 1;
+                range[0] = Range{0, (B + 1) / 2};
+                range[1] = Range{(B + 1) / 2, B - (B + 1) / 2};
+                a2aSplit = n / 2;
+                break;
+            case Method::MeetInMiddle:
+            case Method::Broadcast:
+            case Method::Line:
+                gatherDirs = {0, 1};
+                gatherReach[0] = h;
+                gatherReach[1] = n - 1 - h;
+                r0 = h;
+                r1 = n - 1 - h;
+                a2aSplit = n / 2;
+                break;
+        }
+        for (unsigned d = 0; d < 2; ++d) {
+            reduce[d].ranks = n;
+            reduce[d].ring = ring;
+            reduce[d].ring_reach[0] = m == Method::BidirPair ? (d == 0 ? n - 1 : 0) : r0;
+            reduce[d].ring_reach[1] = m == Method::BidirPair ? (d == 1 ? n - 1 : 0) : r1;
+        }
+        for (unsigned d = 0; d < 2; ++d) {
+            const bool used = !ring || (m == Method::BidirPair ? true : (d == 0 ? r0 : r1) > 0);
+            if (used && range[d].pages > 0) reduceDirs.push_back(d);
+        }
+        // A gather direction with an empty range (a one-page block split in two) is not used.
+        std::vector<unsigned> g;
+        for (unsigned d : gatherDirs)
+            if (range[d].pages > 0) g.push_back(d);
+        gatherDirs = g;
+    }
+};
+
 struct CclOp::Impl {
     Runtime& rt;
     CclOp& op;
@@ -110,6 +180,8 @@ struct CclOp::Impl {
     CoreAllocator cores;
     unsigned n = 0;
     unsigned units = 0;
+    std::unique_ptr<MethodPlan> plan;
+    std::uint32_t blockPages = 0;  ///< B of the streams being built (the broadcast method gathers whole inputs)
 
     Impl(Runtime& r, CclOp& o)
         : rt(r), op(o), s(o.spec_), arch(r.platform().descriptor().arch), cores(arch, r.platform().numChips()) {}
@@ -118,11 +190,13 @@ struct CclOp::Impl {
 
     static TensorArgs tensor(const Buffer& b) { return TensorArgs{b.base, b.dram ? 1u : 0u}; }
 
-    UnitArgs unit(unsigned pos, const ChunkSet& cs, bool ring, std::uint32_t staging) const {
+    UnitArgs unit(unsigned pos, const ChunkSet& cs, bool ring, std::uint32_t staging, MethodPlan::Range r) const {
         UnitArgs u;
         u.page_bytes = s.pageBytes;
         u.pages_per_chunk = op.pagesPerChunk_;
-        u.block_pages = std::uint32_t(op.blockPages_);
+        u.block_pages = blockPages;
+        u.range_first = r.first;
+        u.range_pages = r.pages;
         u.chunk_first = cs.first;
         u.chunk_stride = cs.stride;
         u.ranks = n;
@@ -177,18 +251,21 @@ struct CclOp::Impl {
     /// Sender and receiver kernels of every unit, position and direction.
     /// `ownFromOutput`: the own block is already in the output (all_reduce):
     /// senders wait for a producer's signal per chunk instead of copying it.
-    std::map<StreamKey, GatherSender> buildGather(CclGroup& g, const GatherPlan& plan, bool halves,
-                                                  bool ownFromOutput, EdmFabric& fab) {
+    /// `into` (per position) replaces the output tensor and `done` (per
+    /// position) is signalled by every kernel when it finishes (the broadcast
+    /// method); `range` replaces the method's page ranges.
+    std::map<StreamKey, GatherSender> buildGather(CclGroup& g, const GatherPlan& gp, bool ownFromOutput,
+                                                  EdmFabric& fab, const std::vector<Buffer>* into = nullptr,
+                                                  DoneSignals* done = nullptr, const MethodPlan::Range* range = nullptr) {
         const CclTopology& t = g.topo;
-        TensorSlicer slicer(std::uint32_t(op.blockPages_), op.pagesPerChunk_, units);
         std::map<StreamKey, Stream> st;
         for (unsigned pos = 0; pos < n; ++pos)
             for (unsigned u = 0; u < units; ++u)
-                for (unsigned dir : op.dirs_) {
+                for (unsigned dir : plan->gatherDirs) {
                     Stream x;
-                    x.cs = halves ? slicer.unitHalf(u, dir) : slicer.unit(u);
-                    x.sends = plan.blocks_sent(pos, dir) * x.cs.count;
-                    x.recvs = plan.blocks_received(pos, dir) * x.cs.count;
+                    x.cs = TensorSlicer(range ? range->pages : plan->range[dir].pages, op.pagesPerChunk_, units).unit(u);
+                    x.sends = gp.blocks_sent(pos, dir) * x.cs.count;
+                    x.recvs = gp.blocks_received(pos, dir) * x.cs.count;
                     const unsigned chip = t.order[pos];
                     if (x.sends) {
                         x.sender = cores.take(chip, s);
@@ -201,9 +278,9 @@ struct CclOp::Impl {
                 }
         connectStreams(st, t, fab, "gather");
         GatherPlanArgs pa;
-        pa.reach0 = plan.ring_reach[0];
-        pa.reach1 = plan.ring_reach[1];
-        pa.root = plan.root < 0 ? 0xffffffffu : std::uint32_t(plan.root);
+        pa.reach0 = gp.ring_reach[0];
+        pa.reach1 = gp.ring_reach[1];
+        pa.root = gp.root < 0 ? 0xffffffffu : std::uint32_t(gp.root);
         pa.row_pages = s.op == Op::AllGather && s.dim == 1 ? s.rowPages : 0;
         std::map<StreamKey, GatherSender> senders;
         for (auto& [key, x] : st) {
@@ -211,12 +288,15 @@ struct CclOp::Impl {
             const unsigned chip = t.order[pos];
             const CclRank& r = g.ranks[pos];
             pa.dir = dir;
+            const MethodPlan::Range rg = range ? *range : plan->range[dir];
+            const Buffer& output = into ? (*into)[pos] : r.output;
             if (x.sends) {
                 GatherSenderArgs a;
-                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.sender, 2));
+                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.sender, 2), rg);
                 a.plan = pa;
                 a.input = tensor(r.input);
-                a.output = tensor(r.output);
+                a.output = tensor(output);
+                if (done) a.done = done->signal(pos);
                 a.edm = x.out;
                 a.forward_sem = x.sem;
                 a.own_from_output = ownFromOutput ? 1 : 0;
@@ -227,9 +307,10 @@ struct CclOp::Impl {
             }
             if (x.recvs) {
                 GatherReceiverArgs a;
-                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.receiver, 2));
+                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.receiver, 2), rg);
                 a.plan = pa;
-                a.output = tensor(r.output);
+                a.output = tensor(output);
+                if (done) a.done = done->signal(pos);
                 a.edm = x.in;
                 // Blocks this position receives are forwarded by its own sender of the same unit/direction.
                 a.sender_forward_sem = RemoteSem{x.sender.x, x.sender.y, x.sem};
@@ -243,29 +324,24 @@ struct CclOp::Impl {
 
     void buildReduce(CclGroup& g, bool allReduce, const std::map<StreamKey, GatherSender>& gather, EdmFabric& fab) {
         const CclTopology& t = g.topo;
-        TensorSlicer slicer(std::uint32_t(op.blockPages_), op.pagesPerChunk_, units);
         const bool ring = t.ring();
-        const std::vector<unsigned> movers = ring ? std::vector<unsigned>{0} : std::vector<unsigned>{0, 1};
-        // One worker core per unit and mover: it pulls from the previous chip
-        // and pushes to the next, so it is both ends of its stream.
+        // One worker core per unit and mover direction: it pulls from the
+        // previous chip and pushes to the next, so it is both ends of its stream.
         std::map<StreamKey, Stream> w;
         for (unsigned pos = 0; pos < n; ++pos)
             for (unsigned u = 0; u < units; ++u)
-                for (unsigned dir : movers) {
+                for (unsigned dir : plan->reduceDirs) {
+                    const ReducePlan& rp = plan->reduce[dir];
                     Stream x;
-                    x.cs = slicer.unit(u);
-                    if (ring) {
-                        x.sends = x.recvs = (n - 1) * x.cs.count;
-                    } else {
-                        const std::uint32_t steps = line_rs_steps(pos, dir, n);
-                        const bool hasIn = dir == 0 ? pos > 0 : pos + 1 < n;  // ... and an own-fracture step
-                        x.recvs = hasIn ? steps * x.cs.count : 0;
-                        x.sends = (steps - (hasIn ? 1 : 0)) * x.cs.count;
-                    }
-                    if (!x.sends && !x.recvs) continue;
+                    x.cs = TensorSlicer(plan->range[dir].pages, op.pagesPerChunk_, units).unit(u);
+                    x.sends = rp.sends(pos, dir) * x.cs.count;
+                    x.recvs = rp.recvs(pos, dir) * x.cs.count;
+                    bool any = false;
+                    rp.for_each_step(pos, dir, [&](std::uint32_t, bool, bool) { any = true; });
+                    if (!any || !x.cs.count) continue;
                     const unsigned chip = t.order[pos];
                     x.sender = x.receiver = cores.take(chip, s);
-                    if (!ring && dir == 1) x.sem = rt.program(chip).createSemaphore(x.sender, 0, "handoff_sem");
+                    if (dir == 1 && rp.handoff(pos)) x.sem = rt.program(chip).createSemaphore(x.sender, 0, "handoff_sem");
                     w[{pos, u, dir}] = x;
                 }
         connectStreams(w, t, fab, "reduce");
@@ -273,59 +349,62 @@ struct CclOp::Impl {
             const auto [pos, u, dir] = key;
             const unsigned chip = t.order[pos];
             const CclRank& r = g.ranks[pos];
+            const ReducePlan& rp = plan->reduce[dir];
+            const MethodPlan::Range range = plan->range[dir];
             ReduceWorkerArgs a;
-            a.unit = unit(pos, x.cs, ring, staging(chip, x.sender, 4));
+            a.unit = unit(pos, x.cs, ring, staging(chip, x.sender, 4), range);
             a.dir = dir;
-            a.dtype = s.dtype == golden::DType::FP32 ? 1 : 0;
+            a.reach0 = rp.ring_reach[0];
+            a.reach1 = rp.ring_reach[1];
+            a.redop = std::uint32_t(reduceCode(s.redop));
+            a.dtype = std::uint32_t(dtypeCode(s.dtype));
+            a.group_size = n;
             a.input = tensor(r.input);
             a.output = tensor(r.output);
             a.output_block = allReduce ? pos : 0;
-            a.has_in = x.recvs ? 1 : 0;
-            a.has_out = x.sends ? 1 : 0;
             a.in = x.in;
             a.out = x.out;
             a.handoff_sem = x.sem;
-            if (!ring && dir == 0 && pos > 0 && pos + 1 < n) {
-                const Stream& left = w.at({pos, u, 1});
-                a.peer_handoff = RemoteSem{left.sender.x, left.sender.y, left.sem};
+            if (dir == 0 && rp.handoff(pos)) {
+                const Stream& other = w.at({pos, u, 1});
+                a.peer_handoff = RemoteSem{other.sender.x, other.sender.y, other.sem};
             }
-            // The worker that stores the finished slice feeds the gather phase.
-            const bool finisher = ring || (dir == 1 && pos + 1 < n) || (dir == 0 && pos + 1 == n);
-            if (allReduce && finisher) {
-                for (unsigned d : op.dirs_) {
+            // The mover that stores the own fracture feeds the gather senders of its range.
+            if (allReduce && rp.finisher(pos) == dir)
+                for (unsigned d : plan->gatherDirs) {
                     auto it = gather.find({pos, u, d});
-                    if (it == gather.end()) continue;
+                    if (it == gather.end() || !(plan->range[d] == range)) continue;
                     a.notify_mask |= 1u << d;
                     a.notify[d] = RemoteSem{it->second.core.x, it->second.core.y, it->second.ownReadySem};
                 }
-                a.notify_alternate = op.bidir_ == BidirStyle::Halves && ring ? 1 : 0;
-            }
-            kernel(chip, x.sender, ring ? "reduce_ring_worker" : "reduce_line_worker",
-                   ring ? fw::ccl::reduce_ring_worker_main : fw::ccl::reduce_line_worker_main, pack_args(a), 0);
+            kernel(chip, x.sender, "reduce_worker", fw::ccl::reduce_worker_main, pack_args(a), 0);
         }
     }
 
     // ---- all_to_all --------------------------------------------------------------
 
-    void buildAllToAll(CclGroup& g, EdmFabric& fab) {
+    /// `into` / `done` as for buildGather (the broadcast method's exchange of fractures).
+    void buildAllToAll(CclGroup& g, EdmFabric& fab, const std::vector<Buffer>* into = nullptr,
+                       DoneSignals* done = nullptr) {
         const CclTopology& t = g.topo;
         TensorSlicer slicer(std::uint32_t(op.blockPages_), op.pagesPerChunk_, units);
-        AllToAllPlan plan;
-        plan.ranks = n;
-        plan.ring = t.ring();
-        plan.ring_split = op.bidir_ == BidirStyle::Off ? n - 1 : n / 2;
+        AllToAllPlan ap;
+        ap.ranks = n;
+        ap.ring = t.ring();
+        ap.ring_split = plan->a2aSplit;
+        const MethodPlan::Range whole{0, std::uint32_t(op.blockPages_)};
         std::map<StreamKey, Stream> st;
         std::map<std::pair<unsigned, unsigned>, Buffer> scratch;  // (pos, dir)
         for (unsigned pos = 0; pos < n; ++pos) {
             const unsigned chip = t.order[pos];
             for (unsigned dir : op.dirs_) {
-                const std::uint32_t relays = plan.relays(pos, dir);
+                const std::uint32_t relays = ap.relays(pos, dir);
                 if (relays) scratch[{pos, dir}] = rt.program(chip).createBuffer(std::uint64_t(relays) * op.blockPages_, s.pageBytes, !s.l1Buffers);
                 for (unsigned u = 0; u < units; ++u) {
                     Stream x;
                     x.cs = slicer.unit(u);
-                    x.sends = plan.items_sent(pos, dir) * x.cs.count;
-                    x.recvs = plan.items_received(pos, dir) * x.cs.count;
+                    x.sends = ap.items_sent(pos, dir) * x.cs.count;
+                    x.recvs = ap.items_received(pos, dir) * x.cs.count;
                     if (x.sends) {
                         x.sender = cores.take(chip, s);
                         x.sem = rt.program(chip).createSemaphore(x.sender, 0, "relay_sem");
@@ -342,29 +421,81 @@ struct CclOp::Impl {
             const CclRank& r = g.ranks[pos];
             AllToAllArgs a;
             a.dir = dir;
-            a.ring_split = plan.ring_split;
+            a.ring_split = ap.ring_split;
             a.input = tensor(r.input);
-            a.output = tensor(r.output);
+            a.output = tensor(into ? (*into)[pos] : r.output);
             auto sc = scratch.find({pos, dir});
             if (sc != scratch.end()) a.scratch = tensor(sc->second);
             if (x.sends) {
-                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.sender, 2));
+                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.sender, 2), whole);
                 a.edm = x.out;
                 a.relay_sem = x.sem;
                 // The first direction with a sender also copies the rank's own block.
                 a.copy_local = 1;
                 for (unsigned d : op.dirs_)
                     if (d < dir && st.at({pos, u, d}).sends) a.copy_local = 0;
+                if (done) a.done = done->signal(pos);
                 kernel(chip, x.sender, "all_to_all_sender", fw::ccl::all_to_all_sender_main, pack_args(a), 0);
             }
             if (x.recvs) {
-                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.receiver, 2));
+                a.unit = unit(pos, x.cs, t.ring(), staging(chip, x.receiver, 2), whole);
                 a.edm = x.in;
                 a.relay_sem = 0;
                 a.copy_local = 0;
                 a.sender_relay_sem = RemoteSem{x.sender.x, x.sender.y, x.sem};
+                a.done = done ? done->signal(pos) : RemoteSem{};
                 kernel(chip, x.receiver, "all_to_all_receiver", fw::ccl::all_to_all_receiver_main, pack_args(a), 1);
             }
+        }
+    }
+
+    // ---- the broadcast method (reduce_scatter, all_reduce) ---------------------------
+
+    /// Every rank's whole input to every rank (an all-gather of whole inputs:
+    /// rank s's input in block s of every rank's scratch), then a local
+    /// reduction in rank order on every rank. Every gather kernel signals its
+    /// rank's reducer when it is done.
+    void buildBroadcastMethod(CclGroup& g, EdmFabric& fab) {
+        const CclTopology& t = g.topo;
+        const bool allReduce = s.op == Op::AllReduce;
+        const std::uint32_t segment = std::uint32_t(op.blockPages_);  // a whole input
+        std::vector<Buffer> scratch;
+        DoneSignals done;
+        std::vector<CoreCoord> reducer;
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const unsigned chip = t.order[pos];
+            Program& p = rt.program(chip);
+            scratch.push_back(p.createBuffer(std::uint64_t(n) * segment, s.pageBytes, !s.l1Buffers));
+            reducer.push_back(cores.take(chip, s));
+            done.sem.push_back(RemoteSem{reducer.back().x, reducer.back().y, p.createSemaphore(reducer.back(), 0, "done_sem")});
+            done.count.push_back(0);
+        }
+        GatherPlan gp;
+        gp.ranks = n;
+        gp.ring = t.ring();
+        gp.ring_reach[0] = plan->gatherReach[0];
+        gp.ring_reach[1] = plan->gatherReach[1];
+        const MethodPlan::Range whole{0, segment};
+        buildGather(g, gp, false, fab, &scratch, &done, &whole);
+        const std::uint64_t F = g.golden.fracture();
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const unsigned chip = t.order[pos];
+            LocalReduceArgs a;
+            a.unit = unit(pos, TensorSlicer(segment, op.pagesPerChunk_, 1).unit(0), t.ring(),
+                          staging(chip, reducer[pos], 3), whole);
+            a.redop = std::uint32_t(reduceCode(s.redop));
+            a.dtype = std::uint32_t(dtypeCode(s.dtype));
+            a.group_size = n;
+            a.gathered = tensor(scratch[pos]);
+            a.output = tensor(g.ranks[pos].output);
+            a.segment_pages = segment;
+            a.done_sem = done.sem[pos].addr;
+            a.done_count = done.count[pos];  // every gather kernel of the rank
+            a.extract = allReduce ? 0 : 1;
+            a.elem_bytes = std::uint32_t(golden::elementBytes(s.dtype));
+            a.frac_first = std::uint32_t(std::min<std::uint64_t>(pos * F, g.golden.count));
+            a.frac_elems = std::uint32_t(std::min<std::uint64_t>(F, g.golden.count - a.frac_first));
+            kernel(chip, reducer[pos], "local_reduce", fw::ccl::local_reduce_main, pack_args(a), 0);
         }
     }
 
@@ -373,21 +504,24 @@ struct CclOp::Impl {
     /// EDM channels on the busiest Ethernet core: streams per link end.
     unsigned channelsPerLinkEnd(bool ring) const {
         const unsigned w = s.workers;
-        const unsigned dirs = unsigned(op.dirs_.size());
+        const unsigned gather = unsigned(plan->gatherDirs.size()) * w;
+        const unsigned reduce = unsigned(plan->reduceDirs.size()) * w;
         unsigned per = 0;
         switch (s.op) {
             case Op::AllGather:
-            case Op::Broadcast:
-            case Op::AllToAll: per = dirs * w; break;
-            case Op::ReduceScatter: per = (ring ? 1 : 2) * w; break;
-            case Op::AllReduce: per = (ring ? 1 : 2) * w + dirs * w; break;
+            case Op::Broadcast: per = gather; break;
+            case Op::AllToAll: per = unsigned(op.dirs_.size()) * w; break;
+            case Op::ReduceScatter: per = reduce; break;
+            case Op::AllReduce: per = reduce + gather; break;
         }
+        if (s.method == golden::Method::Broadcast && (s.op == Op::ReduceScatter || s.op == Op::AllReduce))
+            per = unsigned(op.dirs_.size()) * w;  // the exchange only
         return ring && n == 2 ? 2 * per : per;
     }
 
     void choosePacket(bool ring) {
         const std::uint32_t page = s.pageBytes;
-        const unsigned ch = channelsPerLinkEnd(ring);
+        const unsigned ch = std::max(1u, channelsPerLinkEnd(ring));
         // Kernel region after the handshake word and the EDM's ack word; per
         // channel: buffer + its sync word + its semaphore.
         const std::uint32_t region = arch.erisc.kernelRegionEnd() - (arch.erisc.unreservedBase + 32);
@@ -408,6 +542,7 @@ struct CclOp::Impl {
                     "--packet {}: {} EDM channels per Ethernet core ({} link(s) x {} worker(s)) fit at most {} B each "
                     "in the {} B kernel region", packet, ch, s.links, s.workers, fit, region));
         }
+        // Chunks never span blocks.
         op.pagesPerChunk_ = std::uint32_t(std::min<std::uint64_t>(packet / page, op.blockPages_));
     }
 };
@@ -419,88 +554,127 @@ CclOp::~CclOp() = default;
 CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     const ClusterDescriptor& d = rt.platform().descriptor();
     const CclSpec& s = spec_;
+    using golden::Method;
     if (s.groups.empty()) throw ConfigError("a collective needs a chip order");
+    const std::uint32_t e = std::uint32_t(golden::elementBytes(s.dtype));
     if (s.pageBytes == 0 || s.pageBytes % 32)
         throw ConfigError(fmt::format("--page-bytes {}: must be a non-zero multiple of 32", s.pageBytes));
-    if (s.pageBytes % golden::elementBytes(s.dtype))
+    if (s.pageBytes % e)
         throw ConfigError(fmt::format("--page-bytes {} does not hold whole {} elements", s.pageBytes,
                                       golden::dtypeName(s.dtype)));
     if (s.workers == 0) throw ConfigError("--workers must be at least 1");
-    for (const auto& order : s.groups) groups_.push_back(CclGroup{buildTopology(d, order, s.topology, s.links), {}, {}});
+    const bool reduces = s.op == Op::ReduceScatter || s.op == Op::AllReduce;
+    if (reduces && !golden::supports(s.redop, s.dtype))
+        throw ConfigError(fmt::format("--op {} does not support --dtype {}: {} takes {}", golden::redOpName(s.redop),
+                                      golden::dtypeName(s.dtype), golden::redOpName(s.redop),
+                                      golden::supportedTypes(s.redop)));
+    for (const auto& order : s.groups) groups_.push_back(CclGroup{buildTopology(d, order, s.topology(), s.links), {}, {}, {}});
     const unsigned n = unsigned(groups_.front().topo.size());
     for (const CclGroup& g : groups_)
-        if (g.topo.size() != n) throw ConfigError("every group of a mesh-axis collective must have the same size");
+        if (g.topo.size() != n) throw ConfigError("every group of a collective must have the same size");
 
-    // Sizes (nccl-tests S) in whole pages per rank.
-    if (s.sizeBytes == 0 || s.sizeBytes % s.pageBytes)
-        throw ConfigError(fmt::format("--size {} B is not a whole number of {} B pages", s.sizeBytes, s.pageBytes));
-    const std::uint64_t pages = s.sizeBytes / s.pageBytes;
-    if (s.op != Op::Broadcast && pages % n)
-        throw ConfigError(fmt::format("--size {} B = {} pages of {} B does not split into whole pages across {} ranks "
-                                      "({} needs a multiple of {} B)",
-                                      s.sizeBytes, pages, s.pageBytes, n, opName(s.op), std::uint64_t(n) * s.pageBytes));
-    blockPages_ = s.op == Op::Broadcast ? pages : pages / n;
-    if (blockPages_ > 0xffffffffull / n) throw ConfigError(fmt::format("--size {} B is too large", s.sizeBytes));
-    if (s.op == Op::AllGather && s.dim == 1 && (s.rowPages == 0 || blockPages_ % s.rowPages))
-        throw ConfigError(fmt::format("all_gather --dim 1: the {} pages per rank do not split into rows of {} pages "
-                                      "(--row-pages)", blockPages_, s.rowPages));
+    // Shapes (gcl-collectives.md 3.3) and their page layouts.
+    const std::uint64_t E = s.count;
+    if (E == 0) throw ConfigError(fmt::format("{}: the input has no elements", opName(s.op)));
+    if (s.op == Op::AllToAll && E % n)
+        throw ConfigError(fmt::format("all_to_all: the input's first dimension must equal the {} replicas: {} elements "
+                                      "do not split into {} equal blocks",
+                                      n, E, n));
+    std::uint64_t K = E, inBlocks = 1, outBlocks = 1;
+    switch (s.op) {
+        case Op::AllGather: outBlocks = n; break;
+        case Op::ReduceScatter: K = (E + n - 1) / n, inBlocks = n; break;
+        case Op::AllReduce: K = (E + n - 1) / n, inBlocks = outBlocks = n; break;
+        case Op::AllToAll: K = E / n, inBlocks = outBlocks = n; break;
+        case Op::Broadcast: break;
+    }
+    const std::uint32_t P = s.pageBytes / e;
+    blockPages_ = (K + P - 1) / P;
+    if (blockPages_ * std::max(inBlocks, outBlocks) > 0xffffffffull)
+        throw ConfigError(fmt::format("{} elements is too large", E));
+    inLayout_ = BlockLayout{inBlocks, K, s.op == Op::ReduceScatter || s.op == Op::AllReduce ? E : inBlocks * K,
+                            s.pageBytes, e};
+    outLayout_ = BlockLayout{outBlocks, K, s.op == Op::AllReduce ? E : outBlocks * K, s.pageBytes, e};
+    if (s.method == Method::Broadcast && reduces) {
+        // Whole inputs travel: one contiguous block; all_reduce's output too.
+        blockPages_ = (E + P - 1) / P;
+        inLayout_ = BlockLayout{1, E, E, s.pageBytes, e};
+        if (s.op == Op::AllReduce) outLayout_ = BlockLayout{1, E, E, s.pageBytes, e};
+        if (E > 0xffffffffull) throw ConfigError(fmt::format("{} elements is too large", E));
+    }
+    if (s.op == Op::AllGather && s.dim == 1) {
+        const std::uint64_t row = std::uint64_t(s.rowPages) * P;
+        if (s.rowPages == 0 || K % row)
+            throw ConfigError(fmt::format("all_gather --dim 1: the {} elements per rank do not split into rows of {} "
+                                          "pages ({} elements; --row-pages)",
+                                          K, s.rowPages, row));
+        outLayout_ = BlockLayout{1, n * K, n * K, s.pageBytes, e};  // rows interleave: pages in order are the output
+    }
     if (s.op == Op::AllGather && s.dim > 1) throw ConfigError(fmt::format("--dim {}: must be 0 or 1", s.dim));
     if (s.op == Op::Broadcast && s.root >= n)
         throw ConfigError(fmt::format("--root {}: the collective has ranks 0..{}", s.root, n - 1));
+    if (s.method == Method::Line && s.topology() != TopologyKind::Line) throw std::logic_error("line method on a ring");
 
-    const bool ring = s.topology == TopologyKind::Ring;
-    bidir_ = ring ? s.bidir : BidirStyle::Full;
-    if (s.op == Op::ReduceScatter && ring) {
-        if (s.bidir != BidirStyle::Off)
-            throw ConfigError("ring reduce_scatter runs in one direction (CCL guide); use --bidir off or --topology line");
-        bidir_ = BidirStyle::Off;
-    }
-    dirs_ = bidir_ == BidirStyle::Off ? std::vector<unsigned>{0} : std::vector<unsigned>{0, 1};
-
+    const bool ring = s.topology() == TopologyKind::Ring;
     Impl impl(rt, *this);
     impl.n = n;
     impl.units = s.links * s.workers;
+    impl.plan = std::make_unique<MethodPlan>(s.method, n, ring, blockPages_);
+    const MethodPlan& mp = *impl.plan;
+    const bool viaBroadcast = s.method == Method::Broadcast && reduces;
+    dirs_ = s.op == Op::AllToAll || viaBroadcast ? (s.method == Method::Clockwise       ? std::vector<unsigned>{0}
+                                                    : s.method == Method::Anticlockwise ? std::vector<unsigned>{1}
+                                                                                        : std::vector<unsigned>{0, 1})
+            : s.op == Op::ReduceScatter ? mp.reduceDirs
+                                        : mp.gatherDirs;
+    impl.blockPages = std::uint32_t(blockPages_);
     impl.choosePacket(ring);
     fabric_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes());
 
     for (CclGroup& g : groups_) {
         golden::Collective& gc = g.golden;
         gc.op = s.op;
-        gc.ring = ring;
-        gc.chips = g.topo.order;
-        gc.sizeBytes = s.sizeBytes;
-        gc.pageBytes = s.pageBytes;
+        gc.redop = s.redop;
         gc.dtype = s.dtype;
-        gc.seed = s.seed;
-        gc.gatherDim = s.dim;
-        gc.rowPages = s.rowPages;
+        gc.method = s.method;
+        gc.ranks = n;
+        gc.count = E;
+        gc.pageElements = P;
         gc.root = s.root;
+        gc.gatherDim = s.dim;
+        gc.rowElements = std::uint64_t(s.rowPages) * P;
         for (unsigned pos = 0; pos < n; ++pos) {
             CclRank r;
             r.chip = g.topo.order[pos];
             Program& p = rt.program(r.chip);
-            r.input = p.createBuffer(golden::inputPages(gc), s.pageBytes, !s.l1Buffers);
-            r.output = p.createBuffer(golden::outputPages(gc), s.pageBytes, !s.l1Buffers);
+            r.input = p.createBuffer(inLayout_.pages(), s.pageBytes, !s.l1Buffers);
+            r.output = p.createBuffer(outLayout_.pages(), s.pageBytes, !s.l1Buffers);
             g.ranks.push_back(r);
         }
 
         GatherPlan gp;
         gp.ranks = n;
         gp.ring = ring;
-        if (ring) {
-            gp.ring_reach[0] = bidir_ == BidirStyle::Full ? n / 2 : n - 1;
-            gp.ring_reach[1] = bidir_ == BidirStyle::Full ? (n - 1) / 2 : bidir_ == BidirStyle::Halves ? n - 1 : 0;
-        }
-        const bool halves = ring && bidir_ == BidirStyle::Halves;
+        gp.ring_reach[0] = mp.gatherReach[0];
+        gp.ring_reach[1] = mp.gatherReach[1];
         switch (s.op) {
-            case Op::AllGather: impl.buildGather(g, gp, halves, false, *fabric_); break;
+            case Op::AllGather: impl.buildGather(g, gp, false, *fabric_); break;
             case Op::Broadcast:
                 gp.root = std::int32_t(s.root);
-                impl.buildGather(g, gp, halves, false, *fabric_);
+                impl.buildGather(g, gp, false, *fabric_);
                 break;
-            case Op::ReduceScatter: impl.buildReduce(g, false, {}, *fabric_); break;
+            case Op::ReduceScatter:
+                if (viaBroadcast)
+                    impl.buildBroadcastMethod(g, *fabric_);
+                else
+                    impl.buildReduce(g, false, {}, *fabric_);
+                break;
             case Op::AllReduce: {
-                const auto senders = impl.buildGather(g, gp, halves, true, *fabric_);
+                if (viaBroadcast) {
+                    impl.buildBroadcastMethod(g, *fabric_);
+                    break;
+                }
+                const auto senders = impl.buildGather(g, gp, true, *fabric_);
                 impl.buildReduce(g, true, senders, *fabric_);
                 break;
             }
@@ -510,17 +684,28 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     fabric_->build();
     maxCores_ = impl.cores.maxUsed();
 
-    // The host loads every input (zero simulated time), as a test would.
-    if (s.data) {
-        std::vector<std::uint8_t> page(s.pageBytes);
-        for (const CclGroup& g : groups_)
-            for (unsigned pos = 0; pos < n; ++pos) {
-                if (s.op == Op::Broadcast && pos != s.root) continue;
-                for (std::uint64_t i = 0; i < g.ranks[pos].input.pages; ++i) {
-                    golden::inputPage(g.golden, pos, i, page.data());
-                    rt.writePage(g.ranks[pos].input, i, page.data());
-                }
+    // The inputs: the user's, or generated; the host loads them (zero
+    // simulated time), as a test would.
+    if (!s.inputs.empty() && s.inputs.size() != groups_.size())
+        throw std::logic_error("CclSpec: inputs for a different number of groups");
+    for (std::size_t gi = 0; gi < groups_.size(); ++gi) {
+        CclGroup& g = groups_[gi];
+        for (unsigned pos = 0; pos < n; ++pos) {
+            if (!s.inputs.empty()) {
+                const golden::Tensor& t = s.inputs[gi].at(pos);
+                if (t.size() != E * e)
+                    throw ConfigError(fmt::format("input of rank {}: {} elements, expected {}", pos, t.size() / e, E));
+                g.inputs.push_back(t);
+            } else {
+                g.inputs.push_back(golden::makeInput(g.golden, s.seed, g.ranks[pos].chip));
             }
+        }
+        if (!s.data) continue;
+        for (unsigned pos = 0; pos < n; ++pos) {
+            if (s.op == Op::Broadcast && pos != s.root) continue;
+            const Buffer& b = g.ranks[pos].input;
+            inLayout_.toPages(g.inputs[pos], [&](std::uint64_t page, const std::uint8_t* bytes) { rt.writePage(b, page, bytes); });
+        }
     }
 }
 
@@ -555,29 +740,45 @@ double CclOp::busiestPairBytes(Platform& platform) const {
     return best;
 }
 
+std::vector<std::vector<golden::Tensor>> CclOp::outputs(Runtime& rt) const {
+    std::vector<std::vector<golden::Tensor>> out;
+    for (const CclGroup& g : groups_) {
+        out.emplace_back();
+        for (const CclRank& r : g.ranks)
+            out.back().push_back(outLayout_.fromPages([&](std::uint64_t page, std::uint8_t* bytes) {
+                rt.readPage(r.output, page, bytes);
+            }));
+    }
+    return out;
+}
+
 CclCheck CclOp::check(Runtime& rt) const {
     CclCheck c;
     if (!spec_.data) return c;
-    std::vector<std::uint8_t> got(spec_.pageBytes), want(spec_.pageBytes);
-    for (const CclGroup& g : groups_)
+    const std::size_t e = golden::elementBytes(spec_.dtype);
+    const auto got = outputs(rt);
+    for (std::size_t gi = 0; gi < groups_.size(); ++gi) {
+        const CclGroup& g = groups_[gi];
+        const std::vector<golden::Tensor> want = golden::expectedOutputs(g.golden, g.inputs);
         for (unsigned pos = 0; pos < g.ranks.size(); ++pos) {
-            const CclRank& r = g.ranks[pos];
-            for (std::uint64_t i = 0; i < r.output.pages; ++i) {
-                rt.readPage(r.output, i, got.data());
-                golden::expectedOutputPage(g.golden, pos, i, want.data());
-                ++c.pagesChecked;
-                if (std::memcmp(got.data(), want.data(), spec_.pageBytes) == 0) continue;
-                ++c.wrongPages;
-                if (c.firstFailure.empty()) {
-                    std::uint32_t b = 0;
-                    while (got[b] == want[b]) ++b;
+            const golden::Tensor& a = got[gi][pos];
+            const golden::Tensor& b = want[pos];
+            if (a.size() != b.size())
+                throw std::logic_error(fmt::format("output of rank {}: {} B, the golden reference has {} B", pos,
+                                                   a.size(), b.size()));
+            for (std::size_t i = 0; i < a.size(); i += e) {
+                ++c.elementsChecked;
+                if (std::memcmp(&a[i], &b[i], e) == 0) continue;
+                ++c.wrongElements;
+                if (c.firstFailure.empty())
                     c.firstFailure = fmt::format(
-                        "{}: chip {} (rank {}) output page {} byte {} is 0x{:02x}, the golden reference has 0x{:02x}",
-                        opName(spec_.op), r.chip, pos, i, b, got[b], want[b]);
-                }
+                        "{}: chip {} (rank {}) output element {} is {} (0x{}), the golden reference has {} (0x{})",
+                        opName(spec_.op), g.ranks[pos].chip, pos, i / e, golden::toDouble(spec_.dtype, &a[i]),
+                        hexOf(&a[i], e), golden::toDouble(spec_.dtype, &b[i]), hexOf(&b[i], e));
             }
         }
-    c.status = c.wrongPages ? "fail" : "pass";
+    }
+    c.status = c.wrongElements ? "fail" : "pass";
     return c;
 }
 

@@ -1,9 +1,16 @@
 // Host launcher of the collectives (the "op" of the CCL guide): from a
 // CclSpec it validates the request, picks links per hop (topology config),
 // sizes EDM packets, slices the tensors (tensor slicer), allocates the input
-// and output tensors on every chip, creates the worker kernels and wires
-// them to EDM channels (EDM builders), loads the inputs and, after the run,
-// compares every output page with the golden reference.
+// and output tensors on every chip, creates the worker kernels of the
+// collective method and wires them to EDM channels (EDM builders), loads the
+// inputs and, after the run, compares every output with the golden reference.
+//
+// Methods (gcl-collectives.md 3.4) as the kernels run them: clockwise and
+// anticlockwise rings use one direction; a bidirectional ring pair moves the
+// first half of every block's pages clockwise and the rest anticlockwise; meet
+// in the middle sends every block both ways halfway (all-gather) or reduces
+// a fracture from both sides into its owner (reduce-scatter); a line uses
+// both directions to its ends.
 //
 // One spec may hold several independent groups of chips (a mesh axis: every
 // row or column at once); each group runs the same collective on its own.
@@ -11,6 +18,7 @@
 
 #include "firmware/ccl/CclTopology.h"
 #include "firmware/ccl/EdmFabric.h"
+#include "firmware/ccl/TensorLayout.h"
 #include "firmware/ccl/TensorSlicer.h"
 #include "golden/Golden.h"
 #include "runtime/Runtime.h"
@@ -21,37 +29,35 @@
 
 namespace cclsim::ccl {
 
-/// How a ring uses its two directions (a line always uses both).
-enum class BidirStyle {
-    Off,     ///< one direction only
-    Halves,  ///< half of every block each way, all the way round (all-gather's default)
-    Full,    ///< every block both ways, halfway round each (broadcast's and all-to-all's default)
-};
-const char* bidirName(BidirStyle b);
-BidirStyle parseBidir(const std::string& s);
-
 struct CclSpec {
     golden::Op op = golden::Op::AllGather;
-    TopologyKind topology = TopologyKind::Ring;
+    golden::RedOp redop = golden::RedOp::Add;    ///< reduce_scatter, all_reduce
+    golden::Method method = golden::Method::BidirPair;  ///< resolved (line: a line of chips)
     std::vector<std::vector<unsigned>> groups;  ///< chip order of each independent collective
     unsigned links = 1;                         ///< links per hop
     unsigned workers = 4;                       ///< worker units per link (and direction)
-    std::uint64_t sizeBytes = 0;                ///< S as nccl-tests defines it
+    std::uint64_t count = 0;                    ///< E: input elements per rank
     golden::DType dtype = golden::DType::BF16;
     std::uint32_t pageBytes = 2048;
     std::uint32_t packetBytes = 0;  ///< EDM payload; 0: as large as the EDM's L1 allows, <= 16 KB
-    BidirStyle bidir = BidirStyle::Halves;
     unsigned dim = 0;               ///< all_gather: gather dimension (0 or 1)
     std::uint32_t rowPages = 1;     ///< all_gather dim 1: pages per rank row
     unsigned root = 0;              ///< broadcast: root rank (position in the order)
     bool l1Buffers = false;         ///< tensors in worker L1 instead of DRAM
     std::uint64_t seed = 1;
     bool data = true;               ///< load inputs and check outputs
+    /// Inputs given by the user, per group and rank (count elements each);
+    /// empty: generated from the seed.
+    std::vector<std::vector<golden::Tensor>> inputs;
+
+    TopologyKind topology() const { return method == golden::Method::Line ? TopologyKind::Line : TopologyKind::Ring; }
 };
 
-const char* opName(golden::Op op);
+using golden::opName;
 /// nccl-tests bus-bandwidth factor of `op` on n ranks.
 double busFactor(golden::Op op, unsigned n);
+/// S as nccl-tests defines it, for E input elements per rank.
+std::uint64_t sizeBytesOf(golden::Op op, std::uint64_t count, unsigned n, golden::DType t);
 
 struct CclRank {
     unsigned chip = 0;
@@ -62,12 +68,13 @@ struct CclGroup {
     CclTopology topo;
     std::vector<CclRank> ranks;
     golden::Collective golden;
+    std::vector<golden::Tensor> inputs;  ///< logical input of every rank
 };
 
 struct CclCheck {
     std::string status = "off";  ///< pass, fail, off
-    std::uint64_t pagesChecked = 0;
-    std::uint64_t wrongPages = 0;
+    std::uint64_t elementsChecked = 0;
+    std::uint64_t wrongElements = 0;
     std::string firstFailure;
 };
 
@@ -87,7 +94,10 @@ public:
     std::uint64_t blockPages() const { return blockPages_; }
     /// Directions the streams use (1 or 2).
     unsigned directions() const { return unsigned(dirs_.size()); }
-    BidirStyle bidir() const { return bidir_; }
+    golden::Method method() const { return spec_.method; }
+    /// Input and output layouts of every rank.
+    const BlockLayout& inputLayout() const { return inLayout_; }
+    const BlockLayout& outputLayout() const { return outLayout_; }
     unsigned workerCoresPerChip() const { return maxCores_; }
     unsigned edmChannelsPerCore() const { return fabric_->maxChannels(); }
     /// Ethernet payload bytes the op moves in all (EDM messages, syncs and acks).
@@ -99,7 +109,9 @@ public:
     /// in the directions the op uses).
     double busiestPairBytes(Platform& platform) const;
 
-    /// Compare every output page with the golden reference.
+    /// Every rank's logical output (read back from the device), per group.
+    std::vector<std::vector<golden::Tensor>> outputs(Runtime& rt) const;
+    /// Compare every rank's output with the golden reference.
     CclCheck check(Runtime& rt) const;
 
 private:
@@ -108,8 +120,8 @@ private:
     std::vector<CclGroup> groups_;
     std::unique_ptr<EdmFabric> fabric_;
     std::vector<unsigned> dirs_;
-    BidirStyle bidir_ = BidirStyle::Off;
     std::uint64_t blockPages_ = 0;
+    BlockLayout inLayout_, outLayout_;
     std::uint32_t pagesPerChunk_ = 0;
     unsigned maxCores_ = 0;
 };

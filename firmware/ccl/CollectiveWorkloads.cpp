@@ -10,6 +10,9 @@
 #include "firmware/ccl/CollectiveWorkloads.h"
 
 #include "firmware/ccl/CclOp.h"
+#include "firmware/ccl/CommGroups.h"
+#include "firmware/ccl/MethodTable.h"
+#include "firmware/ccl/TensorFiles.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -40,37 +43,57 @@ public:
     std::string description() const override {
         switch (op_) {
             case Op::AllGather: return "all-gather over a ring or line of chips (EDM + worker kernels), data checked";
-            case Op::ReduceScatter: return "reduce-scatter (sum) over a ring or line of chips, data checked";
-            case Op::AllReduce: return "all-reduce = reduce-scatter then all-gather in one op, data checked";
+            case Op::ReduceScatter: return "reduce-scatter (GCL operators and types) over a ring or line, data checked";
+            case Op::AllReduce: return "all-reduce = reduce-scatter then all-gather (GCL operators and types), data checked";
             case Op::AllToAll: return "all-to-all over a ring or line of chips (relayed), data checked";
             case Op::Broadcast: return "broadcast from a root rank over a ring or line of chips, data checked";
         }
         return {};
     }
 
+    bool reduces() const { return op_ == Op::ReduceScatter || op_ == Op::AllReduce; }
+
     void addOptions(CLI::App& cmd) override {
-        cmd.add_option("--chips", chips_, "use the first N chips of the board's ring order (default: all)")
+        cmd.add_option("--chips", chips_, "replicas: the first N chips of the board's ring order (default: all)")
             ->check(CLI::Range(2u, 4096u));
-        cmd.add_option("--order", order_, "explicit chip order, e.g. 0,4,5,1")->delimiter(',');
+        cmd.add_option("--order", order_,
+                       "replicas: an explicit chip order (e.g. 0,4,5,1), or 'mesh' (the board's row-major mesh order: "
+                       "consecutive groups are mesh rows, orthogonal groups columns) or 'ring' (the default)")
+            ->delimiter(',');
         cmd.add_option("--topology", topology_, "ring or line")->check(CLI::IsMember({"ring", "line"}));
-        cmd.add_option("--axis", axis_, "run one collective along every mesh row or column at once")
+        cmd.add_option("--method", method_,
+                       "collective method: clockwise_ring, anticlockwise_ring, bidirectional_ring_pair, "
+                       "meet_in_middle_ring, broadcast (reductions), or auto (the rule table)")
+            ->check(CLI::IsMember({"clockwise_ring", "anticlockwise_ring", "bidirectional_ring_pair",
+                                   "meet_in_middle_ring", "broadcast", "auto"}));
+        cmd.add_option("--methods", methods_, "auto's rule table (default: platforms/collective_methods.yaml)");
+        cmd.add_option("--bidir", bidir_, "shorthand for --method: off (clockwise_ring), halves (bidirectional_ring_pair) "
+                                          "or full (meet_in_middle_ring)")
+            ->check(CLI::IsMember({"off", "halves", "full"}));
+        cmd.add_option("--group", group_, "communication groups over the replicas: all, consecutive:K, orthogonal:K");
+        cmd.add_option("--axis", axis_, "shorthand: one collective along every mesh row or column at once")
             ->check(CLI::IsMember({"row", "col"}));
         cmd.add_option("--size", size_, "S as nccl-tests defines it, in bytes (K/M/G suffixes)");
-        cmd.add_option("--dtype", dtype_, "bf16 or fp32")->check(CLI::IsMember({"bf16", "fp32"}));
+        cmd.add_option("--count", count_, "input elements per replica (instead of --size)")->check(CLI::Range(1ull, 1ull << 34));
+        cmd.add_option("--dtype", dtype_, "bf16, fp16, fp32, int32, uint32, int64, uint64, bool (or float, half, int, "
+                                          "unsigned_int, long_long, unsigned_long_long)");
+        if (reduces())
+            cmd.add_option("--op", redop_, "reduction operator: add, mean, mul, min, max, square_add, logical_and, "
+                                           "logical_or");
+        cmd.add_option("--inputs", inputs_, "inputs per replica: FILE.json ({\"ranks\": [[...], ...]}) or DIR/ of "
+                                            "rank<r>.npy");
+        cmd.add_option("--dump-outputs", dump_, "write every replica's output: FILE.json, or DIR/ for .npy files");
         cmd.add_option("--page-bytes", pageBytes_, "tensor page size (default: a bf16 32x32 tile)")
             ->check(CLI::Range(32u, 1u << 20));
         cmd.add_option("--packet", packet_, "EDM packet (message) bytes, a whole number of pages; 0: auto")
             ->check(CLI::Range(0u, 1u << 20));
         cmd.add_option("--links", links_, "Ethernet links per hop")->check(CLI::Range(1u, 16u));
         cmd.add_option("--workers", workers_, "worker units per link and direction")->check(CLI::Range(1u, 64u));
-        cmd.add_option("--bidir", bidir_, "ring directions: off, halves (split each block) or full (whole block "
-                                          "halfway each way)")
-            ->check(CLI::IsMember({"off", "halves", "full"}));
         if (op_ == Op::AllGather) {
             cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(CLI::Range(0u, 1u));
             cmd.add_option("--row-pages", rowPages_, "--dim 1: pages per rank row")->check(CLI::Range(1u, 1u << 30));
         }
-        if (op_ == Op::Broadcast) cmd.add_option("--root", root_, "root rank (position in the order)");
+        if (op_ == Op::Broadcast) cmd.add_option("--root", root_, "root rank (position in its group)");
         cmd.add_flag("--l1", l1_, "tensors in worker L1 (interleaved over the worker cores) instead of DRAM");
         cmd.add_option("--seed", seed_, "input data seed");
         cmd.add_flag("--sweep", sweep_, "sweep sizes from -b to -e by factor -f (one process per size)");
@@ -81,10 +104,13 @@ public:
 
     nlohmann::json params() const override {
         nlohmann::json p{{"op", name()},          {"chips", chips_},       {"order", order_},
-                         {"topology", topology_}, {"axis", axis_},         {"size", size_},
-                         {"dtype", dtype_},       {"page_bytes", pageBytes_}, {"packet", packet_},
-                         {"links", links_},       {"workers", workers_},   {"bidir", bidirUsed()},
-                         {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_}};
+                         {"topology", topology_}, {"method", method_},     {"bidir", bidir_},
+                         {"group", group_},       {"axis", axis_},         {"size", size_},
+                         {"count", count_},       {"dtype", dtype_},       {"page_bytes", pageBytes_},
+                         {"packet", packet_},     {"links", links_},       {"workers", workers_},
+                         {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_},
+                         {"inputs", inputs_},     {"dump_outputs", dump_}, {"methods", methodsFile()}};
+        if (reduces()) p["reduce_op"] = redop_;
         if (op_ == Op::AllGather) p["dim"] = dim_, p["row_pages"] = rowPages_;
         if (op_ == Op::Broadcast) p["root"] = root_;
         if (sweep_) p["minbytes"] = minBytes_, p["maxbytes"] = maxBytes_, p["stepfactor"] = stepFactor_;
@@ -95,32 +121,99 @@ public:
         const ClusterDescriptor& d = rt.platform().descriptor();
         CclSpec s;
         s.op = op_;
-        s.topology = topology_ == "line" ? TopologyKind::Line : TopologyKind::Ring;
-        s.groups = groups(d);
+        try {
+            s.dtype = golden::parseDType(dtype_);
+            if (reduces()) s.redop = golden::parseRedOp(redop_);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string(reduces() && !isDType(dtype_) ? "--dtype: " : "") + e.what());
+        }
+        if (reduces() && !golden::supports(s.redop, s.dtype))
+            throw ConfigError(fmt::format("--op {} does not support --dtype {} ({}); {} takes: {}", redop_, dtype_,
+                                          golden::gclTypeName(s.dtype), redop_, golden::supportedTypes(s.redop)));
+        // Replicas and groups.
+        replicas_ = replicaOrder(d);
+        groupIdx_ = groupIndices(d);
+        for (const auto& g : groupIdx_) {
+            s.groups.emplace_back();
+            for (unsigned r : g) s.groups.back().push_back(replicas_[r]);
+        }
+        const unsigned n = unsigned(s.groups.front().size());
+        const TopologyKind topo = topology_ == "line" ? TopologyKind::Line : TopologyKind::Ring;
         s.links = links_;
         s.workers = workers_;
-        s.dtype = golden::parseDType(dtype_);
         s.pageBytes = pageBytes_;
         s.packetBytes = packet_;
-        s.bidir = parseBidir(bidirUsed());
         s.dim = dim_;
         s.rowPages = rowPages_;
         s.root = root_;
         s.l1Buffers = l1_;
         s.seed = seed_;
         s.data = rt.platform().options().storePayload;
-        s.sizeBytes = sizeBytes_ ? sizeBytes_ : parseBytes(size_, "--size");
-        if (sweep_) {
-            // As nccl-tests: round the size down to what splits into whole pages per rank.
-            const std::uint64_t n = s.groups.front().size();
-            const std::uint64_t unit = (op_ == Op::Broadcast ? 1 : n) * s.pageBytes;
-            s.sizeBytes = s.sizeBytes / unit * unit;
-            if (s.sizeBytes == 0) {
-                skipped_ = fmt::format("below one {} B page per rank", s.pageBytes);
-                return;
+        const std::uint64_t e = golden::elementBytes(s.dtype);
+        // Element count: from the inputs, --count, or --size (nccl-tests S).
+        if (!inputs_.empty()) {
+            if (count_ || !size_.empty())
+                throw ConfigError("--inputs gives the element count: leave out --count and --size");
+            const auto all = loadInputs(inputs_, s.dtype, unsigned(replicas_.size()));
+            s.count = all.front().size() / e;
+            for (const auto& g : groupIdx_) {
+                s.inputs.emplace_back();
+                for (unsigned r : g) s.inputs.back().push_back(all[r]);
             }
+        } else if (count_) {
+            if (!size_.empty()) throw ConfigError("give --count or --size, not both");
+            s.count = count_;
+        } else {
+            const std::uint64_t S = sizeBytes_ ? sizeBytes_ : parseBytes(size_.empty() ? "1M" : size_, "--size");
+            const std::uint64_t unit = (op_ == Op::AllGather ? n : 1) * e;
+            if (S % unit) {
+                if (!sweep_)
+                    throw ConfigError(
+                        op_ == Op::AllGather
+                            ? fmt::format("--size {} B (the gathered output) is not {} replicas x a whole number of "
+                                          "{}-byte {} elements",
+                                          S, n, e, golden::dtypeName(s.dtype))
+                            : fmt::format("--size {} B is not a whole number of {}-byte {} elements", S, e,
+                                          golden::dtypeName(s.dtype)));
+                if (S < unit) {
+                    skipped_ = fmt::format("below one element per rank");
+                    return;
+                }
+            }
+            s.count = S / unit;
         }
-        op_impl_ = std::make_unique<CclOp>(rt, s);
+        // The method: given, or from the rule table.
+        const std::string m = !bidir_.empty() ? (bidir_ == "off" ? "clockwise_ring" : bidir_ == "halves"
+                                                                                        ? "bidirectional_ring_pair"
+                                                                                        : "meet_in_middle_ring")
+                                              : method_;
+        if (!bidir_.empty() && method_ != "auto") throw ConfigError("give --method or --bidir, not both");
+        if (topo == TopologyKind::Line && m != "auto")
+            throw ConfigError(fmt::format("--method {}: a line of chips has one method (line); leave out --method", m));
+        if (m == "auto") {
+            const MethodTable table = loadMethodTable(methodsFile());
+            const MethodChoice c = chooseMethod(table, op_, groupSpec().kind, topo, n, s.count * e);
+            s.method = c.method;
+            methodRule_ = c.rule;
+        } else {
+            s.method = topo == TopologyKind::Line ? golden::Method::Line : golden::parseMethod(m);
+            const std::string why = methodFits(s.method, op_, topo);
+            if (!why.empty()) throw ConfigError(fmt::format("--method {}: {}", m, why));
+            methodRule_ = "given";
+        }
+        if (topo == TopologyKind::Line) s.method = golden::Method::Line;
+        try {
+            op_impl_ = std::make_unique<CclOp>(rt, s);
+        } catch (const ConfigError& err) {
+            const std::string what = err.what();
+            if (groupIdx_.size() < 2 || what.find("not connected") == std::string::npos) throw;
+            // A group's ring or line runs over the links between its members.
+            throw ConfigError(fmt::format(
+                "--group {}: {}; a group runs over the Ethernet links between its own members (cclsim relays no "
+                "group traffic through other chips): pick --order so that every group is a chain of linked chips "
+                "(--order mesh: consecutive groups are the mesh rows, orthogonal groups the columns)",
+                groupSpec().text(), what));
+        }
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
@@ -142,28 +235,42 @@ public:
             perChip[std::to_string(c)] = ticksToNs(rt.chipFinish(c) - rt.dispatchTime(c)) / 1000.0;
         }
         const unsigned n = op.ranks();
-        const double algbw = double(s.sizeBytes) / ns;  // bytes per ns == GB/s
+        const std::uint64_t sizeBytes = sizeBytesOf(op_, s.count, n, s.dtype);
+        const double algbw = double(sizeBytes) / ns;  // bytes per ns == GB/s
         const double linkbw = op.busiestPairBytes(rt.platform()) / (ns * s.links * op.directions());
         check_ = op.check(rt);
         if (check_.status != "off")
-            rt.scoreboard().record(check_.pagesChecked * s.pageBytes, check_.wrongPages == 0, check_.firstFailure);
+            rt.scoreboard().record(check_.elementsChecked * golden::elementBytes(s.dtype), check_.wrongElements == 0,
+                                   check_.firstFailure);
+        if (!dump_.empty()) {
+            // Back to replica order.
+            const auto outs = op.outputs(rt);
+            std::vector<golden::Tensor> byReplica(replicas_.size());
+            for (std::size_t gi = 0; gi < groupIdx_.size(); ++gi)
+                for (std::size_t p = 0; p < groupIdx_[gi].size(); ++p) byReplica[groupIdx_[gi][p]] = outs[gi][p];
+            writeOutputs(dump_, byReplica, s.dtype);
+        }
         nlohmann::json orders = nlohmann::json::array();
         for (const CclGroup& g : op.groups()) orders.push_back(g.topo.order);
-        const std::uint64_t elems = s.sizeBytes / golden::elementBytes(s.dtype);
-        const std::uint64_t count = op_ == Op::AllReduce || op_ == Op::Broadcast ? elems : elems / n;
+        const std::uint64_t count = op_ == Op::AllGather ? s.count : op_ == Op::AllToAll ? s.count / n : s.count;
         return {{"op", name()},
                 {"n_chips", n},
                 {"groups", op.groups().size()},
+                {"group", groupSpec().text()},
                 {"orders", orders},
-                {"topology", topologyName(s.topology)},
-                {"bidir", bidirName(op.bidir())},
+                {"topology", topologyName(s.topology())},
+                {"method", golden::methodName(s.method)},
+                {"method_rule", methodRule_},
+                {"reduce_op", reduces() ? golden::redOpName(s.redop) : "none"},
                 {"directions", op.directions()},
                 {"links", s.links},
                 {"workers", s.workers},
                 {"packet_bytes", op.packetBytes()},
                 {"page_bytes", s.pageBytes},
-                {"size_bytes", s.sizeBytes},
+                {"size_bytes", sizeBytes},
                 {"count", count},
+                {"input_elements", s.count},
+                {"output_elements", op.outputLayout().validElems},
                 {"dtype", golden::dtypeName(s.dtype)},
                 {"root", op_ == Op::Broadcast ? int(s.root) : -1},
                 {"sim_time_us", ns / 1000.0},
@@ -176,8 +283,8 @@ public:
                 {"linkbw_GBps", linkbw},
                 {"linkbw_normalised_by", fmt::format("{} link(s) x {} direction(s)", s.links, op.directions())},
                 {"data_check", check_.status},
-                {"pages_checked", check_.pagesChecked},
-                {"wrong_pages", check_.wrongPages},
+                {"elements_checked", check_.elementsChecked},
+                {"wrong_elements", check_.wrongElements},
                 {"worker_cores_per_chip", op.workerCoresPerChip()},
                 {"edm_channels_per_core", op.edmChannelsPerCore()}};
     }
@@ -186,8 +293,8 @@ public:
 
     void decorate(nlohmann::json& rep) const override {
         const nlohmann::json& r = rep["results"];
-        for (const char* k : {"op", "n_chips", "topology", "links", "packet_bytes", "size_bytes", "sim_time_us",
-                              "algbw_GBps", "busbw_GBps", "linkbw_GBps"})
+        for (const char* k : {"op", "n_chips", "topology", "method", "links", "packet_bytes", "size_bytes",
+                              "sim_time_us", "algbw_GBps", "busbw_GBps", "linkbw_GBps"})
             if (r.contains(k)) rep[k] = r[k];
     }
 
@@ -199,19 +306,21 @@ public:
     std::string summary(const nlohmann::json& r) const override {
         if (r.contains("skipped")) return fmt::format("{}: skipped ({})\n", name(), r["skipped"].get<std::string>());
         std::string out = fmt::format(
-            "{} over {} {} of {} chips {}{}, {} link(s) per hop{}\n"
+            "{} over {} {} of {} chips {}{}, {} link(s) per hop\n"
             "  {} worker unit(s) per link{}, {} worker cores per chip, EDM packet {} B, {} EDM channels per Ethernet "
             "core\n",
             name(), r["groups"].get<unsigned>() > 1 ? fmt::format("{} x", r["groups"].get<unsigned>()) : "a",
             r["topology"].get<std::string>(), r["n_chips"].get<unsigned>(), r["orders"][0].dump(),
-            r["groups"].get<unsigned>() > 1 ? " (first group)" : "", r["links"].get<unsigned>(),
-            r["topology"] == "ring" ? fmt::format(", bidirectional {}", r["bidir"].get<std::string>()) : "",
-            r["workers"].get<unsigned>(), r["directions"].get<unsigned>() > 1 ? " and direction" : "",
-            r["worker_cores_per_chip"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
-            r["edm_channels_per_core"].get<unsigned>());
+            r["groups"].get<unsigned>() > 1 ? fmt::format(" (first group; groups {})", r["group"].get<std::string>())
+                                            : "",
+            r["links"].get<unsigned>(), r["workers"].get<unsigned>(),
+            r["directions"].get<unsigned>() > 1 ? " and direction" : "", r["worker_cores_per_chip"].get<unsigned>(),
+            r["packet_bytes"].get<unsigned>(), r["edm_channels_per_core"].get<unsigned>());
         out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});
-        out += fmt::format("  busbw = algbw x {:.4f}; linkbw normalised by {}; time measured on chip {} (started "
-                           "last), end to end {:.3f} us\n",
+        out += fmt::format("  method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time measured on chip "
+                           "{} (started last), end to end {:.3f} us\n",
+                           r["method"].get<std::string>(),
+                           r["method_rule"] == "given" ? "given" : "auto: " + r["method_rule"].get<std::string>(),
                            r["bus_factor"].get<double>(), r["linkbw_normalised_by"].get<std::string>(),
                            r["measured_on_chip"].get<unsigned>(), r["end_to_end_us"].get<double>());
         return out;
@@ -222,9 +331,11 @@ public:
     std::size_t sweepPoints() const override { return sweep_ ? sweepSizes().size() : 0; }
     void selectSweepPoint(std::size_t i) override { sizeBytes_ = sweepSizes().at(i); }
     std::string sweepHeader() const override {
-        return fmt::format("# {} sweep {} .. {} x{}: {} topology, {} link(s), {} worker(s), {}, page {} B, packet {}\n",
-                           name(), sizeText(minBytes()), sizeText(maxBytes()), stepFactor_, topology_, links_,
-                           workers_, dtype_, pageBytes_, packet_ ? std::to_string(packet_) + " B" : "auto") +
+        return fmt::format("# {} sweep {} .. {} x{}: {} topology, method {}, {} link(s), {} worker(s), {}, page {} B, "
+                           "packet {}\n",
+                           name(), sizeText(minBytes()), sizeText(maxBytes()), stepFactor_, topology_,
+                           bidir_.empty() ? method_ : "--bidir " + bidir_, links_, workers_, dtype_, pageBytes_,
+                           packet_ ? std::to_string(packet_) + " B" : "auto") +
                tableHeader();
     }
     std::string sweepRow(const nlohmann::json& report) const override {
@@ -232,24 +343,25 @@ public:
         if (r.contains("skipped"))
             return fmt::format("  {:>10}  (skipped: {})\n", r["size_bytes"].get<std::uint64_t>(),
                                r["skipped"].get<std::string>());
-        return fmt::format("  {:>10}  {:>12}  {:>6}  {:>6}  {:>4}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7.3f}  {:>5}\n",
+        return fmt::format("  {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7.3f}  {:>5}  {}\n",
                            r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(),
-                           r["dtype"].get<std::string>(), op_ == Op::ReduceScatter || op_ == Op::AllReduce ? "sum" : "none",
-                           r["root"].get<int>(), r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(),
-                           r["busbw_GBps"].get<double>(), r["linkbw_GBps"].get<double>(),
-                           r["data_check"].get<std::string>());
+                           r["dtype"].get<std::string>(), r["reduce_op"].get<std::string>(), r["root"].get<int>(),
+                           r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
+                           r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
+                           r["method"].get<std::string>());
     }
 
     std::string csvHeader() const override {
-        return "op,n_chips,topology,bidir,links,workers,packet_bytes,page_bytes,size_bytes,count,dtype,time_us,"
-               "algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds";
+        return "op,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,count,"
+               "dtype,time_us,algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds";
     }
     std::string csvRow(const nlohmann::json& rep) const override {
         const nlohmann::json& r = rep.at("results");
         if (r.contains("skipped")) return {};
-        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f}", name(),
-                           r["n_chips"].get<unsigned>(), r["topology"].get<std::string>(), r["bidir"].get<std::string>(),
-                           r["links"].get<unsigned>(), r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
+        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f}", name(),
+                           r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(), r["topology"].get<std::string>(),
+                           r["method"].get<std::string>(), r["reduce_op"].get<std::string>(), r["links"].get<unsigned>(),
+                           r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
                            r["page_bytes"].get<unsigned>(), r["size_bytes"].get<std::uint64_t>(),
                            r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
                            r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
@@ -259,23 +371,26 @@ public:
 
 private:
     static std::string tableHeader() {
-        return fmt::format("# {:>10}  {:>12}  {:>6}  {:>6}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}\n"
-                           "# {:>10}  {:>12}  {:>6}  {:>6}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}\n",
+        return fmt::format("# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}  {}\n"
+                           "# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}\n",
                            "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "linkbw", "check",
-                           "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "(GB/s)", "");
+                           "method", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "(GB/s)", "");
     }
 
-    std::string bidirUsed() const {
-        if (!bidir_.empty()) return bidir_;
-        switch (op_) {
-            case Op::ReduceScatter: return "off";
-            case Op::AllGather:
-            case Op::AllReduce: return "halves";
-            case Op::AllToAll:
-            case Op::Broadcast: return "full";
+    static bool isDType(const std::string& s) {
+        try {
+            golden::parseDType(s);
+            return true;
+        } catch (const std::invalid_argument&) {
+            return false;
         }
-        return "halves";
     }
+
+    std::string methodsFile() const {
+        return methods_.empty() ? std::string(CCLSIM_SOURCE_DIR "/platforms/collective_methods.yaml") : methods_;
+    }
+
+    GroupSpec groupSpec() const { return group_.empty() ? GroupSpec{} : parseGroup(group_); }
 
     std::uint64_t minBytes() const { return parseBytes(minBytes_, "-b"); }
     std::uint64_t maxBytes() const { return parseBytes(maxBytes_, "-e"); }
@@ -287,16 +402,38 @@ private:
         return out;
     }
 
-    std::vector<std::vector<unsigned>> groups(const ClusterDescriptor& d) const {
+    /// The replicas (chips) in replica order: --order, the first --chips of
+    /// the board's ring order, or (--axis) the board's mesh order.
+    std::vector<unsigned> replicaOrder(const ClusterDescriptor& d) const {
         if (!axis_.empty()) {
-            if (!order_.empty() || chips_)
-                throw ConfigError("--axis runs along the board's mesh: it takes no --order or --chips");
-            return meshGroups(d, axis_);
+            if (!order_.empty() || chips_ || !group_.empty())
+                throw ConfigError("--axis runs along the board's mesh: it takes no --order, --chips or --group");
+            if (!d.mesh) throw ConfigError(fmt::format("--axis {}: cluster '{}' describes no mesh", axis_, d.name));
+            return d.meshOrder;
         }
-        if (!order_.empty()) {
-            if (chips_ && chips_ != order_.size())
-                throw ConfigError(fmt::format("--chips {} but --order lists {} chips", chips_, order_.size()));
-            return {order_};
+        if (order_.size() == 1 && order_[0] == "mesh") {
+            if (!d.mesh) throw ConfigError(fmt::format("--order mesh: cluster '{}' describes no mesh", d.name));
+            if (chips_ && chips_ != d.meshOrder.size())
+                throw ConfigError(fmt::format("--chips {} but --order mesh has {} chips", chips_, d.meshOrder.size()));
+            return d.meshOrder;
+        }
+        if (!order_.empty() && !(order_.size() == 1 && order_[0] == "ring")) {
+            std::vector<unsigned> chips;
+            for (const std::string& t : order_) {
+                std::size_t used = 0;
+                unsigned long v = 0;
+                try {
+                    v = std::stoul(t, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used != t.size() || t.empty())
+                    throw ConfigError(fmt::format("--order: '{}' is not a chip id (give ids, mesh or ring)", t));
+                chips.push_back(unsigned(v));
+            }
+            if (chips_ && chips_ != chips.size())
+                throw ConfigError(fmt::format("--chips {} but --order lists {} chips", chips_, chips.size()));
+            return chips;
         }
         std::vector<unsigned> base = d.ringOrder;
         if (base.empty())
@@ -304,21 +441,37 @@ private:
         const unsigned n = chips_ ? chips_ : unsigned(base.size());
         if (n > base.size())
             throw ConfigError(fmt::format("--chips {}: the board's ring order has {} chips", n, base.size()));
-        return {std::vector<unsigned>(base.begin(), base.begin() + n)};
+        return std::vector<unsigned>(base.begin(), base.begin() + n);
+    }
+
+    /// Groups as replica indices (--axis: the mesh rows or columns).
+    std::vector<std::vector<unsigned>> groupIndices(const ClusterDescriptor& d) const {
+        if (!axis_.empty()) {
+            const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
+            return commGroups(rows * cols, GroupSpec{axis_ == "row" ? GroupKind::Consecutive : GroupKind::Orthogonal,
+                                                     axis_ == "row" ? cols : rows});
+        }
+        return commGroups(unsigned(replicas_.size()), groupSpec());
     }
 
     Op op_;
     unsigned chips_ = 0;
-    std::vector<unsigned> order_;
+    std::vector<std::string> order_;
     std::string topology_ = "ring";
+    std::string method_ = "auto";
+    std::string methods_;
+    std::string bidir_;
+    std::string group_;
     std::string axis_;
-    std::string size_ = "1M";
+    std::string size_;
+    std::uint64_t count_ = 0;
     std::string dtype_ = "bf16";
+    std::string redop_ = "add";
+    std::string inputs_, dump_;
     unsigned pageBytes_ = 2048;
     unsigned packet_ = 0;
     unsigned links_ = 1;
     unsigned workers_ = 4;
-    std::string bidir_;
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;
     unsigned root_ = 0;
@@ -329,6 +482,9 @@ private:
     unsigned stepFactor_ = 2;
 
     std::uint64_t sizeBytes_ = 0;  ///< sweep point
+    std::vector<unsigned> replicas_;
+    std::vector<std::vector<unsigned>> groupIdx_;
+    std::string methodRule_;
     std::string skipped_;
     std::unique_ptr<CclOp> op_impl_;
     CclCheck check_;

@@ -2,11 +2,10 @@
 // of a collective into chunks of at most one EDM message and assigns them to
 // worker units.
 //
-// A block of B pages becomes ceil(B / M) chunks of M pages (the last may be
-// shorter). Units take alternating chunks (unit u: u, u + U, u + 2U, ...),
-// as the guide's multi-worker reduce-scatter does; with a bidirectional
-// "halves" split, unit u's chunks alternate between the two directions
-// (direction d: u + d*U, u + (2 + d)*U, ...).
+// A range of R pages of a block (the whole block, or the half one direction
+// of a bidirectional ring pair moves) becomes ceil(R / M) chunks of M pages
+// (the last may be shorter). Units take alternating chunks (unit u: u, u + U,
+// u + 2U, ...), as the guide's multi-worker reduce-scatter does.
 //
 // No deadlock at any size: every kernel of the collectives processes one
 // chunk at a time per channel and each EDM channel buffers one message, and
@@ -30,21 +29,18 @@ struct ChunkSet {
 class TensorSlicer {
 public:
     /// `pagesPerChunk` is at most the EDM payload in pages; `units` worker units.
-    TensorSlicer(std::uint32_t blockPages, std::uint32_t pagesPerChunk, unsigned units);
+    TensorSlicer(std::uint32_t rangePages, std::uint32_t pagesPerChunk, unsigned units);
 
-    std::uint32_t blockPages() const { return blockPages_; }
+    std::uint32_t rangePages() const { return rangePages_; }
     std::uint32_t pagesPerChunk() const { return pagesPerChunk_; }
     std::uint32_t chunks() const { return chunks_; }
     unsigned units() const { return units_; }
 
-    /// Unit u's chunks of a block.
+    /// Unit u's chunks of the range.
     ChunkSet unit(unsigned u) const;
-    /// Unit u's chunks that go in direction `dir` of a bidirectional halves split.
-    ChunkSet unitHalf(unsigned u, unsigned dir) const;
-
 
 private:
-    std::uint32_t blockPages_, pagesPerChunk_, chunks_;
+    std::uint32_t rangePages_, pagesPerChunk_, chunks_;
     unsigned units_;
 };
 

@@ -72,6 +72,7 @@ void all_to_all_sender_main() {
         });
     });
     noc_async_write_barrier();
+    signal_done(a.done);
     noc_async_atomic_barrier();
     WAYPOINT("DONE");
 }
@@ -97,6 +98,7 @@ void all_to_all_receiver_main() {
         });
     });
     noc_async_write_barrier();
+    signal_done(a.done);
     noc_async_atomic_barrier();
     WAYPOINT("DONE");
 }

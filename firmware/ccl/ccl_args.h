@@ -45,6 +45,8 @@ struct UnitArgs {
     std::uint32_t page_bytes = 0;
     std::uint32_t pages_per_chunk = 0;  ///< M: pages per EDM message
     std::uint32_t block_pages = 0;      ///< B
+    std::uint32_t range_first = 0;      ///< the pages of every block this unit moves:
+    std::uint32_t range_pages = 0;      ///< [range_first, range_first + range_pages)
     std::uint32_t chunk_first = 0;
     std::uint32_t chunk_stride = 1;
     std::uint32_t ranks = 0;
@@ -52,8 +54,8 @@ struct UnitArgs {
     std::uint32_t ring = 1;             ///< 1 ring, 0 line
     std::uint32_t staging = 0;          ///< L1: two chunk-sized slots (or more, per kernel)
     template <class V> void visit(V& v) {
-        v(page_bytes), v(pages_per_chunk), v(block_pages), v(chunk_first), v(chunk_stride), v(ranks), v(rank),
-            v(ring), v(staging);
+        v(page_bytes), v(pages_per_chunk), v(block_pages), v(range_first), v(range_pages), v(chunk_first),
+            v(chunk_stride), v(ranks), v(rank), v(ring), v(staging);
     }
 };
 
@@ -78,9 +80,11 @@ struct GatherSenderArgs {
     std::uint32_t own_from_output = 0; ///< 1: own block is in the output already (all_reduce)
     std::uint32_t own_ready_sem = 0;   ///< ... incremented per ready chunk by the producer
     std::uint32_t copy_own = 1;        ///< 1: also write the own block to the output
+    RemoteSem done;                    ///< incremented when finished (addr 0: nobody waits)
     template <class V> void visit(V& v) {
         unit.visit(v), plan.visit(v), input.visit(v), output.visit(v), edm.visit(v);
         v(forward_sem), v(own_from_output), v(own_ready_sem), v(copy_own);
+        done.visit(v);
     }
 };
 
@@ -91,31 +95,34 @@ struct GatherReceiverArgs {
     TensorArgs output;
     EdmPort edm;
     RemoteSem sender_forward_sem;  ///< the sender of the same unit and direction
+    RemoteSem done;                ///< incremented when finished (addr 0: nobody waits)
     template <class V> void visit(V& v) {
-        unit.visit(v), plan.visit(v), output.visit(v), edm.visit(v), sender_forward_sem.visit(v);
+        unit.visit(v), plan.visit(v), output.visit(v), edm.visit(v), sender_forward_sem.visit(v), done.visit(v);
     }
 };
 
-/// Reduce-scatter worker (ring: one per unit; line: one per unit and
-/// direction). Staging holds four chunk slots.
+/// Reduce-scatter mover of one direction (ReducePlan). Staging holds four
+/// chunk slots.
 struct ReduceWorkerArgs {
     UnitArgs unit;
-    std::uint32_t dir = 0;           ///< line: the mover's direction
-    std::uint32_t dtype = 0;         ///< 0 bf16, 1 fp32
+    std::uint32_t dir = 0;               ///< this mover's direction
+    std::uint32_t reach0 = 0, reach1 = 0;///< ring: chips a partial collects per direction (line: to the ends)
+    std::uint32_t redop = 0;             ///< fw::reduce_op
+    std::uint32_t dtype = 0;             ///< fw::dtype_code
+    std::uint32_t group_size = 0;        ///< n (mean)
     TensorArgs input, output;
-    std::uint32_t output_block = 0;  ///< block of the output the result goes to (all_reduce: own rank)
-    std::uint32_t has_in = 0, has_out = 0;
+    std::uint32_t output_block = 0;      ///< block of the output the result goes to (all_reduce: own rank)
     EdmPort in, out;
-    /// Line: hand-over of (L + x) for the own fracture between the movers.
-    std::uint32_t handoff_sem = 0;  ///< local: incremented by the right-mover (left-mover waits)
-    RemoteSem peer_handoff;         ///< the left-mover's handoff_sem (right-mover signals)
+    /// Hand-over of T = L (+) g(x) for the own fracture from the direction-0 mover to the direction-1 mover.
+    std::uint32_t handoff_sem = 0;       ///< direction 1: incremented by the direction-0 mover
+    RemoteSem peer_handoff;              ///< direction 0: the direction-1 mover's handoff_sem
     /// all_reduce: the all-gather senders (per direction) to signal per finished chunk.
     std::uint32_t notify_mask = 0;       ///< bit d: notify[d] is a sender
-    std::uint32_t notify_alternate = 0;  ///< 1: chunk i goes to the direction-(i % 2) sender only (halves)
     RemoteSem notify[2];
     template <class V> void visit(V& v) {
-        unit.visit(v), v(dir), v(dtype), input.visit(v), output.visit(v), v(output_block), v(has_in), v(has_out);
-        in.visit(v), out.visit(v), v(handoff_sem), peer_handoff.visit(v), v(notify_mask), v(notify_alternate);
+        unit.visit(v), v(dir), v(reach0), v(reach1), v(redop), v(dtype), v(group_size), input.visit(v),
+            output.visit(v), v(output_block);
+        in.visit(v), out.visit(v), v(handoff_sem), peer_handoff.visit(v), v(notify_mask);
         notify[0].visit(v), notify[1].visit(v);
     }
 };
@@ -131,9 +138,31 @@ struct AllToAllArgs {
     std::uint32_t relay_sem = 0;  ///< sender: incremented by the receiver per staged relay chunk
     RemoteSem sender_relay_sem;   ///< receiver: the sender's relay_sem
     std::uint32_t copy_local = 0; ///< sender: also copy the rank's own block (input -> output)
+    RemoteSem done;               ///< incremented when finished (addr 0: nobody waits)
     template <class V> void visit(V& v) {
         unit.visit(v), v(dir), v(ring_split), input.visit(v), output.visit(v), scratch.visit(v), edm.visit(v);
         v(relay_sem), sender_relay_sem.visit(v), v(copy_local);
+        done.visit(v);
+    }
+};
+
+/// The broadcast method's local reduction: once every rank's input has
+/// arrived (`done_sem` reaches `done_count`), the reduction of page p is the
+/// fold over ranks s = 0..n-1 of g(gathered[s * segment + p]). all_reduce
+/// writes every reduced page to the output; reduce_scatter keeps the
+/// elements of its fracture [frac_first, frac_first + frac_elems) and writes
+/// them to the output from element 0.
+struct LocalReduceArgs {
+    UnitArgs unit;                   ///< range = the segment's pages; staging: three chunk slots
+    std::uint32_t redop = 0, dtype = 0, group_size = 0;
+    TensorArgs gathered, output;
+    std::uint32_t segment_pages = 0; ///< pages each rank contributed (its whole input)
+    std::uint32_t done_sem = 0, done_count = 0;
+    std::uint32_t extract = 0;       ///< 1: reduce_scatter (keep the fracture only)
+    std::uint32_t frac_first = 0, frac_elems = 0, elem_bytes = 0;
+    template <class V> void visit(V& v) {
+        unit.visit(v), v(redop), v(dtype), v(group_size), gathered.visit(v), output.visit(v), v(segment_pages);
+        v(done_sem), v(done_count), v(extract), v(frac_first), v(frac_elems), v(elem_bytes);
     }
 };
 

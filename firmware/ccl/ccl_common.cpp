@@ -30,4 +30,10 @@ void edm_pull(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes) {
 
 void semaphore_inc(const RemoteSem& s, std::uint32_t incr) { noc_semaphore_inc(get_noc_addr(s.x, s.y, s.addr), incr); }
 
+void signal_done(const RemoteSem& done) {
+    if (done.addr == 0) return;
+    noc_async_write_barrier();
+    semaphore_inc(done);
+}
+
 }  // namespace cclsim::fw::ccl

@@ -16,10 +16,10 @@ using namespace cclsim::ccl;
 
 void gather_sender_main();    ///< all_gather and broadcast: own block, then forwards
 void gather_receiver_main();  ///< all_gather and broadcast: store and signal forwards
-void reduce_ring_worker_main();   ///< ring reduce_scatter (and all_reduce's first phase)
-void reduce_line_worker_main();   ///< line reduce_scatter, one per direction
+void reduce_worker_main();        ///< reduce_scatter (and all_reduce's first phase): one mover per direction
 void all_to_all_sender_main();
 void all_to_all_receiver_main();
+void local_reduce_main();         ///< the broadcast method's local reduction
 
 // ---- helpers --------------------------------------------------------------------
 
@@ -29,18 +29,27 @@ template <class A> A read_args() {
                                                "(host/kernel layout mismatch)");
 }
 
+/// Chunks of the unit's range of a block: how many it moves, and chunk i's
+/// first page (in the block) and page count.
+inline std::uint32_t unit_chunks(const UnitArgs& u) {
+    return unit_chunk_count(num_chunks(u.range_pages, u.pages_per_chunk), u.chunk_first, u.chunk_stride);
+}
+inline std::uint32_t unit_chunk_first_page(const UnitArgs& u, std::uint32_t i) {
+    return u.range_first + chunk_first_page(u.chunk_first + i * u.chunk_stride, u.pages_per_chunk);
+}
+inline std::uint32_t unit_chunk_pages(const UnitArgs& u, std::uint32_t i) {
+    return chunk_pages(u.chunk_first + i * u.chunk_stride, u.range_pages, u.pages_per_chunk);
+}
+
 /// Visit this unit's chunks of one block, each staged in the next of two
 /// alternating L1 slots once the slot's previous contents have left L1:
 /// f(first page of the chunk, pages in it, L1 address of the slot).
 template <class F> void for_each_chunk(const UnitArgs& u, std::uint32_t& slot, F&& f) {
-    const std::uint32_t chunks = num_chunks(u.block_pages, u.pages_per_chunk);
-    const std::uint32_t mine = unit_chunk_count(chunks, u.chunk_first, u.chunk_stride);
+    const std::uint32_t mine = unit_chunks(u);
     const std::uint32_t slot_bytes = u.pages_per_chunk * u.page_bytes;
     for (std::uint32_t i = 0; i < mine; ++i) {
-        const std::uint32_t c = u.chunk_first + i * u.chunk_stride;
         noc_async_writes_flushed();
-        f(chunk_first_page(c, u.pages_per_chunk), chunk_pages(c, u.block_pages, u.pages_per_chunk),
-          u.staging + slot * slot_bytes);
+        f(unit_chunk_first_page(u, i), unit_chunk_pages(u, i), u.staging + slot * slot_bytes);
         slot ^= 1;
     }
 }
@@ -71,5 +80,7 @@ void edm_push(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
 void edm_pull(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
 
 void semaphore_inc(const RemoteSem& s, std::uint32_t incr = 1);
+/// A finished kernel's signal: commit its writes, then increment `done` (if set).
+void signal_done(const RemoteSem& done);
 
 }  // namespace cclsim::fw::ccl

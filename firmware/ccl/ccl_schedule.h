@@ -12,8 +12,11 @@
 //   block            the pages one origin contributes (all-gather, broadcast),
 //                    one fracture (reduce-scatter) or one (src, dst) pair
 //                    (all-to-all); B pages
-//   chunk            up to M pages of a block moved as one EDM message;
-//                    chunk c holds pages [c*M, min((c+1)*M, B))
+//   range            the pages of every block a unit moves: all B, or one
+//                    half (bidirectional ring pair: first ceil(B/2) pages
+//                    one way, the rest the other way)
+//   chunk            up to M pages of a range moved as one EDM message;
+//                    chunk c holds pages [c*M, min((c+1)*M, R)) of the range
 //   unit             one worker (pair) on one link; unit u moves the chunks
 //                    first, first + stride, ... of every block it handles
 #pragma once
@@ -172,34 +175,64 @@ struct AllToAllPlan {
 
 // ---- reduce-scatter streams ----------------------------------------------------------
 //
-// Ring (one direction): the partial of fracture f starts on chip f+1 and
-// travels once round the ring, each chip adding its own fracture-f data; chip
-// f adds last and stores. Chip `pos` therefore sends fracture pos-1 first
-// (its own data only), then for k = 1..n-1 receives the partial of fracture
-// pos-1-k, adds, and sends it on (k < n-1) or stores it (k = n-1, f = pos).
-inline std::uint32_t ring_rs_fracture(std::uint32_t pos, std::uint32_t k, std::uint32_t n) {
-    return (pos + 2 * n - 1 - k) % n;
-}
+// The partial of fracture f in direction 0 collects the chips left of f
+// (towards lower positions) and moves right, ending on f; in direction 1 it
+// collects the chips right of f and moves left. `reach(f, dir)` is how many
+// chips it collects: on a ring a constant per direction (clockwise n-1 / 0,
+// anticlockwise 0 / n-1, meet in the middle ceil((n-1)/2) / floor((n-1)/2)),
+// on a line everything up to the end (f / n-1-f). The partial starts on the
+// chip `reach` positions upstream with that chip's own data.
+//
+//   out_f = ((L_f (+) g(x_f)) (+) R_f)      L_f: direction 0, R_f: direction 1
+//
+// When both sides exist the direction-0 mover of chip f computes T = L_f (+)
+// g(x_f), commits it to the output and hands it to the direction-1 mover,
+// which adds R_f and stores out_f; with one side, that side's mover stores.
+//
+// A mover of `pos` visits the fractures whose partial passes it, farthest
+// destination first: distance reach, reach-1, ..., 0 (0 = its own fracture).
+// Its first visit starts a partial (sends without receiving), so a ring of
+// movers never waits on itself; its neighbour downstream receives the
+// partials in the order it sends them. (Clockwise on a ring this is the CCL
+// guide's ring reduce-scatter: chip p sends fracture p-1 first.)
 
-// Line: fracture f collects the chips left of it moving right and the chips
-// right of it moving left: out_f = ((L_f + x_f) + R_f), L_f = ((x_0 + x_1) + ...
-// + x_{f-1}), R_f = ((x_{n-1} + x_{n-2}) + ... + x_{f+1}); a missing side is
-// skipped. The right-mover of `pos` handles fractures pos..n-1 (pos+1..n-1 on
-// position 0), the left-mover pos..0 (pos-1..0 on the last position).
-inline std::uint32_t line_rs_first(std::uint32_t pos, std::uint32_t dir, std::uint32_t n) {
-    if (dir == 0) return pos == 0 ? 1 : pos;
-    return pos == n - 1 ? n - 2 : pos;
-}
-/// Fractures the `dir` mover of `pos` visits (receives or sends).
-inline std::uint32_t line_rs_steps(std::uint32_t pos, std::uint32_t dir, std::uint32_t n) {
-    if (n < 2) return 0;
-    if (dir == 0) return pos == 0 ? n - 1 : n - pos;
-    return pos == n - 1 ? n - 1 : pos + 1;
-}
-inline std::uint32_t line_rs_fracture(std::uint32_t pos, std::uint32_t dir, std::uint32_t step, std::uint32_t n) {
-    const std::uint32_t first = line_rs_first(pos, dir, n);
-    return dir == 0 ? first + step : first - step;
-}
+struct ReducePlan {
+    std::uint32_t ranks = 0;
+    bool ring = true;
+    std::uint32_t ring_reach[2] = {0, 0};
+
+    std::uint32_t reach(std::uint32_t f, std::uint32_t dir) const {
+        if (ring) return ring_reach[dir];
+        return dir == 0 ? f : ranks - 1 - f;
+    }
+    /// Both sides exist: the direction-0 mover hands T to the direction-1 mover.
+    bool handoff(std::uint32_t f) const { return reach(f, 0) > 0 && reach(f, 1) > 0; }
+    /// The mover that stores out_f.
+    std::uint32_t finisher(std::uint32_t f) const { return reach(f, 1) > 0 ? 1 : 0; }
+
+    /// Visit the steps of `pos`'s mover in direction `dir` in order:
+    /// f(fracture, starts (no incoming partial), own (f == pos)).
+    template <class F> void for_each_step(std::uint32_t pos, std::uint32_t dir, F&& fn) const {
+        const std::uint32_t max = ring ? ring_reach[dir] : ranks - 1;
+        for (std::uint32_t d = max + 1; d-- > 0;) {
+            const int f = downstream(pos, d, dir, ranks, ring);
+            if (f < 0) continue;
+            const std::uint32_t r = reach(std::uint32_t(f), dir);
+            if (r == 0 || d > r) continue;
+            fn(std::uint32_t(f), d == r, d == 0);
+        }
+    }
+    std::uint32_t sends(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = 0;
+        for_each_step(pos, dir, [&](std::uint32_t, bool, bool own) { n += own ? 0 : 1; });
+        return n;
+    }
+    std::uint32_t recvs(std::uint32_t pos, std::uint32_t dir) const {
+        std::uint32_t n = 0;
+        for_each_step(pos, dir, [&](std::uint32_t, bool starts, bool) { n += starts ? 0 : 1; });
+        return n;
+    }
+};
 
 /// Where page `page` of origin `origin`'s block lands in a gathered tensor:
 /// dim 0 concatenates whole blocks; with `row_pages` > 0 (dim 1) the tensor

@@ -90,6 +90,7 @@ void gather_sender_main() {
     for (std::uint32_t k = 1; k < u.ranks; ++k)
         if (plan.forwards(u.rank, k, dir)) send_block(std::uint32_t(upstream(u.rank, k, dir, u.ranks, plan.ring)), false);
     noc_async_write_barrier();
+    signal_done(a.done);
     noc_async_atomic_barrier();
     WAYPOINT("DONE");
 }
@@ -118,6 +119,7 @@ void gather_receiver_main() {
         });
     }
     noc_async_write_barrier();
+    signal_done(a.done);
     noc_async_atomic_barrier();
     WAYPOINT("DONE");
 }

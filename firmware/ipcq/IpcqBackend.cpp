@@ -1,5 +1,7 @@
 #include "firmware/ipcq/IpcqBackend.h"
 
+#include "firmware/ccl/DataCodes.h"
+
 #include "models/common/Report.h"
 #include "models/pe/IpcqEdge.h"
 #include "models/pe/PeCore.h"
@@ -493,7 +495,7 @@ void ProcessGroup::all_reduce(std::uint64_t bytes, golden::DType dtype, std::uin
         TensorArgs t;
         t.tensor = ranks_[rank].tensor;
         t.bytes = std::uint32_t(bytes);
-        t.dtype = dtype == golden::DType::FP32 ? 1 : 0;
+        t.dtype = std::uint32_t(dtypeCode(dtype));
         t.piece = cfg_.slotSize.value;
         t.scratch = ranks_[rank].scratch;
         return algo_->kernelArgs(shape_, rank, t);

@@ -46,14 +46,14 @@ template <class A> A read_ipcq_args() {
                                                    "(host/kernel layout mismatch)");
 }
 
-std::uint32_t elem_bytes(const TensorArgs& t) { return t.dtype == 1 ? 4 : 2; }
+std::uint32_t elem_bytes(const TensorArgs& t) { return dtype_bytes(dtype_code(t.dtype)); }
 std::uint32_t meta_of(const TensorArgs& t, std::uint32_t bytes) { return ipcq_meta(t.dtype, bytes / elem_bytes(t)); }
 
 /// Receive a partial and add it into `dst` (dst = partial + dst).
 void recv_add(const TensorArgs& t, ipcq_dir from, std::uint32_t dst, std::uint32_t bytes) {
     const ipcq_slot s = ipcq_recv(from, bytes, meta_of(t, bytes));
     const std::uint32_t partial = ipcq_slot_to_l1(s, t.scratch);
-    eltwise_add(dst, partial, dst, bytes, t.dtype);
+    eltwise_add(dst, partial, dst, bytes, dtype_code(t.dtype));
     ipcq_release(s);
 }
 
@@ -218,7 +218,7 @@ void tree_allreduce_main() {
         for (const auto& [has, dir] : {std::pair{left, ipcq_dir::child_left}, std::pair{right, ipcq_dir::child_right}}) {
             if (!has) continue;
             const ipcq_slot s = ipcq_recv(dir, bytes, meta_of(t, bytes));
-            eltwise_add(at, at, ipcq_slot_to_l1(s, t.scratch), bytes, t.dtype);
+            eltwise_add(at, at, ipcq_slot_to_l1(s, t.scratch), bytes, dtype_code(t.dtype));
             ipcq_release(s);
         }
         if (up) ipcq_send(ipcq_dir::parent, at, bytes, meta_of(t, bytes));

@@ -14,7 +14,7 @@ constexpr std::uint32_t kIpcqArgsEndMarker = 0x1C0E;
 struct TensorArgs {
     std::uint32_t tensor = 0;    ///< L1: the rank's tensor, reduced in place
     std::uint32_t bytes = 0;
-    std::uint32_t dtype = 0;     ///< 0 bf16, 1 fp32
+    std::uint32_t dtype = 0;     ///< fw::dtype_code (bf16 0, fp32 2)
     std::uint32_t piece = 0;     ///< bytes per send (<= slot_size)
     std::uint32_t scratch = 0;   ///< L1: one slot, for slots outside L1 (hbm, sram)
     template <class V> void visit(V& v) { v(tensor), v(bytes), v(dtype), v(piece), v(scratch); }

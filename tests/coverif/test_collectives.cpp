@@ -14,14 +14,23 @@ using cclsim::test::runT3000;
 
 namespace {
 
-/// The data check passed and covered every output page of every rank.
-void expectExact(const nlohmann::json& rep, std::uint64_t outputPagesPerRank) {
+/// Bytes of one element of the report's dtype.
+std::uint64_t elementBytes(const nlohmann::json& r) {
+    const std::string t = r["dtype"];
+    return t == "bool" ? 1 : (t == "bf16" || t == "fp16") ? 2 : (t == "int64" || t == "uint64") ? 8 : 4;
+}
+
+/// The data check passed and covered every output element of every rank;
+/// each rank's output holds `outputPagesPerRank` pages of `pageBytes`.
+void expectExact(const nlohmann::json& rep, std::uint64_t outputPagesPerRank, std::uint64_t pageBytes = 2048) {
     ASSERT_TRUE(rep.contains("results")) << rep.dump(2);
     const auto& r = rep["results"];
     EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
-    EXPECT_EQ(r["wrong_pages"], 0u);
-    EXPECT_EQ(r["pages_checked"].get<std::uint64_t>(),
-              outputPagesPerRank * r["n_chips"].get<std::uint64_t>() * r["groups"].get<std::uint64_t>());
+    EXPECT_EQ(r["wrong_elements"], 0u);
+    EXPECT_EQ(r["output_elements"].get<std::uint64_t>() * elementBytes(r), outputPagesPerRank * pageBytes);
+    EXPECT_EQ(r["elements_checked"].get<std::uint64_t>(),
+              r["output_elements"].get<std::uint64_t>() * r["n_chips"].get<std::uint64_t>() *
+                  r["groups"].get<std::uint64_t>());
     EXPECT_GT(r["sim_time_us"].get<double>(), 0.0);
 }
 
@@ -126,7 +135,7 @@ TEST(CollectiveVariants, ManyWorkersSmallPackets) {
 }
 
 TEST(CollectiveVariants, SmallPagesAndDefaultPacket) {
-    expectExact(runT3000({"all_reduce", "--page-bytes", "1024", "--size", "104K"}), 104);
+    expectExact(runT3000({"all_reduce", "--page-bytes", "1024", "--size", "104K"}), 104, 1024);
 }
 
 TEST(CollectiveVariants, SkewedStartsAreStillExact) {
@@ -183,12 +192,32 @@ void expectConfigError(const nlohmann::json& rep, const std::string& fragment) {
 }
 }  // namespace
 
-TEST(CollectiveBadInput, SizeNotWholePagesPerRank) {
-    expectConfigError(runT3000({"all_gather", "--size", "24K"}, 3), "does not split into whole pages across 8 ranks");
+TEST(CollectiveBadInput, SizeNotWholeElements) {
+    expectConfigError(runT3000({"broadcast", "--size", "1001", "--dtype", "fp32"}, 3),
+                      "--size 1001 B is not a whole number of 4-byte fp32 elements");
+    expectConfigError(runT3000({"all_gather", "--size", "24"}, 3), "is not 8 replicas x a whole number");
 }
 
-TEST(CollectiveBadInput, SizeNotWholePages) {
-    expectConfigError(runT3000({"broadcast", "--size", "1000"}, 3), "not a whole number of 2048 B pages");
+TEST(CollectiveBadInput, AllToAllFirstDimensionIsTheReplicas) {
+    expectConfigError(runT3000({"all_to_all", "--count", "12"}, 3),
+                      "first dimension must equal the 8 replicas: 12 elements do not split into 8 equal blocks");
+}
+
+TEST(CollectiveBadInput, GroupSizeMustDivideTheReplicas) {
+    expectConfigError(runT3000({"all_reduce", "--group", "consecutive:3"}, 3),
+                      "a group size of 3 does not divide the 8 replicas");
+    expectConfigError(runT3000({"all_reduce", "--group", "diagonal:2"}, 3), "--group");
+}
+
+TEST(CollectiveBadInput, OperatorTypeNotSupported) {
+    expectConfigError(runT3000({"all_reduce", "--op", "mean", "--dtype", "int32"}, 3),
+                      "--op mean does not support --dtype int32 (INT); mean takes: bf16, fp16, fp32");
+    expectConfigError(runT3000({"reduce_scatter", "--op", "logical_or", "--dtype", "half"}, 3),
+                      "logical_or takes: bool");
+    expectConfigError(runT3000({"all_reduce", "--op", "add", "--dtype", "unsigned_int"}, 3),
+                      "add takes: bf16, fp16, fp32, int32, int64, uint64");
+    expectConfigError(runT3000({"all_reduce", "--dtype", "int8"}, 3), "unknown data type 'int8'");
+    expectConfigError(runT3000({"all_reduce", "--op", "xor"}, 3), "unknown reduction operator 'xor'");
 }
 
 TEST(CollectiveBadInput, RingWithoutWraparound) {
@@ -200,7 +229,7 @@ TEST(CollectiveBadInput, MoreLinksThanTheBoardHas) {
 }
 
 TEST(CollectiveBadInput, MoreWorkersThanTheChipHas) {
-    expectConfigError(runT3000({"all_reduce", "--order", "0,1,2,3", "--links", "2", "--workers", "20"}, 3),
+    expectConfigError(runT3000({"all_reduce", "--order", "0,1,2,3", "--links", "2", "--workers", "8"}, 3),
                       "worker cores of chip");
 }
 
@@ -209,15 +238,19 @@ TEST(CollectiveBadInput, PacketLargerThanEdmMemory) {
 }
 
 TEST(CollectiveBadInput, OrderNotConnected) {
-    expectConfigError(runT3000({"all_gather", "--order", "0,1,6", "--topology", "line"}, 3), "not connected");
+    expectConfigError(runT3000({"all_gather", "--order", "0,1,6", "--topology", "line", "--size", "6K"}, 3), "not connected");
 }
 
 TEST(CollectiveBadInput, TensorLargerThanMemory) {
     expectConfigError(runT3000({"all_gather", "--size", "64G", "--no-data"}, 3), "DRAM buffer");
 }
 
-TEST(CollectiveBadInput, ReduceScatterRingIsOneDirection) {
-    expectConfigError(runT3000({"reduce_scatter", "--bidir", "halves"}, 3), "one direction");
+TEST(CollectiveBadInput, MethodThatDoesNotFit) {
+    expectConfigError(runT3000({"all_gather", "--method", "broadcast"}, 3), "applies to reduce_scatter and all_reduce");
+    expectConfigError(runT3000({"all_gather", "--topology", "line", "--method", "clockwise_ring"}, 3),
+                      "a line of chips has one method");
+    expectConfigError(runT3000({"all_reduce", "--bidir", "off", "--method", "clockwise_ring"}, 3),
+                      "give --method or --bidir, not both");
 }
 
 TEST(CollectiveBadInput, BroadcastRootOutOfRange) {

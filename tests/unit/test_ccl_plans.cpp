@@ -131,36 +131,70 @@ TEST(CclSchedule, AllToAllDeliversEveryBlockOnceAndSendsMatchReceives) {
             }
 }
 
-TEST(CclSchedule, RingReduceScatterVisitsEveryFractureOwnLast) {
-    for (unsigned n = 2; n <= 9; ++n)
+// Simulates the partial movers of a ReducePlan on n positions and checks
+// that every fracture collects exactly the chips its reach promises, that the
+// neighbour downstream receives partials in the order they are sent, and
+// that out_f is stored by exactly one mover.
+static void checkReducePlan(const ReducePlan& p) {
+    const unsigned n = p.ranks;
+    for (unsigned dir : {0u, 1u})
         for (unsigned pos = 0; pos < n; ++pos) {
-            std::set<unsigned> seen;
-            for (unsigned k = 0; k < n; ++k) seen.insert(ring_rs_fracture(pos, k, n));
-            EXPECT_EQ(seen.size(), n);
-            EXPECT_EQ(ring_rs_fracture(pos, n - 1, n), pos);  // own fracture last
-            // The partial pos receives at step k is what pos-1 sent at step k-1.
-            for (unsigned k = 1; k < n; ++k)
-                EXPECT_EQ(ring_rs_fracture(pos, k, n), ring_rs_fracture((pos + n - 1) % n, k - 1, n));
+            // What pos sends in direction dir, in order.
+            std::vector<unsigned> sent;
+            p.for_each_step(pos, dir, [&](unsigned f, bool, bool own) {
+                if (!own) sent.push_back(f);
+            });
+            const int next = downstream(pos, 1, dir, n, p.ring);
+            if (next < 0) {
+                EXPECT_TRUE(sent.empty()) << "line end sends, pos " << pos;
+                continue;
+            }
+            std::vector<unsigned> received;
+            p.for_each_step(unsigned(next), dir, [&](unsigned f, bool starts, bool) {
+                if (!starts) received.push_back(f);
+            });
+            EXPECT_EQ(sent, received) << "n " << n << " pos " << pos << " dir " << dir;
+            EXPECT_EQ(p.sends(pos, dir), p.recvs(unsigned(next), dir));
         }
+    for (unsigned f = 0; f < n; ++f) {
+        // Every other chip contributes to fracture f exactly once.
+        EXPECT_EQ(p.reach(f, 0) + p.reach(f, 1), n - 1) << "fracture " << f << " n " << n;
+        unsigned owners = 0;
+        for (unsigned dir : {0u, 1u})
+            p.for_each_step(f, dir, [&](unsigned g, bool, bool own) {
+                if (own) {
+                    EXPECT_EQ(g, f);
+                    owners += 1;
+                }
+            });
+        EXPECT_EQ(owners, (p.reach(f, 0) > 0 ? 1u : 0u) + (p.reach(f, 1) > 0 ? 1u : 0u));
+        EXPECT_EQ(p.handoff(f), p.reach(f, 0) > 0 && p.reach(f, 1) > 0);
+    }
 }
 
-TEST(CclSchedule, LineReduceScatterMoversMatch) {
-    for (unsigned n = 2; n <= 9; ++n)
-        for (unsigned pos = 0; pos + 1 < n; ++pos) {
-            // The right-mover of pos sends fractures > pos, which pos+1 receives in order.
-            std::vector<unsigned> sent, received;
-            for (unsigned s = 0; s < line_rs_steps(pos, 0, n); ++s)
-                if (line_rs_fracture(pos, 0, s, n) != pos) sent.push_back(line_rs_fracture(pos, 0, s, n));
-            for (unsigned s = 0; s < line_rs_steps(pos + 1, 0, n); ++s) received.push_back(line_rs_fracture(pos + 1, 0, s, n));
-            EXPECT_EQ(sent, received) << n << " " << pos;
-            // The left-mover of pos+1 sends fractures < pos+1, which pos receives.
-            sent.clear();
-            received.clear();
-            for (unsigned s = 0; s < line_rs_steps(pos + 1, 1, n); ++s)
-                if (line_rs_fracture(pos + 1, 1, s, n) != pos + 1) sent.push_back(line_rs_fracture(pos + 1, 1, s, n));
-            for (unsigned s = 0; s < line_rs_steps(pos, 1, n); ++s) received.push_back(line_rs_fracture(pos, 1, s, n));
-            EXPECT_EQ(sent, received) << n << " " << pos;
+TEST(CclSchedule, ReducePlansCollectEveryChipOnce) {
+    for (unsigned n = 2; n <= 9; ++n) {
+        ReducePlan cw{n, true, {n - 1, 0}};
+        ReducePlan acw{n, true, {0, n - 1}};
+        ReducePlan mid{n, true, {n / 2, (n - 1) - n / 2}};
+        ReducePlan line{n, false, {0, 0}};
+        for (const ReducePlan& p : {cw, acw, mid, line}) checkReducePlan(p);
+    }
+}
+
+TEST(CclSchedule, ClockwiseRingSendsPreviousFractureFirst) {
+    // The CCL guide's ring reduce-scatter: chip p starts with fracture p-1 and
+    // ends on its own fracture.
+    for (unsigned n = 2; n <= 9; ++n) {
+        const ReducePlan cw{n, true, {n - 1, 0}};
+        for (unsigned pos = 0; pos < n; ++pos) {
+            std::vector<unsigned> order;
+            cw.for_each_step(pos, 0, [&](unsigned f, bool, bool) { order.push_back(f); });
+            ASSERT_EQ(order.size(), n);
+            EXPECT_EQ(order.front(), (pos + n - 1) % n);
+            EXPECT_EQ(order.back(), pos);
         }
+    }
 }
 
 TEST(CclSchedule, GatheredPageIsAPermutation) {
@@ -181,7 +215,7 @@ TEST(TensorSlicer, UnitsPartitionTheChunks) {
             for (unsigned U : {1u, 3u, 8u}) {
                 const TensorSlicer s(B, M, U);
                 EXPECT_EQ(s.chunks(), (B + M - 1) / M);
-                std::multiset<unsigned> all, halves;
+                std::multiset<unsigned> all;
                 std::uint32_t pages = 0;
                 for (unsigned u = 0; u < U; ++u) {
                     const ChunkSet c = s.unit(u);
@@ -189,15 +223,10 @@ TEST(TensorSlicer, UnitsPartitionTheChunks) {
                         all.insert(c.first + i * c.stride);
                         pages += chunk_pages(c.first + i * c.stride, B, M);
                     }
-                    for (unsigned d : {0u, 1u}) {
-                        const ChunkSet h = s.unitHalf(u, d);
-                        for (unsigned i = 0; i < h.count; ++i) halves.insert(h.first + i * h.stride);
-                    }
                 }
                 EXPECT_EQ(pages, B);
                 EXPECT_EQ(all.size(), s.chunks());
                 EXPECT_EQ(std::set<unsigned>(all.begin(), all.end()).size(), s.chunks());
-                EXPECT_EQ(halves, all);
             }
 }
 

@@ -47,7 +47,7 @@ std::string errorOf(const std::string& text, const std::string& algorithm = "") 
 std::vector<std::uint8_t> sumInOrder(const golden::Tensors& x, const std::vector<unsigned>& order, std::size_t off,
                                      std::size_t len, golden::DType t) {
     std::vector<std::uint8_t> acc(x[order[0]].begin() + off, x[order[0]].begin() + off + len);
-    for (std::size_t k = 1; k < order.size(); ++k) golden::add(acc.data(), x[order[k]].data() + off, acc.data(), len, t);
+    for (std::size_t k = 1; k < order.size(); ++k) golden::combine(golden::RedOp::Add, t, acc.data(), x[order[k]].data() + off, acc.data(), len / golden::elementBytes(t));
     return acc;
 }
 
@@ -240,9 +240,9 @@ TEST(IpcqGolden, TreeAndMeshOrders) {
     for (unsigned r = 0; r < 4; ++r) x.push_back(golden::rankTensor(9, r, t, 64));
     // Tree of 4: s(1) = x1 + x3; s(0) = (x0 + s(1)) + x2.
     std::vector<std::uint8_t> s1(64), s0(64);
-    golden::add(x[1].data(), x[3].data(), s1.data(), 64, t);
-    golden::add(x[0].data(), s1.data(), s0.data(), 64, t);
-    golden::add(s0.data(), x[2].data(), s0.data(), 64, t);
+    golden::combine(golden::RedOp::Add, t, x[1].data(), x[3].data(), s1.data(), 32);
+    golden::combine(golden::RedOp::Add, t, x[0].data(), s1.data(), s0.data(), 32);
+    golden::combine(golden::RedOp::Add, t, s0.data(), x[2].data(), s0.data(), 32);
     EXPECT_EQ(golden::treeAllReduce(x, t), s0);
     // Mesh 2x2: rows {0,1}, {2,3}, then the column ring over the two row results.
     const auto row0 = golden::ringAllReduce({x[0], x[1]}, {0, 1}, false, t);

@@ -272,7 +272,7 @@ void typeMismatch(Group& g) {
     g.launch([=](unsigned rank) -> std::function<void()> {
         if (rank == 0)
             return [=] {
-                ipcq_send(ipcq_dir::E, b0, kTile, ipcq_meta(1, 512));
+                ipcq_send(ipcq_dir::E, b0, kTile, ipcq_meta(2, 512));
                 ipcq_close();
             };
         return [=] {
