@@ -324,6 +324,21 @@ nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::strin
     }
 }
 
+namespace {
+/// Report an error on stderr and, with --json, as {"error": ...} in the report
+/// file (scripts see why a run failed); returns `code`.
+int fail(const GlobalOptions& g, int code, const std::string& message) {
+    std::cerr << "cclsim: " << message << "\n";
+    if (!g.json.empty()) {
+        try {
+            writeJson(g.json, nlohmann::json{{"error", message}, {"exit_code", code}});
+        } catch (const std::exception&) {
+        }
+    }
+    return code;
+}
+}  // namespace
+
 int boardMain(int argc, char** argv, const BoardInfo& board) {
     quietSystemC();
     Cli cli(board);
@@ -358,14 +373,11 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
         if (code == kDataFail) std::cerr << "cclsim: data check failed: " << rep["data_check_failure"].get<std::string>() << "\n";
         return code;
     } catch (const ConfigError& e) {
-        std::cerr << "cclsim: configuration error: " << e.what() << "\n";
-        return kConfig;
+        return fail(g, kConfig, std::string("configuration error: ") + e.what());
     } catch (const sc_core::sc_report& e) {
-        std::cerr << "cclsim: simulation error " << e.get_msg() << "\n";
-        return kSimError;
+        return fail(g, kSimError, std::string("simulation error ") + e.get_msg());
     } catch (const std::exception& e) {
-        std::cerr << "cclsim: error: " << e.what() << "\n";
-        return kSimError;
+        return fail(g, kSimError, std::string("error: ") + e.what());
     }
 }
 

@@ -283,6 +283,20 @@ void eltwise_copy(std::uint32_t dst, std::uint32_t src, std::uint32_t bytes) {
     k.acted();
 }
 
+void eltwise_fill_zero(std::uint32_t dst, std::uint32_t bytes) {
+    KernelContext& k = detail::ctx();
+    detail::checkLocal(k, "eltwise_fill_zero", dst, bytes);
+    if (bytes == 0) return;
+    charge(k, bytes);
+    L1Memory& l1 = k.core().l1;
+    if (l1.storesPayload()) {
+        std::vector<std::uint8_t>& x = scratch(0);
+        x.assign(bytes, 0);
+        l1.writeBytes(dst, bytes, x.data());
+    }
+    k.acted();
+}
+
 void eltwise_finalize(std::uint32_t dst, std::uint32_t bytes, reduce_op op, dtype_code t, std::uint32_t group_size) {
     KernelContext& k = detail::ctx();
     detail::checkLocal(k, "eltwise_finalize", dst, bytes);

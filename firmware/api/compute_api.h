@@ -31,6 +31,9 @@ void eltwise_finalize(std::uint32_t dst, std::uint32_t bytes, reduce_op op, dtyp
 /// Copy `bytes` within L1 at any byte alignment (the engine's unaligned move).
 void eltwise_copy(std::uint32_t dst, std::uint32_t src, std::uint32_t bytes);
 
+/// Fill `bytes` of L1 at `dst` with zeros (padding of a partial output page).
+void eltwise_fill_zero(std::uint32_t dst, std::uint32_t bytes);
+
 /// dst = a + b (eltwise_reduce with add).
 inline void eltwise_add(std::uint32_t dst, std::uint32_t a, std::uint32_t b, std::uint32_t bytes, dtype_code t) {
     eltwise_reduce(dst, a, b, bytes, reduce_op::add, t);

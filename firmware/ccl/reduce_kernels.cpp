@@ -177,6 +177,8 @@ void local_reduce_main() {
             out_fill += n;
             e += n;
             if (out_fill == page_elems || out_page * page_elems + out_fill == a.frac_elems) {
+                // The last page of a short fracture: zeros past its end (the padding).
+                eltwise_fill_zero(out + out_fill * a.elem_bytes, (page_elems - out_fill) * a.elem_bytes);
                 write_pages(a.output, u.page_bytes, 1, out, [&](std::uint32_t) { return out_page; });
                 noc_async_writes_flushed();
                 ++out_page;

@@ -3,6 +3,7 @@
 // dtypes with odd page counts, the variants (links, workers, bidirectional
 // styles, gather dim, L1 tensors, skewed starts), 32-chip Galaxy rings and
 // mesh axes, and the bad-input errors.
+#include "tests/coverif/ClusterFiles.h"
 #include "tests/coverif/CoverifHelpers.h"
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 
 using cclsim::test::runGalaxy;
 using cclsim::test::runT3000;
+using cclsim::test::writeChainDescriptor;
 
 namespace {
 
@@ -266,21 +268,6 @@ TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
 
 // ---- user-written cluster descriptors ----------------------------------------------
 
-namespace {
-/// A descriptor of `n` chips in a line (and closed into a ring with `ring`),
-/// one link per neighbour pair on channels 0 <-> 1; written to a temp file.
-std::string writeChainDescriptor(const std::string& name, unsigned n, bool ring) {
-    const std::string path = std::string(::testing::TempDir()) + "cclsim_" + name + ".yaml";
-    std::ofstream os(path);
-    os << "name: " << name << "\narch: " << CCLSIM_SOURCE_DIR << "/platforms/arch/wormhole_b0.yaml\nchips:\n";
-    for (unsigned c = 0; c < n; ++c) os << "  - {id: " << c << ", location: [" << c << ", 0, 0, 0], pcie: true}\n";
-    os << "links:\n";
-    for (unsigned c = 0; c + 1 < n; ++c)
-        os << "  - {a: {chip: " << c << ", chan: 0}, b: {chip: " << c + 1 << ", chan: 1}}\n";
-    if (ring) os << "  - {a: {chip: " << n - 1 << ", chan: 0}, b: {chip: 0, chan: 1}}\n";
-    return path;
-}
-}  // namespace
 
 TEST(UserCluster, ThreeChipRing) {
     const std::string file = writeChainDescriptor("ring3", 3, true);

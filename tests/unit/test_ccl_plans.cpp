@@ -3,11 +3,15 @@
 // groups on the real board descriptors, the Galaxy descriptor, size parsing.
 #include "firmware/ccl/CclTopology.h"
 #include "firmware/ccl/CollectiveWorkloads.h"
+#include "firmware/ccl/CommGroups.h"
+#include "firmware/ccl/MethodTable.h"
+#include "firmware/ccl/TensorLayout.h"
 #include "firmware/ccl/TensorSlicer.h"
 #include "firmware/ccl/ccl_schedule.h"
 #include "models/common/Report.h"
 #include "tests/unit/TestSupport.h"
 
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -309,4 +313,69 @@ TEST(CclSizes, ParseBytes) {
     EXPECT_THROW(parseBytes("12Q", "--size"), ConfigError);
     EXPECT_THROW(parseBytes("K", "--size"), ConfigError);
     EXPECT_THROW(parseBytes("-4K", "--size"), ConfigError);
+}
+
+// ---- communication groups (gcl-collectives.md tables 3.1 .. 3.3) -------------------------
+
+TEST(CommGroups, GclTablesForSixteenReplicas) {
+    using G = std::vector<std::vector<unsigned>>;
+    EXPECT_EQ(commGroups(16, parseGroup("orthogonal:4")),
+              (G{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}}));
+    EXPECT_EQ(commGroups(16, parseGroup("consecutive:4")),
+              (G{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}}));
+    G all(1);
+    for (unsigned r = 0; r < 16; ++r) all[0].push_back(r);
+    EXPECT_EQ(commGroups(16, parseGroup("all")), all);
+    EXPECT_EQ(commGroups(8, parseGroup("orthogonal:2")), (G{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+    EXPECT_EQ(parseGroup("consecutive:4").text(), "consecutive:4");
+}
+
+TEST(CommGroups, BadGroupsAreErrors) {
+    EXPECT_THROW(commGroups(16, parseGroup("consecutive:3")), ConfigError);
+    EXPECT_THROW(commGroups(16, parseGroup("orthogonal:32")), ConfigError);
+    EXPECT_THROW(parseGroup("orthogonal"), ConfigError);
+    EXPECT_THROW(parseGroup("orthogonal:0"), ConfigError);
+    EXPECT_THROW(parseGroup("ring:2"), ConfigError);
+}
+
+// ---- the auto method table ----------------------------------------------------------------
+
+TEST(MethodTable, ShippedTablePicksBySizeRanksAndTopology) {
+    const MethodTable t = loadMethodTable(test::sourcePath("platforms/collective_methods.yaml"));
+    using golden::Method;
+    using golden::Op;
+    auto pick = [&](Op op, TopologyKind topo, unsigned n, std::uint64_t bytes) {
+        return chooseMethod(t, op, GroupKind::All, topo, n, bytes).method;
+    };
+    EXPECT_EQ(t.maxBroadcastSize, 2048u);
+    EXPECT_EQ(pick(Op::AllReduce, TopologyKind::Ring, 8, 256), Method::Broadcast);   // 8 x 256 B = 2048
+    EXPECT_EQ(pick(Op::AllReduce, TopologyKind::Ring, 8, 258), Method::MeetInMiddle);
+    EXPECT_EQ(pick(Op::AllGather, TopologyKind::Ring, 8, 64), Method::MeetInMiddle);  // never broadcast
+    EXPECT_EQ(pick(Op::ReduceScatter, TopologyKind::Line, 4, 1 << 20), Method::Line);
+    EXPECT_EQ(pick(Op::AllGather, TopologyKind::Ring, 2, 1 << 20), Method::Clockwise);
+    EXPECT_EQ(pick(Op::ReduceScatter, TopologyKind::Ring, 4, 65536), Method::BidirPair);
+    EXPECT_EQ(pick(Op::ReduceScatter, TopologyKind::Ring, 8, 65536), Method::MeetInMiddle);
+    EXPECT_EQ(pick(Op::ReduceScatter, TopologyKind::Ring, 8, 1 << 20), Method::BidirPair);
+    EXPECT_EQ(pick(Op::AllToAll, TopologyKind::Ring, 8, 1 << 20), Method::MeetInMiddle);
+    EXPECT_NE(chooseMethod(t, Op::AllReduce, GroupKind::All, TopologyKind::Ring, 8, 256).rule.find("rules[0]"),
+              std::string::npos);
+}
+
+TEST(MethodTable, TablesWithoutACatchAllOrWithBadKeysAreErrors) {
+    auto load = [](const std::string& text) {
+        const std::string path = std::string(::testing::TempDir()) + "cclsim_methods_" +
+                                 std::to_string(std::hash<std::string>{}(text)) + ".yaml";
+        std::ofstream(path) << text;
+        return loadMethodTable(path);
+    };
+    EXPECT_THROW(load("rules:\n  - {ops: [all_gather], method: clockwise_ring}\n"), ConfigError);
+    EXPECT_THROW(load("rules:\n  - {method: spiral}\n"), ConfigError);
+    EXPECT_THROW(load("rules:\n  - {ops: [all_sum], method: line}\n"), ConfigError);
+    try {
+        load("rules:\n  - {method: meet_in_middle_ring, max_bites: 4}\n");
+        ADD_FAILURE() << "unknown key accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("max_bites"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(load("rules:\n  - {method: line, topology: line}\n  - {method: clockwise_ring}\n").rules.size(), 2u);
 }

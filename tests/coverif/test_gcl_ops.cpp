@@ -1,0 +1,301 @@
+// The GCL op set on the model, byte for byte against the golden reference:
+// every (reduction operator, data type) pair on 2, 3, 4 and 8 replicas, every
+// collective method on odd and even rings, reduce-scatter padding, the
+// identity AllGather(ReduceScatter(x)) == AllReduce(x), every example table of
+// the GCL collectives chapter through --inputs / --dump-outputs, the
+// communication groups on T3000 and Galaxy, and the input-file errors.
+// Several runs per test: the board executables run as subprocesses.
+#include "tests/coverif/ClusterFiles.h"
+#include "tests/coverif/SubprocessRunner.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+using cclsim::test::runBinary;
+using cclsim::test::writeChainDescriptor;
+
+namespace {
+
+const std::string kT3000 = CCLSIM_T3000_BIN;
+const std::string kGalaxy = CCLSIM_GALAXY_BIN;
+
+/// The replicas of a run: the first n chips of the T3000 ring, or a
+/// user-written ring of n chips where the board has none (odd n).
+std::string replicas(unsigned n) {
+    if (n == 2 || n == 4 || n == 8) return fmt::format("--chips {}", n);
+    return fmt::format("--cluster {}", writeChainDescriptor(fmt::format("ring{}", n), n, true));
+}
+
+/// Data checked, every output element of every rank, none wrong.
+void expectExact(const nlohmann::json& rep, const std::string& what) {
+    ASSERT_TRUE(rep.contains("results")) << what << "\n" << rep.dump(2);
+    const auto& r = rep["results"];
+    EXPECT_EQ(rep["data_check"], "pass") << what;
+    EXPECT_EQ(r["wrong_elements"], 0u) << what;
+    EXPECT_EQ(r["elements_checked"].get<std::uint64_t>(),
+              r["output_elements"].get<std::uint64_t>() * r["n_chips"].get<std::uint64_t>() *
+                  r["groups"].get<std::uint64_t>())
+        << what;
+}
+
+std::string tempPath(const std::string& name) {
+    return std::string(::testing::TempDir()) + "cclsim_gcl_" + std::to_string(getpid()) + "_" + name;
+}
+
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream is(path);
+    EXPECT_TRUE(is.good()) << path;
+    return nlohmann::json::parse(is);
+}
+
+/// Write {"ranks": ranks} and return the path.
+std::string writeInputs(const std::string& name, const nlohmann::json& ranks) {
+    const std::string path = tempPath(name);
+    std::ofstream(path) << nlohmann::json{{"ranks", ranks}}.dump();
+    return path;
+}
+
+/// Run with --inputs and --dump-outputs; return the dumped ranks.
+nlohmann::json runWithInputs(const std::string& bin, const std::string& args, const nlohmann::json& ranks,
+                             const std::string& name) {
+    const std::string in = writeInputs(name + "_in.json", ranks), out = tempPath(name + "_out.json");
+    const auto rep = runBinary(bin, args + " --inputs " + in + " --dump-outputs " + out);
+    expectExact(rep, args);
+    return readJson(out).at("ranks");
+}
+
+struct Pair {
+    std::string op, dtype;
+};
+
+std::vector<Pair> supportedPairs() {
+    // gcl-collectives.md 3.1 (bf16 wherever HALF is allowed).
+    const std::vector<std::string> arith{"bf16", "fp16", "fp32", "int32", "int64", "uint64"};
+    const std::vector<std::string> ordered{"bf16", "fp16", "fp32", "int32", "uint32", "int64", "uint64"};
+    std::vector<Pair> out;
+    for (const auto& t : arith) out.push_back({"add", t});
+    for (const auto& t : arith) out.push_back({"mul", t});
+    for (const char* t : {"bf16", "fp16", "fp32"}) out.push_back({"mean", t});
+    for (const char* op : {"min", "max", "square_add"})
+        for (const auto& t : ordered) out.push_back({op, t});
+    out.push_back({"logical_and", "bool"});
+    out.push_back({"logical_or", "bool"});
+    return out;
+}
+
+}  // namespace
+
+// ---- every (operator, type) pair on 2, 3, 4 and 8 replicas -----------------------------------
+
+class OperatorType : public ::testing::TestWithParam<Pair> {};
+TEST_P(OperatorType, ExactOnTwoThreeFourAndEightReplicas) {
+    const Pair& p = GetParam();
+    // A ragged count (not a multiple of the replicas or of a page), a
+    // different method per ring size.
+    const std::vector<std::pair<unsigned, const char*>> runs{
+        {2, "clockwise_ring"}, {3, "meet_in_middle_ring"}, {4, "bidirectional_ring_pair"}, {8, "anticlockwise_ring"}};
+    for (const auto& [n, method] : runs) {
+        const std::string common = fmt::format("{} --op {} --dtype {} --count 1037 --page-bytes 512 --method {}",
+                                               replicas(n), p.op, p.dtype, method);
+        expectExact(runBinary(kT3000, "all_reduce " + common), "all_reduce " + common);
+        if (n == 3 || n == 8) expectExact(runBinary(kT3000, "reduce_scatter " + common), "reduce_scatter " + common);
+    }
+}
+INSTANTIATE_TEST_SUITE_P(Gcl, OperatorType, ::testing::ValuesIn(supportedPairs()),
+                         [](const ::testing::TestParamInfo<Pair>& i) { return i.param.op + "_" + i.param.dtype; });
+
+// ---- every method on odd and even rings ---------------------------------------------------------
+
+class Method : public ::testing::TestWithParam<std::string> {};
+TEST_P(Method, ExactOnOddAndEvenRings) {
+    const std::string m = GetParam();
+    const bool reductionOnly = m == "broadcast";
+    for (unsigned n : {3u, 4u, 5u, 8u})
+        for (const char* op : {"reduce_scatter", "all_reduce", "all_gather", "all_to_all", "broadcast"}) {
+            if (reductionOnly && std::string(op) != "reduce_scatter" && std::string(op) != "all_reduce") continue;
+            // fp32 with 256 B pages: 4 pages per fracture and a ragged end, so the
+            // bidirectional pair splits pages both ways.
+            const std::uint64_t count = std::string(op) == "all_to_all" ? 70ull * n : 64ull * n * 4 + 13;
+            const std::string args = fmt::format("{} {} --method {} --dtype fp32 --page-bytes 256 --count {}{}", op,
+                                                 replicas(n), m, count,
+                                                 std::string(op) == "broadcast" ? " --root 1" : "");
+            expectExact(runBinary(kT3000, args), args);
+        }
+}
+INSTANTIATE_TEST_SUITE_P(Gcl, Method,
+                         ::testing::Values("clockwise_ring", "anticlockwise_ring", "bidirectional_ring_pair",
+                                           "meet_in_middle_ring", "broadcast"));
+
+TEST(GclMethods, AutoPrintsTheRuleItUsed) {
+    const auto rep = runBinary(kT3000, "all_reduce --size 256");
+    EXPECT_EQ(rep["results"]["method"], "broadcast");
+    EXPECT_NE(rep["results"]["method_rule"].get<std::string>().find("collective_methods.yaml"), std::string::npos);
+    const auto big = runBinary(kT3000, "all_reduce --size 4M --no-data");
+    EXPECT_EQ(big["results"]["method"], "bidirectional_ring_pair");
+    const auto given = runBinary(kT3000, "all_reduce --size 4M --no-data --method clockwise_ring");
+    EXPECT_EQ(given["results"]["method_rule"], "given");
+    // The pair moves half the data each way: faster than one direction.
+    EXPECT_LT(big["results"]["sim_time_us"].get<double>(), given["results"]["sim_time_us"].get<double>());
+}
+
+// ---- shapes and identities ---------------------------------------------------------------------------
+
+TEST(GclShapes, ReduceScatterPadsTheTail) {
+    // 10 int32 elements on 4 replicas: F = 3, the last rank holds element 9 and two zeros.
+    nlohmann::json in = nlohmann::json::array();
+    for (int r = 0; r < 4; ++r) {
+        nlohmann::json a = nlohmann::json::array();
+        for (int i = 0; i < 10; ++i) a.push_back(100 * r + i);
+        in.push_back(a);
+    }
+    const auto out = runWithInputs(kT3000, "reduce_scatter --chips 4 --dtype int32", in, "rs_pad");
+    ASSERT_EQ(out.size(), 4u);
+    for (int f = 0; f < 4; ++f) {
+        ASSERT_EQ(out[f].size(), 3u);
+        for (int k = 0; k < 3; ++k) {
+            const int i = 3 * f + k;
+            EXPECT_EQ(out[f][k].get<long>(), i < 10 ? 600 + 4 * i : 0) << f << " " << k;
+        }
+    }
+}
+
+TEST(GclShapes, AllGatherOfReduceScatterIsAllReduceForIntegerAdd) {
+    for (const char* t : {"int32", "int64", "uint64"}) {
+        const unsigned n = 4;
+        const std::uint64_t count = 1037;  // F = 260, 3 padding zeros
+        nlohmann::json x = nlohmann::json::array();
+        for (unsigned r = 0; r < n; ++r) {
+            nlohmann::json a = nlohmann::json::array();
+            for (std::uint64_t i = 0; i < count; ++i) a.push_back((i * 7919 + r * 104729) % 100003);
+            x.push_back(a);
+        }
+        const std::string common = fmt::format(" --chips {} --dtype {}", n, t);
+        const auto rs = runWithInputs(kT3000, "reduce_scatter" + common, x, std::string("rs_") + t);
+        const auto ag = runWithInputs(kT3000, "all_gather" + common, rs, std::string("ag_") + t);
+        const auto ar = runWithInputs(kT3000, "all_reduce" + common, x, std::string("ar_") + t);
+        for (unsigned r = 0; r < n; ++r) {
+            ASSERT_EQ(ag[r].size(), 1040u);
+            ASSERT_EQ(ar[r].size(), count);
+            for (std::uint64_t i = 0; i < count; ++i) ASSERT_EQ(ag[r][i], ar[r][i]) << t << " rank " << r << " " << i;
+            for (std::uint64_t i = count; i < 1040; ++i) EXPECT_EQ(ag[r][i].get<long>(), 0);
+        }
+    }
+}
+
+// ---- the example tables of gcl-collectives.md 3.1 and 3.3 ------------------------------------------------
+
+namespace {
+struct Table {
+    std::string op, dtype;
+    nlohmann::json in, out;
+};
+}  // namespace
+
+TEST(GclTables, AllReduceOperatorExamples) {
+    const nlohmann::json a{1, 2, 3, 4}, b{5, 6, 7, 8}, p{true, false, true, false}, q{false, true, true, false};
+    const std::vector<Table> tables{
+        {"add", "int32", {a, b}, {6, 8, 10, 12}},
+        {"mean", "fp32", {{1.0, 2.0, 3.0, 4.0}, {5.0, 6.0, 7.0, 8.0}}, {3.0, 4.0, 5.0, 6.0}},
+        {"mul", "int32", {a, b}, {5, 12, 21, 32}},
+        {"min", "int32", {a, b}, {1, 2, 3, 4}},
+        {"max", "int32", {a, b}, {5, 6, 7, 8}},
+        {"square_add", "int32", {a, b}, {26, 40, 58, 80}},
+        {"logical_and", "bool", {p, q}, {false, false, true, false}},
+        {"logical_or", "bool", {p, q}, {true, true, true, false}},
+    };
+    for (const Table& t : tables) {
+        const auto out = runWithInputs(kT3000, fmt::format("all_reduce --chips 2 --op {} --dtype {}", t.op, t.dtype),
+                                       t.in, "table_" + t.op);
+        ASSERT_EQ(out.size(), 2u);
+        for (const auto& o : out) EXPECT_EQ(o, t.out) << t.op;
+    }
+}
+
+TEST(GclTables, AllGatherAllToAllBroadcastReduceScatter) {
+    // AllGather [x_r, y_r] on 4 replicas (x_r = 10 r, y_r = 10 r + 1).
+    const nlohmann::json ag_in{{0, 1}, {10, 11}, {20, 21}, {30, 31}};
+    for (const auto& o : runWithInputs(kT3000, "all_gather --chips 4 --dtype int32", ag_in, "t_ag"))
+        EXPECT_EQ(o, (nlohmann::json{0, 1, 10, 11, 20, 21, 30, 31}));
+    // AllToAll a0..a3, b0..b3, c0..c3, d0..d3 (a = 0, b = 10, ...).
+    const nlohmann::json a2a_in{{0, 1, 2, 3}, {10, 11, 12, 13}, {20, 21, 22, 23}, {30, 31, 32, 33}};
+    const auto a2a = runWithInputs(kT3000, "all_to_all --chips 4 --dtype int32", a2a_in, "t_a2a");
+    for (int d = 0; d < 4; ++d) EXPECT_EQ(a2a[d], (nlohmann::json{d, 10 + d, 20 + d, 30 + d}));
+    // Broadcast from root 0: every replica holds a0..a3.
+    for (const auto& o : runWithInputs(kT3000, "broadcast --chips 4 --dtype int32 --root 0", a2a_in, "t_bc"))
+        EXPECT_EQ(o, a2a_in[0]);
+    // ReduceScatter x, y, z on 2 replicas: op(x0,x1), op(y0,y1) | op(z0,z1), 0.
+    const auto rs = runWithInputs(kT3000, "reduce_scatter --chips 2 --dtype fp32", {{1.5, 2.5, 3.5}, {10, 20, 30}}, "t_rs");
+    EXPECT_EQ(rs[0], (nlohmann::json{11.5, 22.5}));
+    EXPECT_EQ(rs[1], (nlohmann::json{33.5, 0.0}));
+}
+
+// ---- communication groups on T3000 and Galaxy ---------------------------------------------------------------
+
+TEST(GclGroups, EveryGroupKindOnT3000) {
+    expectExact(runBinary(kT3000, "all_reduce --group all --size 64K"), "all");
+    expectExact(runBinary(kT3000, "all_reduce --group consecutive:4 --size 64K"), "consecutive:4 (ring order)");
+    expectExact(runBinary(kT3000, "all_gather --order mesh --group consecutive:4 --topology line --size 64K"),
+                "consecutive:4 (mesh rows)");
+    const auto rep = runBinary(kT3000, "reduce_scatter --order mesh --group orthogonal:2 --size 64K --op max");
+    expectExact(rep, "orthogonal:2 (mesh columns)");
+    EXPECT_EQ(rep["results"]["groups"], 4);
+    EXPECT_EQ(rep["results"]["group"], "orthogonal:2");
+}
+
+TEST(GclGroups, GroupsGetTheirOwnReplicasData) {
+    // Consecutive groups of 2 over 4 replicas: replicas 0,1 and 2,3 reduce separately.
+    const auto out = runWithInputs(kT3000, "all_reduce --chips 4 --group consecutive:2 --dtype int32",
+                                   {{1, 2}, {10, 20}, {100, 200}, {1000, 2000}}, "groups_c2");
+    EXPECT_EQ(out[0], (nlohmann::json{11, 22}));
+    EXPECT_EQ(out[1], (nlohmann::json{11, 22}));
+    EXPECT_EQ(out[2], (nlohmann::json{1100, 2200}));
+    EXPECT_EQ(out[3], (nlohmann::json{1100, 2200}));
+}
+
+TEST(GclGroups, EveryGroupKindOnGalaxy) {
+    expectExact(runBinary(kGalaxy, "all_gather --group all --size 96K --workers 2"), "all");
+    expectExact(runBinary(kGalaxy, "all_reduce --order mesh --group consecutive:8 --topology line --size 32K"),
+                "consecutive:8 (rows)");
+    expectExact(runBinary(kGalaxy, "reduce_scatter --order mesh --group orthogonal:4 --torus --size 32K"),
+                "orthogonal:4 (column rings)");
+    // Stride-4 members of a row are not linked: an error that says so.
+    const auto bad = runBinary(kGalaxy, "all_reduce --order mesh --group orthogonal:8", 3);
+    EXPECT_NE(bad.value("error", "").find("relays no group traffic"), std::string::npos) << bad.dump();
+}
+
+// ---- input files ------------------------------------------------------------------------------------------------
+
+TEST(GclInputs, BadFilesAreErrors) {
+    auto err = [](const std::string& args) {
+        return runBinary(kT3000, args, 3).value("error", std::string("(no error)"));
+    };
+    const std::string missing = tempPath("missing.json");
+    EXPECT_NE(err("all_reduce --chips 2 --inputs " + missing).find("cannot open"), std::string::npos);
+    const std::string notJson = tempPath("bad.json");
+    std::ofstream(notJson) << "{ranks: [";
+    EXPECT_NE(err("all_reduce --chips 2 --inputs " + notJson).find("not JSON"), std::string::npos);
+    EXPECT_NE(err("all_reduce --chips 4 --inputs " + writeInputs("three.json", {{1}, {2}, {3}})).find("3 ranks"),
+              std::string::npos);
+    EXPECT_NE(err("all_reduce --chips 2 --inputs " + writeInputs("ragged.json", {{1, 2}, {3}})).find("rank 1 has 1"),
+              std::string::npos);
+    EXPECT_NE(err("all_reduce --chips 2 --dtype int32 --inputs " + writeInputs("frac.json", {{1.5}, {2}}))
+                  .find("is not a int32 value"),
+              std::string::npos);
+    EXPECT_NE(err("all_reduce --chips 2 --op logical_or --dtype bool --inputs " + writeInputs("b.json", {{2}, {1}}))
+                  .find("bool"),
+              std::string::npos);
+    EXPECT_NE(err("all_reduce --chips 2 --size 4K --inputs " + writeInputs("ok.json", {{1}, {2}})).find("leave out"),
+              std::string::npos);
+}
+
+TEST(GclInputs, NpyDirectoryRoundTrip) {
+    // Dump bf16 outputs as .npy, then feed them back as inputs of a broadcast.
+    const std::string dir = tempPath("npy/");
+    const auto rep = runBinary(kT3000, "all_gather --chips 4 --size 8K --dump-outputs " + dir);
+    expectExact(rep, "dump npy");
+    for (int r = 0; r < 4; ++r) EXPECT_TRUE(std::ifstream(dir + fmt::format("rank{}.npy", r)).good()) << r;
+    const auto back = runBinary(kT3000, "broadcast --chips 4 --root 2 --inputs " + dir);
+    expectExact(back, "npy inputs");
+    EXPECT_EQ(back["results"]["input_elements"], 4096);
+}
