@@ -2,13 +2,15 @@
 #include "firmware/ccl/CollectiveWorkloads.h"
 #include "firmware/ipcq/IpcqWorkloads.h"
 #include "firmware/microbench/MicrobenchHosts.h"
+#include "firmware/pto/PtoWorkload.h"
 #include "sc_main/BoardMain.h"
 
 namespace cclsim {
 
 namespace {
 /// A board: its descriptor, its default demo; every board runs the Ethernet
-/// and fabric microbenchmarks, the collectives and the PE_IPCQ workloads.
+/// and fabric microbenchmarks, the collectives, the PE_IPCQ workloads and
+/// the PTO communication ops.
 BoardInfo board(const char* name, const char* descriptor, const char* defaultWorkload) {
     BoardInfo b;
     b.name = name;
@@ -18,7 +20,8 @@ BoardInfo board(const char* name, const char* descriptor, const char* defaultWor
                    ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
                    microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
                    microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth,
-                   microbench::makeFabricTraffic, ipcq::makeIpcqAllReduce,     ipcq::makeIpcqLatency};
+                   microbench::makeFabricTraffic, ipcq::makeIpcqAllReduce,     ipcq::makeIpcqLatency,
+                   pto::makePto};
     return b;
 }
 }  // namespace
