@@ -314,12 +314,12 @@ public:
 
     std::string summary(const nlohmann::json& r) const override {
         std::string out = fmt::format(
-            "pto {} over {} rank(s) {} ({} fabric), root {}{}: {} {} tensor {}x{}, tile {}x{} (valid {} x {}){}\n",
+            "pto {} over {} rank(s) {} ({} fabric), root {}{}: {}{} tensor {}x{}, tile {}x{} (valid {} x {}){}\n",
             r["op"].get<std::string>(), r["ranks"].get<unsigned>(), r["chips"].dump(), r["fabric"].get<std::string>(),
             r["root"].get<unsigned>(),
             r.contains("peer") ? fmt::format(", peer {} ({} hop(s))", r["peer"].get<unsigned>(), r["hops"].get<unsigned>())
                                : "",
-            r["dtype"].get<std::string>(), r.contains("reduce") ? "(" + r["reduce"].get<std::string>() + ")" : "",
+            r["dtype"].get<std::string>(), r.contains("reduce") ? " (" + r["reduce"].get<std::string>() + ")" : "",
             rows_, cols_, tileRows_, tileCols_, r["valid_row"].dump(), r["valid_col"].dump(),
             pingPong_ ? ", ping-pong" : "");
         out += fmt::format("  per operation: {:.3f} us, {} B, {:.3f} GB/s", r["op_time_us"].get<double>(),
