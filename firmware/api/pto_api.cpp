@@ -16,8 +16,8 @@ namespace {
 using fabric::PacketHeader;
 
 constexpr std::uint32_t kReplySlots = 8;      ///< reply counters (16 B each) from PtoEndpoint::reply_sem
-constexpr std::uint32_t kPublishPollNs = 1000;
-constexpr std::uint32_t kPublishPolls = 2000; ///< 2 ms for a peer to publish its group
+constexpr std::uint32_t kPublishPollCycles = 1000;  ///< between reads of a peer's unpublished group word
+constexpr std::uint32_t kPublishPolls = 2000;       ///< ~2 ms for a peer to publish its group
 
 struct Chunk {
     std::uint32_t r0, c0, nr, nc;
@@ -193,7 +193,7 @@ void verifyPeer(Ctx& c, const char* api, std::uint32_t rank) {
         noc_semaphore_wait_min(slot, 1);
         seen = l1_read_u32(c.ep.fence);
         if (seen != 0) break;
-        spin_cycles(kPublishPollNs);  // not published yet
+        spin_cycles(kPublishPollCycles);  // not published yet
     }
     releaseSlot(c, slot);
     if (seen == 0)
@@ -239,11 +239,9 @@ std::uint32_t requestChunk(Ctx& c, const GlobalTensor& src, std::uint32_t row0, 
     return n;
 }
 
-/// Put rows [src_row0, +rows) of local src to rows [dst_row0, ...) of every tensor in dsts, through the tiles.
+/// Put the chunks of local src (rows from src_row0) to rows from dst_row0 of every tensor in dsts, through the tiles.
 void putRows(Ctx& c, const std::vector<GlobalTensor>& dsts, std::uint32_t dst_row0, const GlobalTensor& src,
-             std::uint32_t src_row0, std::uint32_t rows, const std::vector<Chunk>& chunks, const Tile* tiles,
-             unsigned ntiles) {
-    (void)rows;
+             std::uint32_t src_row0, const std::vector<Chunk>& chunks, const Tile* tiles, unsigned ntiles) {
     if (chunks.empty()) return;
     loadChunk(src, src_row0, chunks[0], tiles[0]);
     for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -354,7 +352,7 @@ AsyncEvent putImpl(const char* api, const GlobalTensor& dst, const GlobalTensor&
                    unsigned ntiles, bool wait) {
     Ctx& c = me(api);
     checkPointToPoint(c, api, dst, src, tiles, ntiles, true);
-    putRows(c, {dst}, 0, src, 0, src.rows, slide(api, src.rows, src.cols, tiles[0]), tiles, ntiles);
+    putRows(c, {dst}, 0, src, 0, slide(api, src.rows, src.cols, tiles[0]), tiles, ntiles);
     Pending p;
     p.local = dst.rank == c.ep.rank;
     p.slot = acquireSlot(c, api);
@@ -623,7 +621,7 @@ void broadcastImpl(const ParallelGroup& g, const GlobalTensor& src, const Tile* 
         checkFits(api, d, src.rows, src.cols, src);
         if (r != c.ep.rank || d.base != src.base) dsts.push_back(d);
     }
-    putRows(c, dsts, 0, src, 0, src.rows, slide(api, src.rows, src.cols, tiles[0]), tiles, ntiles);
+    putRows(c, dsts, 0, src, 0, slide(api, src.rows, src.cols, tiles[0]), tiles, ntiles);
     fenceAll(c, api, dsts, src.rows - 1);
 }
 
@@ -642,7 +640,7 @@ void scatterImpl(const ParallelGroup& g, const GlobalTensor& src, const Tile* ti
     for (std::uint32_t r = 0; r < g.GetSize(); ++r) {
         const GlobalTensor& d = g.tensor(r);
         checkFits(api, d, H, src.cols, src);
-        putRows(c, {d}, 0, src, r * H, H, chunks, tiles, ntiles);
+        putRows(c, {d}, 0, src, r * H, chunks, tiles, ntiles);
         all.push_back(d);
     }
     fenceAll(c, api, all, H - 1);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <array>
 #include <cstring>
 #include <map>
@@ -54,9 +55,10 @@ public:
     CoreCoord take(unsigned chip, const CclSpec& s) {
         if (next_[chip] >= arch_.workers.size())
             throw ConfigError(fmt::format(
-                "{} with {} link(s) x {} worker(s) needs more than the {} worker cores of chip {}; use fewer "
+                "{} with {} link(s) x {} worker(s) needs more than the {} worker cores of chip {}{}; use fewer "
                 "--workers or --links",
-                opName(s.op), s.links, s.workers, arch_.workers.size(), chip));
+                opName(s.op), s.links, s.workers, arch_.workers.size(), chip,
+                s.relay ? " (relayed hops take a worker per stream on every chip they cross)" : ""));
         return arch_.workers[next_[chip]++];
     }
     unsigned maxUsed() const { return next_.empty() ? 0 : *std::max_element(next_.begin(), next_.end()); }
@@ -182,6 +184,14 @@ struct CclOp::Impl {
     unsigned units = 0;
     std::unique_ptr<MethodPlan> plan;
     std::uint32_t blockPages = 0;  ///< B of the streams being built (the broadcast method gathers whole inputs)
+    /// Relay workers of relayed hops, created after every stream is connected.
+    struct Relay {
+        unsigned chip;
+        CoreCoord core;
+        EdmPort in, out;
+        std::uint32_t messages;
+    };
+    std::deque<Relay> relays_;  ///< a deque: connectStreams keeps pointers to its elements
 
     Impl(Runtime& r, CclOp& o)
         : rt(r), op(o), s(o.spec_), arch(r.platform().descriptor().arch), cores(arch, r.platform().numChips()) {}
@@ -220,9 +230,18 @@ struct CclOp::Impl {
         p.setRuntimeArgs(k, std::move(args));
     }
 
-    const LinkDesc& linkOut(const CclTopology& t, unsigned pos, unsigned dir, unsigned u) const {
+    /// The hop a stream of `pos` takes in direction `dir`, as (link, sending
+    /// chip) per segment in travel order (one segment unless relayed).
+    std::vector<std::pair<const LinkDesc*, unsigned>> route(const CclTopology& t, unsigned pos, unsigned dir,
+                                                            unsigned u) const {
         const CclHop& h = dir == 0 ? t.hopAfter(pos) : t.hopBefore(pos);
-        return *h.links[u % t.links];
+        std::vector<std::pair<const LinkDesc*, unsigned>> out;
+        for (std::size_t k = 0; k < h.segments.size(); ++k) {
+            const std::size_t seg = dir == 0 ? k : h.segments.size() - 1 - k;
+            const unsigned from = dir == 0 ? h.path[seg] : h.path[seg + 1];
+            out.emplace_back(h.segments[seg][u % t.links], from);
+        }
+        return out;
     }
 
     unsigned neighbour(const CclTopology& t, unsigned pos, unsigned dir) const {
@@ -231,7 +250,8 @@ struct CclOp::Impl {
 
     /// An EDM channel pair from every stream that sends to the stream of the
     /// same unit and direction on the next chip, which must expect exactly as
-    /// many messages (host and kernel schedules agree).
+    /// many messages (host and kernel schedules agree). A relayed hop chains
+    /// channels through an edm_relay worker on every chip in between.
     void connectStreams(std::map<StreamKey, Stream>& st, const CclTopology& t, EdmFabric& fab, const char* what) {
         for (auto& [key, x] : st) {
             if (!x.sends) continue;
@@ -240,10 +260,39 @@ struct CclOp::Impl {
             if (down.recvs != x.sends)
                 throw std::logic_error(fmt::format("{} plan: position {} sends {} messages, its neighbour expects {}",
                                                    what, pos, x.sends, down.recvs));
-            const EdmConnection c = fab.connect(linkOut(t, pos, dir, u), t.order[pos], x.sender, down.receiver, x.sends);
-            x.out = c.sender;
-            down.in = c.receiver;
+            const auto segs = route(t, pos, dir, u);
+            CoreCoord from = x.sender;
+            EdmPort* fromPort = &x.out;
+            for (std::size_t k = 0; k < segs.size(); ++k) {
+                const bool last = k + 1 == segs.size();
+                const unsigned next = last ? 0 : (segs[k + 1].second);
+                const CoreCoord to = last ? down.receiver : cores.take(next, s);
+                const EdmConnection c = fab.connect(*segs[k].first, segs[k].second, from, to, x.sends);
+                *fromPort = c.sender;
+                if (last) {
+                    down.in = c.receiver;
+                    break;
+                }
+                // The relay on chip `next`: in from this segment, out into the next.
+                relays_.push_back(Relay{next, to, c.receiver, {}, x.sends});
+                from = to;
+                fromPort = &relays_.back().out;
+            }
         }
+    }
+
+    /// Create the relay workers (after every stream is connected).
+    void buildRelays(std::uint32_t payload) {
+        for (const Relay& r : relays_) {
+            EdmRelayArgs a;
+            a.in = r.in;
+            a.out = r.out;
+            a.messages = r.messages;
+            a.bytes = payload;
+            a.staging = rt.program(r.chip).allocateL1(r.core, 2 * payload, 32);
+            kernel(r.chip, r.core, "edm_relay", fw::ccl::edm_relay_main, pack_args(a), 0);
+        }
+        relays_.clear();
     }
 
     // ---- all_gather / broadcast (and all_reduce's gather phase) ----------------
@@ -516,7 +565,16 @@ struct CclOp::Impl {
         }
         if (s.method == golden::Method::Broadcast && (s.op == Op::ReduceScatter || s.op == Op::AllReduce))
             per = unsigned(op.dirs_.size()) * w;  // the exchange only
-        return ring && n == 2 ? 2 * per : per;
+        // A link carries the streams of every hop that crosses it: both hops of
+        // a ring of two, and relayed hops of other groups.
+        std::map<const LinkDesc*, unsigned> uses;
+        unsigned most = 1;
+        for (const CclGroup& g : op.groups_)
+            for (const CclHop& h : g.topo.hops)
+                for (const auto& seg : h.segments)
+                    for (const LinkDesc* l : seg) most = std::max(most, ++uses[l]);
+        (void)ring;
+        return per * most;
     }
 
     void choosePacket(bool ring) {
@@ -568,7 +626,9 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         throw ConfigError(fmt::format("--op {} does not support --dtype {}: {} takes {}", golden::redOpName(s.redop),
                                       golden::dtypeName(s.dtype), golden::redOpName(s.redop),
                                       golden::supportedTypes(s.redop)));
-    for (const auto& order : s.groups) groups_.push_back(CclGroup{buildTopology(d, order, s.topology(), s.links), {}, {}, {}});
+    std::map<const LinkDesc*, unsigned> linkLoad;  // relayed hops of all groups spread over the links
+    for (const auto& order : s.groups)
+        groups_.push_back(CclGroup{buildTopology(d, order, s.topology(), s.links, s.relay, &linkLoad), {}, {}, {}});
     const unsigned n = unsigned(groups_.front().topo.size());
     for (const CclGroup& g : groups_)
         if (g.topo.size() != n) throw ConfigError("every group of a collective must have the same size");
@@ -681,6 +741,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
             case Op::AllToAll: impl.buildAllToAll(g, *fabric_); break;
         }
     }
+    impl.buildRelays(fabric_->payloadBytes());
     fabric_->build();
     maxCores_ = impl.cores.maxUsed();
 
@@ -727,14 +788,15 @@ double CclOp::busiestPairBytes(Platform& platform) const {
     std::set<const LinkDesc*> seen;
     for (const CclGroup& g : groups_)
         for (const CclHop& h : g.topo.hops)
-            for (const LinkDesc* l : h.links) {
-                if (!seen.insert(l).second) continue;
-                const auto key = std::make_pair(std::min(l->a.chip, l->b.chip), std::max(l->a.chip, l->b.chip));
-                const EthEndpoint& lo = l->a.chip == key.first ? l->a : l->b;
-                const EthEndpoint& hi = l->a.chip == key.first ? l->b : l->a;
-                pairs[key][0] += platform.chip(lo.chip).erisc(lo.chan).eth.stats().payloadBytes;
-                pairs[key][1] += platform.chip(hi.chip).erisc(hi.chan).eth.stats().payloadBytes;
-            }
+            for (const auto& seg : h.segments)
+                for (const LinkDesc* l : seg) {
+                    if (!seen.insert(l).second) continue;
+                    const auto key = std::make_pair(std::min(l->a.chip, l->b.chip), std::max(l->a.chip, l->b.chip));
+                    const EthEndpoint& lo = l->a.chip == key.first ? l->a : l->b;
+                    const EthEndpoint& hi = l->a.chip == key.first ? l->b : l->a;
+                    pairs[key][0] += platform.chip(lo.chip).erisc(lo.chan).eth.stats().payloadBytes;
+                    pairs[key][1] += platform.chip(hi.chip).erisc(hi.chan).eth.stats().payloadBytes;
+                }
     double best = 0;
     for (const auto& [key, b] : pairs) best = std::max(best, directions() == 2 ? b[0] + b[1] : std::max(b[0], b[1]));
     return best;

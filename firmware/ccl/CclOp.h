@@ -46,6 +46,9 @@ struct CclSpec {
     bool l1Buffers = false;         ///< tensors in worker L1 instead of DRAM
     std::uint64_t seed = 1;
     bool data = true;               ///< load inputs and check outputs
+    /// Hops between group members without a link run over a path of links,
+    /// relayed by workers on the chips in between (communication groups).
+    bool relay = false;
     /// Inputs given by the user, per group and rank (count elements each);
     /// empty: generated from the seed.
     std::vector<std::vector<golden::Tensor>> inputs;

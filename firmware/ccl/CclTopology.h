@@ -6,11 +6,14 @@
 // between its two chips; a ring of two chips runs both hops over the same
 // links, one per direction. Everything that can be wrong with a chip order
 // (unknown chips, repeats, unconnected neighbours, no wraparound link for a
-// ring, fewer links than asked for) is a ConfigError saying which hop.
+// ring, fewer links than asked for) is a ConfigError saying which hop —
+// unless the caller allows relays (communication groups whose members are
+// not neighbours): then such a hop follows a shortest path of links.
 #pragma once
 
 #include "platforms/ClusterDescriptor.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,7 +24,13 @@ const char* topologyName(TopologyKind k);
 
 struct CclHop {
     unsigned from = 0, to = 0;             ///< chip ids (positions i and i+1)
-    std::vector<const LinkDesc*> links;    ///< the links this hop uses
+    std::vector<const LinkDesc*> links;    ///< the links this hop uses (its first segment when relayed)
+    /// A relayed hop (its chips have no link): the chips from `from` to `to`
+    /// along a shortest path of links, and each segment's links. A direct hop
+    /// has path {from, to} and one segment (= links).
+    std::vector<unsigned> path;
+    std::vector<std::vector<const LinkDesc*>> segments;
+    bool relayed() const { return segments.size() > 1; }
 };
 
 struct CclTopology {
@@ -39,8 +48,13 @@ struct CclTopology {
 };
 
 /// Validate `order` as a ring or a line on the cluster and pick its links.
+/// With `relay`, a hop between chips without a link runs over a shortest
+/// path of links through other chips (whose relay workers forward it);
+/// without, it is an error.
+/// `load` (optional, shared by the groups of one op) counts the hops on
+/// every link; a relayed segment takes the least-loaded links of its pair.
 CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned>& order, TopologyKind kind,
-                          unsigned links);
+                          unsigned links, bool relay = false, std::map<const LinkDesc*, unsigned>* load = nullptr);
 
 /// The independent chip orders of a mesh axis: every row ("row") or column
 /// ("col") of the board's mesh, in mesh order.

@@ -202,18 +202,10 @@ public:
             methodRule_ = "given";
         }
         if (topo == TopologyKind::Line) s.method = golden::Method::Line;
-        try {
-            op_impl_ = std::make_unique<CclOp>(rt, s);
-        } catch (const ConfigError& err) {
-            const std::string what = err.what();
-            if (groupIdx_.size() < 2 || what.find("not connected") == std::string::npos) throw;
-            // A group's ring or line runs over the links between its members.
-            throw ConfigError(fmt::format(
-                "--group {}: {}; a group runs over the Ethernet links between its own members (cclsim relays no "
-                "group traffic through other chips): pick --order so that every group is a chain of linked chips "
-                "(--order mesh: consecutive groups are the mesh rows, orthogonal groups the columns)",
-                groupSpec().text(), what));
-        }
+        // Consecutive and orthogonal groups whose members are not neighbours
+        // are relayed through the chips in between.
+        s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
+        op_impl_ = std::make_unique<CclOp>(rt, s);
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
@@ -251,13 +243,23 @@ public:
             writeOutputs(dump_, byReplica, s.dtype);
         }
         nlohmann::json orders = nlohmann::json::array();
-        for (const CclGroup& g : op.groups()) orders.push_back(g.topo.order);
+        unsigned relayed = 0, relayChips = 0;
+        for (const CclGroup& g : op.groups()) {
+            orders.push_back(g.topo.order);
+            for (const CclHop& h : g.topo.hops)
+                if (h.relayed()) {
+                    ++relayed;
+                    relayChips += unsigned(h.path.size()) - 2;
+                }
+        }
         const std::uint64_t count = op_ == Op::AllGather ? s.count : op_ == Op::AllToAll ? s.count / n : s.count;
         return {{"op", name()},
                 {"n_chips", n},
                 {"groups", op.groups().size()},
                 {"group", groupSpec().text()},
                 {"orders", orders},
+                {"relayed_hops", relayed},
+                {"relay_chip_visits", relayChips},
                 {"topology", topologyName(s.topology())},
                 {"method", golden::methodName(s.method)},
                 {"method_rule", methodRule_},
@@ -306,14 +308,19 @@ public:
     std::string summary(const nlohmann::json& r) const override {
         if (r.contains("skipped")) return fmt::format("{}: skipped ({})\n", name(), r["skipped"].get<std::string>());
         std::string out = fmt::format(
-            "{} over {} {} of {} chips {}{}, {} link(s) per hop\n"
+            "{} over {} {} of {} chips {}{}, {} link(s) per hop{}\n"
             "  {} worker unit(s) per link{}, {} worker cores per chip, EDM packet {} B, {} EDM channels per Ethernet "
             "core\n",
             name(), r["groups"].get<unsigned>() > 1 ? fmt::format("{} x", r["groups"].get<unsigned>()) : "a",
             r["topology"].get<std::string>(), r["n_chips"].get<unsigned>(), r["orders"][0].dump(),
             r["groups"].get<unsigned>() > 1 ? fmt::format(" (first group; groups {})", r["group"].get<std::string>())
                                             : "",
-            r["links"].get<unsigned>(), r["workers"].get<unsigned>(),
+            r["links"].get<unsigned>(),
+            r["relayed_hops"].get<unsigned>() ? fmt::format(", {} hop(s) relayed through {} chip visit(s)",
+                                                             r["relayed_hops"].get<unsigned>(),
+                                                             r["relay_chip_visits"].get<unsigned>())
+                                              : "",
+            r["workers"].get<unsigned>(),
             r["directions"].get<unsigned>() > 1 ? " and direction" : "", r["worker_cores_per_chip"].get<unsigned>(),
             r["packet_bytes"].get<unsigned>(), r["edm_channels_per_core"].get<unsigned>());
         out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});

@@ -167,6 +167,19 @@ struct LocalReduceArgs {
 };
 
 /// Host side: the argument vector of `a`, end marker last.
+/// edm_relay: a worker on a chip between two members of a relayed hop
+/// (communication groups whose members are not neighbours): every message
+/// of the inbound EDM channel goes on into the outbound one.
+struct EdmRelayArgs {
+    EdmPort in, out;
+    std::uint32_t messages = 0;
+    std::uint32_t bytes = 0;    ///< the EDM payload (a channel buffer)
+    std::uint32_t staging = 0;  ///< two buffers of `bytes` in this worker's L1
+    template <class V> void visit(V& v) {
+        in.visit(v), out.visit(v), v(messages), v(bytes), v(staging);
+    }
+};
+
 template <class A> std::vector<std::uint32_t> pack_args(A a) {
     std::vector<std::uint32_t> out;
     auto push = [&out](std::uint32_t& f) { out.push_back(f); };

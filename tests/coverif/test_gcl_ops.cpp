@@ -259,9 +259,26 @@ TEST(GclGroups, EveryGroupKindOnGalaxy) {
                 "consecutive:8 (rows)");
     expectExact(runBinary(kGalaxy, "reduce_scatter --order mesh --group orthogonal:4 --torus --size 32K"),
                 "orthogonal:4 (column rings)");
-    // Stride-4 members of a row are not linked: an error that says so.
-    const auto bad = runBinary(kGalaxy, "all_reduce --order mesh --group orthogonal:8", 3);
-    EXPECT_NE(bad.value("error", "").find("relays no group traffic"), std::string::npos) << bad.dump();
+    // Stride-4 members of a row are not linked: their hops are relayed through the chips in between.
+    const auto relayed = runBinary(kGalaxy, "all_reduce --order mesh --group orthogonal:8 --size 32K --workers 1");
+    expectExact(relayed, "orthogonal:8 (relayed)");
+    EXPECT_EQ(relayed["results"]["relayed_hops"], 32);
+}
+
+TEST(GclGroups, RelayedGroupsOnT3000) {
+    // Ring order 0,4,5,1,2,6,7,3: orthogonal:4 = {0,5,2,7}, {4,1,6,3}, no two members linked.
+    for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"}) {
+        const std::string count = std::string(op) == "all_to_all" ? "3004" : "3001";
+        const auto rep = runBinary(kT3000, std::string(op) + " --group orthogonal:4 --dtype fp32 --count " + count);
+        ASSERT_TRUE(rep.contains("results")) << rep.dump();
+        expectExact(rep, std::string(op) + " orthogonal:4");
+        EXPECT_EQ(rep["results"]["relayed_hops"], 8) << op;
+    }
+    expectExact(runBinary(kT3000, "all_reduce --group orthogonal:2 --op mul --dtype int64 --count 777"),
+                "orthogonal:2 (relayed 2-chip rings)");
+    // Explicit orders are not relayed: an unconnected order stays an error.
+    const auto bad = runBinary(kT3000, "all_gather --order 0,5,2,7", 3);
+    EXPECT_NE(bad.value("error", "").find("not connected"), std::string::npos) << bad.dump();
 }
 
 // ---- input files ------------------------------------------------------------------------------------------------
