@@ -2,6 +2,7 @@
 
 #include "firmware/ccl/DataCodes.h"
 #include "firmware/ccl/ccl_kernels.h"
+#include "firmware/fabric/FabricBuilder.h"
 #include "models/common/Report.h"
 #include "models/pe/PeDma.h"
 
@@ -504,6 +505,70 @@ struct CclOp::Impl {
     /// rank s's input in block s of every rank's scratch), then a local
     /// reduction in rank order on every rank. Every gather kernel signals its
     /// rank's reducer when it is done.
+    /// The broadcast method's exchange over a packet fabric on the group's
+    /// ring (or line): a fabric_exchange kernel per rank writes its input
+    /// into every rank's scratch. False if a page does not fit a packet.
+    bool exchangeOverFabric(CclGroup& g, const std::vector<Buffer>& scratch, DoneSignals& done) {
+        using namespace cclsim::fabric;
+        const CclTopology& t = g.topo;
+        if (n > kMaxExchangeRanks || t.hops.end() != std::find_if(t.hops.begin(), t.hops.end(), [](const CclHop& h) {
+                return h.relayed();
+            }))
+            return false;
+        const FabricKind kind = t.ring() && n >= 3 ? FabricKind::Ring : FabricKind::Line;
+        auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(kind, t.order), FabricOptions{1, 0});
+        if (s.pageBytes > fab->maxPayloadBytes()) return false;
+        std::vector<CoreCoord> core(n);
+        std::vector<std::array<ClientId, 2>> client(n);
+        std::vector<std::array<bool, 2>> has(n, {false, false});
+        std::vector<KernelHandle> kernels(n);
+        std::vector<std::uint32_t> stage(n);
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const unsigned chip = t.order[pos];
+            core[pos] = cores.take(chip, s);
+            stage[pos] = rt.program(chip).allocateL1(core[pos], 2 * s.pageBytes, 32);
+            KernelConfig kc;
+            kc.vc = unsigned(DmaVc::Comm);
+            kernels[pos] = rt.program(chip).createKernel("fabric_exchange", fw::ccl::fabric_exchange_main, core[pos], kc);
+            for (Dir d : {Dir::E, Dir::W})
+                if (fab->topology().neighbour(chip, d)) {
+                    client[pos][unsigned(d)] = fab->addClient(chip, core[pos], d, 0);
+                    has[pos][unsigned(d)] = true;
+                }
+        }
+        fab->build();
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const unsigned chip = t.order[pos];
+            FabricExchangeArgs a;
+            a.pos = pos;
+            a.ranks = n;
+            a.page_bytes = s.pageBytes;
+            a.pages = std::uint32_t(op.blockPages_);
+            a.input = tensor(g.ranks[pos].input);
+            a.staging = stage[pos];
+            a.scratch_dram = scratch[pos].dram ? 1 : 0;
+            for (unsigned q = 0; q < n; ++q) {
+                a.chip[q] = t.order[q];
+                a.scratch_base[q] = scratch[q].base;
+                const RemoteSem d = done.signal(q);  // one increment from every rank, own included
+                a.done_xy[q] = packXY(d.x, d.y);
+                a.done_addr[q] = d.addr;
+                if (q == pos) continue;
+                const Route r = fab->route(chip, t.order[q]);
+                a.dir[q] = unsigned(r.first());
+                a.hops[q] = r.size();
+            }
+            for (unsigned d = 0; d < 2; ++d)
+                if (has[pos][d]) {
+                    a.has_conn[d] = 1;
+                    a.conn[d] = fab->connection(client[pos][d]);
+                }
+            rt.program(chip).setRuntimeArgs(kernels[pos], pack_args(a));
+        }
+        op.packetFabrics_.push_back(std::move(fab));
+        return true;
+    }
+
     void buildBroadcastMethod(CclGroup& g, EdmFabric& fab) {
         const CclTopology& t = g.topo;
         const bool allReduce = s.op == Op::AllReduce;
@@ -519,19 +584,22 @@ struct CclOp::Impl {
             done.sem.push_back(RemoteSem{reducer.back().x, reducer.back().y, p.createSemaphore(reducer.back(), 0, "done_sem")});
             done.count.push_back(0);
         }
-        GatherPlan gp;
-        gp.ranks = n;
-        gp.ring = t.ring();
-        gp.ring_reach[0] = plan->gatherReach[0];
-        gp.ring_reach[1] = plan->gatherReach[1];
         const MethodPlan::Range whole{0, segment};
-        buildGather(g, gp, false, fab, &scratch, &done, &whole);
+        if (!exchangeOverFabric(g, scratch, done)) {
+            // Pages larger than a fabric packet: the ring all-gather's streams instead.
+            GatherPlan gp;
+            gp.ranks = n;
+            gp.ring = t.ring();
+            gp.ring_reach[0] = plan->gatherReach[0];
+            gp.ring_reach[1] = plan->gatherReach[1];
+            buildGather(g, gp, false, fab, &scratch, &done, &whole);
+        }
         const std::uint64_t F = g.golden.fracture();
         for (unsigned pos = 0; pos < n; ++pos) {
             const unsigned chip = t.order[pos];
             LocalReduceArgs a;
             a.unit = unit(pos, TensorSlicer(segment, op.pagesPerChunk_, 1).unit(0), t.ring(),
-                          staging(chip, reducer[pos], 3), whole);
+                          staging(chip, reducer[pos], n + 1), whole);
             a.redop = std::uint32_t(reduceCode(s.redop));
             a.dtype = std::uint32_t(dtypeCode(s.dtype));
             a.group_size = n;

@@ -27,6 +27,10 @@
 #include <string>
 #include <vector>
 
+namespace cclsim::fabric {
+class FabricBuilder;
+}
+
 namespace cclsim::ccl {
 
 struct CclSpec {
@@ -103,6 +107,8 @@ public:
     const BlockLayout& outputLayout() const { return outLayout_; }
     unsigned workerCoresPerChip() const { return maxCores_; }
     unsigned edmChannelsPerCore() const { return fabric_->maxChannels(); }
+    /// Does the op move data over the packet fabric (the broadcast method's exchange)?
+    bool usesPacketFabric() const { return !packetFabrics_.empty(); }
     /// Ethernet payload bytes the op moves in all (EDM messages, syncs and acks).
     double expectedEthBytes() const;
     /// The chips of every group.
@@ -122,6 +128,8 @@ private:
     CclSpec spec_;
     std::vector<CclGroup> groups_;
     std::unique_ptr<EdmFabric> fabric_;
+    /// Packet fabrics of the broadcast method's exchange (one per group).
+    std::vector<std::unique_ptr<fabric::FabricBuilder>> packetFabrics_;
     std::vector<unsigned> dirs_;
     std::uint64_t blockPages_ = 0;
     BlockLayout inLayout_, outLayout_;

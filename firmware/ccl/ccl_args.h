@@ -6,6 +6,8 @@
 // marker the host appends.
 #pragma once
 
+#include "firmware/fabric/fabric_types.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -153,7 +155,7 @@ struct AllToAllArgs {
 /// elements of its fracture [frac_first, frac_first + frac_elems) and writes
 /// them to the output from element 0.
 struct LocalReduceArgs {
-    UnitArgs unit;                   ///< range = the segment's pages; staging: three chunk slots
+    UnitArgs unit;                   ///< range = the segment's pages; staging: ranks + 1 chunk slots
     std::uint32_t redop = 0, dtype = 0, group_size = 0;
     TensorArgs gathered, output;
     std::uint32_t segment_pages = 0; ///< pages each rank contributed (its whole input)
@@ -166,7 +168,6 @@ struct LocalReduceArgs {
     }
 };
 
-/// Host side: the argument vector of `a`, end marker last.
 /// edm_relay: a worker on a chip between two members of a relayed hop
 /// (communication groups whose members are not neighbours): every message
 /// of the inbound EDM channel goes on into the outbound one.
@@ -180,6 +181,39 @@ struct EdmRelayArgs {
     }
 };
 
+/// fabric_exchange (the broadcast method): a rank writes its whole input into
+/// segment `pos` of every rank's gathered scratch over the packet fabric (its
+/// own by NoC), ending each destination's pages with a fused write +
+/// increment of that rank's done semaphore.
+constexpr std::uint32_t kMaxExchangeRanks = 32;
+struct FabricExchangeArgs {
+    std::uint32_t pos = 0, ranks = 0;
+    std::uint32_t page_bytes = 0, pages = 0;   ///< the input: `pages` pages
+    TensorArgs input;
+    std::uint32_t staging = 0;                 ///< two pages of L1
+    std::uint32_t scratch_base[kMaxExchangeRanks] = {};  ///< every rank's gathered scratch (same layout)
+    std::uint32_t scratch_dram = 1;
+    std::uint32_t done_xy[kMaxExchangeRanks] = {}, done_addr[kMaxExchangeRanks] = {};
+    std::uint32_t dir[kMaxExchangeRanks] = {};   ///< first fabric hop towards each rank (0 E, 1 W)
+    std::uint32_t hops[kMaxExchangeRanks] = {};  ///< 1D route length to each rank
+    std::uint32_t chip[kMaxExchangeRanks] = {};  ///< each rank's chip (header chips)
+    std::uint32_t has_conn[2] = {};
+    cclsim::fabric::FabricConnectionArgs conn[2];
+    template <class V> void visit(V& v) {
+        v(pos), v(ranks), v(page_bytes), v(pages), input.visit(v), v(staging);
+        for (auto& x : scratch_base) v(x);
+        v(scratch_dram);
+        for (auto& x : done_xy) v(x);
+        for (auto& x : done_addr) v(x);
+        for (auto& x : dir) v(x);
+        for (auto& x : hops) v(x);
+        for (auto& x : chip) v(x);
+        for (auto& x : has_conn) v(x);
+        for (auto& c : conn) c.visit(v);
+    }
+};
+
+/// Host side: the argument vector of `a`, end marker last.
 template <class A> std::vector<std::uint32_t> pack_args(A a) {
     std::vector<std::uint32_t> out;
     auto push = [&out](std::uint32_t& f) { out.push_back(f); };

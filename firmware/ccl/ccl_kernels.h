@@ -20,7 +20,8 @@ void reduce_worker_main();        ///< reduce_scatter (and all_reduce's first ph
 void all_to_all_sender_main();
 void all_to_all_receiver_main();
 void local_reduce_main();         ///< the broadcast method's local reduction
-void edm_relay_main();            ///< forwards a relayed hop's messages from one EDM channel to the next
+void edm_relay_main();
+void fabric_exchange_main();      ///< the broadcast method: whole input to every rank over the packet fabric            ///< forwards a relayed hop's messages from one EDM channel to the next
 
 // ---- helpers --------------------------------------------------------------------
 

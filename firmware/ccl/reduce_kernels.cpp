@@ -143,8 +143,9 @@ void local_reduce_main() {
     const UnitArgs& u = a.unit;
     const reduce_op op = reduce_op(a.redop);
     const dtype_code t = dtype_code(a.dtype);
+    // Staging: one chunk slot per rank (slot 0 accumulates), then the output page.
     const std::uint32_t slot = u.pages_per_chunk * u.page_bytes;
-    const std::uint32_t acc = u.staging, x = u.staging + slot, out = u.staging + 2 * slot;
+    const std::uint32_t acc = u.staging, out = u.staging + u.ranks * slot;
     const std::uint32_t page_elems = u.page_bytes / a.elem_bytes;
     std::uint32_t out_page = 0, out_fill = 0;  // extract: the output page being filled, elements in it
     WAYPOINT("LRW");
@@ -155,13 +156,14 @@ void local_reduce_main() {
         const std::uint32_t first = unit_chunk_first_page(u, i), pages = unit_chunk_pages(u, i);
         const std::uint32_t bytes = pages * u.page_bytes;
         noc_async_writes_flushed();  // the last output has left L1
-        for (std::uint32_t r = 0; r < u.ranks; ++r) {
-            const std::uint32_t into = r == 0 ? acc : x;
-            read_pages(a.gathered, u.page_bytes, pages, into,
+        // Every rank's chunk at once (the reads overlap), then fold in rank order.
+        for (std::uint32_t r = 0; r < u.ranks; ++r)
+            read_pages(a.gathered, u.page_bytes, pages, acc + r * slot,
                        [&](std::uint32_t j) { return r * a.segment_pages + first + j; });
-            noc_async_read_barrier();
-            eltwise_prepare(into, into, bytes, op, t);
-            if (r > 0) eltwise_reduce(acc, acc, x, bytes, op, t);
+        noc_async_read_barrier();
+        for (std::uint32_t r = 0; r < u.ranks; ++r) {
+            eltwise_prepare(acc + r * slot, acc + r * slot, bytes, op, t);
+            if (r > 0) eltwise_reduce(acc, acc, acc + r * slot, bytes, op, t);
         }
         eltwise_finalize(acc, bytes, op, t, a.group_size);
         if (!a.extract) {
