@@ -189,9 +189,10 @@ void verifyPeer(Ctx& c, const char* api, std::uint32_t rank) {
     std::uint32_t seen = 0;
     for (std::uint32_t poll = 0; poll < kPublishPolls; ++poll) {
         noc_semaphore_set(slot, 0);
-        fabricRead(c, rank, peerL1(c, rank, c.ep.group_word), c.ep.fence, 4, slot);
+        // Into the second half of the landing zone: read-backs of puts in flight use the first.
+        fabricRead(c, rank, peerL1(c, rank, c.ep.group_word), c.ep.fence + 16, 4, slot);
         noc_semaphore_wait_min(slot, 1);
-        seen = l1_read_u32(c.ep.fence);
+        seen = l1_read_u32(c.ep.fence + 16);
         if (seen != 0) break;
         spin_cycles(kPublishPollCycles);  // not published yet
     }

@@ -118,7 +118,7 @@ struct PtoEndpoint {
     std::uint32_t peer_dir[kMaxRanks] = {};   ///< fabric::Dir of the first hop to each rank
     std::uint32_t group_word = 0;             ///< L1 word holding this rank's group hash (same address on every rank)
     std::uint32_t reply_sem = 0;              ///< counts read replies landing here
-    std::uint32_t fence = 0;                  ///< 16 B landing zone of completion read-backs
+    std::uint32_t fence = 0;                  ///< 32 B: completion read-backs land in the first 16, group checks in the rest
     std::uint32_t max_payload = 0, read_max = 0;
     bool has_conn[2] = {false, false};        ///< E, W
     fabric::FabricConnectionArgs conn[2];

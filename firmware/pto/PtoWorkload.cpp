@@ -160,8 +160,8 @@ public:
             k.groupWord = p.createSemaphore(k.core, 0, "pto_group");
             k.replySem = p.allocateL1(k.core, 16 * 8, 16);
             p.markControl(k.core, k.replySem, 16 * 8);
-            k.fence = p.allocateL1(k.core, 16, 16);
-            p.markControl(k.core, k.fence, 16);
+            k.fence = p.allocateL1(k.core, 32, 16);
+            p.markControl(k.core, k.fence, 32);
             k.stamps = p.allocateL1(k.core, 32, 16);
             p.markControl(k.core, k.stamps, 32);
             k.group = p.createBuffer(rows_, rowBytes, true);
