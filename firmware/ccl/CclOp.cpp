@@ -537,9 +537,20 @@ struct CclOp::Impl {
                 }
         }
         fab->build();
+        // Line multicast needs every rank's scratch and done semaphore at the same addresses.
+        bool same = true;
+        for (unsigned q = 1; q < n; ++q)
+            same = same && scratch[q].base == scratch[0].base && done.sem[q].x == done.sem[0].x &&
+                   done.sem[q].y == done.sem[0].y && done.sem[q].addr == done.sem[0].addr;
         for (unsigned pos = 0; pos < n; ++pos) {
             const unsigned chip = t.order[pos];
             FabricExchangeArgs a;
+            if (same) {
+                // A ring: half the ranks each way (E one more on an odd split); a line: to each end.
+                a.mcast_range[0] = t.ring() && n >= 3 ? n / 2 : n - 1 - pos;
+                a.mcast_range[1] = t.ring() && n >= 3 ? n - 1 - n / 2 : pos;
+                if (n == 2) a.mcast_range[0] = pos == 0 ? 1 : 0, a.mcast_range[1] = pos == 1 ? 1 : 0;
+            }
             a.pos = pos;
             a.ranks = n;
             a.page_bytes = s.pageBytes;

@@ -197,10 +197,15 @@ struct FabricExchangeArgs {
     std::uint32_t dir[kMaxExchangeRanks] = {};   ///< first fabric hop towards each rank (0 E, 1 W)
     std::uint32_t hops[kMaxExchangeRanks] = {};  ///< 1D route length to each rank
     std::uint32_t chip[kMaxExchangeRanks] = {};  ///< each rank's chip (header chips)
+    /// Line multicast (every rank's scratch and done semaphore at the same
+    /// addresses): chips 1..mcast_range[d] hops away in direction d (0 E, 1 W)
+    /// get one packet per page; 0 in both: one unicast per rank.
+    std::uint32_t mcast_range[2] = {};
     std::uint32_t has_conn[2] = {};
     cclsim::fabric::FabricConnectionArgs conn[2];
     template <class V> void visit(V& v) {
         v(pos), v(ranks), v(page_bytes), v(pages), input.visit(v), v(staging);
+        for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);
         v(scratch_dram);
         for (auto& x : done_xy) v(x);

@@ -1,9 +1,10 @@
 // The broadcast method's exchange (gcl-collectives.md 3.4.3: "broadcasts the
 // tensor to all participating replicas ... the network latency cost is only
 // paid once"): every rank writes its whole input into its segment of every
-// rank's gathered scratch over the packet fabric — one fabric traversal per
-// destination, no store-and-forward through worker kernels — and its own
-// segment over the NoC. Each destination's last page is a fused write +
+// rank's gathered scratch over the packet fabric — a line multicast per
+// direction (every router on the way writes the packet and passes it on),
+// or one unicast per destination where the ranks' buffers differ — with no
+// store-and-forward through worker kernels, and its own segment over the NoC. Each destination's last page is a fused write +
 // increment of that rank's done semaphore (fabric packets to one destination
 // stay in order, so the increment lands after every page). The reducers
 // (local_reduce_main) wait for all ranks' increments.
@@ -44,7 +45,24 @@ void fabric_exchange_main() {
             noc_async_read(tensor_page_addr(a.input, p + 1, a.page_bytes), a.staging + ((p + 1) % 2) * a.page_bytes,
                            a.page_bytes);
         }
-        for (std::uint32_t k = 1; k < a.ranks; ++k) {
+        const bool mcast = a.mcast_range[0] + a.mcast_range[1] > 0;
+        for (unsigned d = 0; mcast && d < 2; ++d) {
+            if (!a.mcast_range[d]) continue;
+            // One packet per direction: every chip on the way writes it (the
+            // scratch and semaphore sit at the same addresses on every rank).
+            PacketHeader h;
+            h.set_route_1d_multicast(1, a.mcast_range[d]);
+            h.set_chips(a.chip[a.pos], a.chip[a.pos]);
+            const std::uint64_t dst = scratchPage(a.pos, p);
+            if (p + 1 == a.pages) {
+                const std::uint64_t sem = get_noc_addr(a.done_xy[a.pos] >> 16, a.done_xy[a.pos] & 0xffff, a.done_addr[a.pos]);
+                h.to_noc_fused_unicast_write_atomic_inc(dst, sem, 1, a.page_bytes);
+            } else {
+                h.to_noc_unicast_write(dst, a.page_bytes);
+            }
+            tx[d].send_packet(h, buf, a.page_bytes);
+        }
+        for (std::uint32_t k = 1; k < a.ranks && !mcast; ++k) {
             const std::uint32_t q = (a.pos + k) % a.ranks;  // nearest first, every rank in turn
             PacketHeader h;  // 1D unicast route (tt-metal: fabric_set_unicast_route)
             h.set_route_1d(a.hops[q]);

@@ -103,6 +103,7 @@ private:
         std::uint32_t acked = 0;       ///< first-level acks sent
         std::uint32_t completing = 0;  ///< completions sent
         std::uint32_t decoded = ~0u;   ///< the packet whose header was decoded
+        std::uint32_t delivered = ~0u; ///< a multicast packet already performed here (its forward waits)
         std::vector<std::uint32_t> src;  ///< sender channel of each slot's packet (to credit)
     };
 
@@ -215,11 +216,22 @@ private:
         Dir out = dir_;
         if (!is2d_) {
             const std::uint32_t bits = route & 3u;
-            fw_assert(bits == route1d::WRITE_ONLY || bits == route1d::FORWARD_ONLY,
-                      "fabric router: 1D route field holds neither WRITE_ONLY nor FORWARD_ONLY (multicast is not "
-                      "supported, or the hop count was wrong)");
-            local = bits == route1d::WRITE_ONLY;
+            fw_assert(bits != route1d::NOOP, "fabric router: 1D route field is empty here (the hop count was wrong)");
             out = opposite(dir_);
+            if (bits == route1d::WRITE_AND_FORWARD) {
+                // Line multicast: perform it on this chip, then pass it on (once each,
+                // whichever has to wait).
+                if (r.delivered != r.processed) {
+                    if (!deliver(v, slot, cmd, trid)) return;
+                    r.delivered = r.processed;
+                }
+                if (!forward(v, slot, cmd, route, out, trid)) return;
+                r.src[r.processed % a_.rx_slots[v]] = src_ch;
+                ++r.processed;
+                trace_value(1, rx_[0].processed + rx_[1].processed);
+                return;
+            }
+            local = bits == route1d::WRITE_ONLY;
         } else {
             const std::uint32_t idx = route & 0xff;
             const std::uint32_t nib = (l1_read_u32(slot + hdr::kRoute2d + 4 * (idx / 8)) >> (4 * (idx % 8))) & 0xf;

@@ -148,11 +148,31 @@ struct PacketHeader {
     /// 1D: `hops` chips away (forward hops-1 times, then write).
     void set_route_1d(unsigned hops) { set_route_words(hdr::kRoute, hdr::kRouteExt, hops); }
     void set_reply_route_1d(unsigned hops) { words[hdr::kReplyRoute / 4] = route_word(hops, 0); }
+    /// 1D line multicast (tt-metal: the low-latency multicast route): pass
+    /// the first start-1 chips, then perform the command on `range` chips in
+    /// a row (chips start .. start+range-1 hops away).
+    void set_route_1d_multicast(unsigned start, unsigned range) {
+        words[hdr::kRoute / 4] = mcast_word(start, range, 0);
+        for (unsigned w = 1; w < 4; ++w) words[hdr::kRouteExt / 4 + w - 1] = mcast_word(start, range, w);
+    }
     /// 2D: nibble i = what chip i of the path does (i = 0 the sender's own
     /// hop: the router it sends through); the last is route2d::kLocal.
     void set_route_2d(const std::uint8_t* nibbles, unsigned n) { set_nibbles(hdr::kRoute2d, nibbles, n); }
     void set_reply_route_2d(const std::uint8_t* nibbles, unsigned n) { set_nibbles(hdr::kReplyRoute2d, nibbles, n); }
 
+    /// Two bits per hop of a multicast to chips start .. start+range-1 hops away.
+    static std::uint32_t mcast_word(unsigned start, unsigned range, unsigned word) {
+        std::uint32_t w = 0;
+        const unsigned last = start + range - 1;  // hops are counted from 1
+        for (unsigned h = word * route1d::kHopsPerWord; h < last && h < (word + 1) * route1d::kHopsPerWord; ++h) {
+            const unsigned hop = h + 1;
+            const std::uint32_t bits = hop < start    ? route1d::FORWARD_ONLY
+                                       : hop == last ? route1d::WRITE_ONLY
+                                                     : route1d::WRITE_AND_FORWARD;
+            w |= bits << (2 * (h % route1d::kHopsPerWord));
+        }
+        return w;
+    }
     /// Two bits per hop for hops 16*word .. 16*word+15 of a route of `hops`.
     static std::uint32_t route_word(unsigned hops, unsigned word) {
         std::uint32_t w = 0;

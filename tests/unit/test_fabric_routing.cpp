@@ -6,6 +6,7 @@
 #include "tests/unit/TestSupport.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 using namespace cclsim;
@@ -238,4 +239,34 @@ TEST(FabricBuilderLayout, NeighboursWithoutUserLinksAreRefused) {
     } catch (const cclsim::ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("no user Ethernet link"), std::string::npos) << e.what();
     }
+}
+
+TEST(FabricRouting, LineMulticastRouteBits) {
+    // Two bits per hop from the sender: pass start-1 chips, then write and
+    // forward, the last chip write only.
+    auto bitsOf = [](const PacketHeader& h, unsigned hop) {  // hop counted from 1
+        const unsigned i = hop - 1;
+        const std::uint32_t w = i < 16 ? h.words[hdr::kRoute / 4] : h.words[hdr::kRouteExt / 4 + i / 16 - 1];
+        return (w >> (2 * (i % 16))) & 3u;
+    };
+    PacketHeader h;
+    h.set_route_1d_multicast(1, 3);
+    EXPECT_EQ(bitsOf(h, 1), route1d::WRITE_AND_FORWARD);
+    EXPECT_EQ(bitsOf(h, 2), route1d::WRITE_AND_FORWARD);
+    EXPECT_EQ(bitsOf(h, 3), route1d::WRITE_ONLY);
+    EXPECT_EQ(bitsOf(h, 4), route1d::NOOP);
+    h.set_route_1d_multicast(3, 2);
+    EXPECT_EQ(bitsOf(h, 1), route1d::FORWARD_ONLY);
+    EXPECT_EQ(bitsOf(h, 2), route1d::FORWARD_ONLY);
+    EXPECT_EQ(bitsOf(h, 3), route1d::WRITE_AND_FORWARD);
+    EXPECT_EQ(bitsOf(h, 4), route1d::WRITE_ONLY);
+    // Across route words (a 32-chip ring: 16 chips each way).
+    h.set_route_1d_multicast(1, 20);
+    for (unsigned hop = 1; hop < 20; ++hop) EXPECT_EQ(bitsOf(h, hop), route1d::WRITE_AND_FORWARD) << hop;
+    EXPECT_EQ(bitsOf(h, 20), route1d::WRITE_ONLY);
+    // A range of one is a unicast.
+    PacketHeader m, u;
+    m.set_route_1d_multicast(5, 1);
+    u.set_route_1d(5);
+    EXPECT_EQ(0, std::memcmp(m.words, u.words, sizeof m.words));
 }
