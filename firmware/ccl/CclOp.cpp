@@ -545,6 +545,8 @@ struct CclOp::Impl {
         for (unsigned pos = 0; pos < n; ++pos) {
             const unsigned chip = t.order[pos];
             FabricExchangeArgs a;
+            a.block = pos;
+            a.blocks = n;
             if (same) {
                 // A ring: half the ranks each way (E one more on an odd split); a line: to each end.
                 a.mcast_range[0] = t.ring() && n >= 3 ? n / 2 : n - 1 - pos;

@@ -181,30 +181,40 @@ struct EdmRelayArgs {
     }
 };
 
-/// fabric_exchange (the broadcast method): a rank writes its whole input into
-/// segment `pos` of every rank's gathered scratch over the packet fabric (its
-/// own by NoC), ending each destination's pages with a fused write +
-/// increment of that rank's done semaphore.
+/// fabric_exchange: a rank writes its whole input (or its share of the pages)
+/// into block `pos` of every rank's destination tensor over the packet
+/// fabric (its own by NoC), ending each stream with a fused write +
+/// increment of the destination's done semaphore. Used by the broadcast
+/// method (destination: the gathered scratch) and by the fabric
+/// implementation of all-gather and broadcast (destination: the output).
 constexpr std::uint32_t kMaxExchangeRanks = 32;
 struct FabricExchangeArgs {
     std::uint32_t pos = 0, ranks = 0;
-    std::uint32_t page_bytes = 0, pages = 0;   ///< the input: `pages` pages
+    std::uint32_t page_bytes = 0, pages = 0;   ///< the input: `pages` pages (B)
+    std::uint32_t block = 0;                   ///< this rank's block in the destination (pos; broadcast: 0)
+    std::uint32_t blocks = 1;                  ///< blocks of the destination (ranks; broadcast: 1)
+    std::uint32_t row_pages = 0;               ///< destination page: gathered_page(block, p, blocks, pages, row_pages)
+    std::uint32_t worker = 0, workers = 1;     ///< this kernel sends pages worker, worker + workers, ...
+    std::uint32_t send = 1;                    ///< 0: this rank sends nothing (broadcast: not the root)
+    std::uint32_t own_copy = 1;                ///< also write the own block locally (and count it)
+    std::uint32_t wait_count = 0;              ///< then wait until the own done semaphore reaches this
     TensorArgs input;
     std::uint32_t staging = 0;                 ///< two pages of L1
-    std::uint32_t scratch_base[kMaxExchangeRanks] = {};  ///< every rank's gathered scratch (same layout)
+    std::uint32_t scratch_base[kMaxExchangeRanks] = {};  ///< every rank's destination tensor
     std::uint32_t scratch_dram = 1;
     std::uint32_t done_xy[kMaxExchangeRanks] = {}, done_addr[kMaxExchangeRanks] = {};
     std::uint32_t dir[kMaxExchangeRanks] = {};   ///< first fabric hop towards each rank (0 E, 1 W)
     std::uint32_t hops[kMaxExchangeRanks] = {};  ///< 1D route length to each rank
     std::uint32_t chip[kMaxExchangeRanks] = {};  ///< each rank's chip (header chips)
-    /// Line multicast (every rank's scratch and done semaphore at the same
+    /// Line multicast (every rank's destination and done semaphore at the same
     /// addresses): chips 1..mcast_range[d] hops away in direction d (0 E, 1 W)
     /// get one packet per page; 0 in both: one unicast per rank.
     std::uint32_t mcast_range[2] = {};
     std::uint32_t has_conn[2] = {};
     cclsim::fabric::FabricConnectionArgs conn[2];
     template <class V> void visit(V& v) {
-        v(pos), v(ranks), v(page_bytes), v(pages), input.visit(v), v(staging);
+        v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send), v(own_copy),
+            v(wait_count), input.visit(v), v(staging);
         for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);
         v(scratch_dram);

@@ -1,21 +1,27 @@
-// The broadcast method's exchange (gcl-collectives.md 3.4.3: "broadcasts the
-// tensor to all participating replicas ... the network latency cost is only
-// paid once"): every rank writes its whole input into its segment of every
-// rank's gathered scratch over the packet fabric — a line multicast per
-// direction (every router on the way writes the packet and passes it on),
-// or one unicast per destination where the ranks' buffers differ — with no
-// store-and-forward through worker kernels, and its own segment over the NoC. Each destination's last page is a fused write +
-// increment of that rank's done semaphore (fabric packets to one destination
-// stay in order, so the increment lands after every page). The reducers
-// (local_reduce_main) wait for all ranks' increments.
+// Exchanges over the packet fabric (the broadcast method of
+// gcl-collectives.md 3.4.3, "the network latency cost is only paid once",
+// and the fabric implementation of all-gather / broadcast, as tt-metal's
+// all_gather_async moves slices): a rank writes its input into block `pos`
+// of every rank's destination tensor — a line multicast per direction
+// (every router on the way writes the packet and passes it on), or one
+// unicast per destination where the ranks' buffers differ — with no
+// store-and-forward through worker kernels, and its own block over the NoC.
+// Several kernels may share a rank's pages (worker w: pages w, w + W, ...),
+// each through its own fabric connection (a mux when a router has several
+// clients). Each stream's last page is a fused write + increment of the
+// destination's done semaphore (packets of one stream stay in order, so the
+// increment lands after its pages); a kernel with `wait_count` then waits
+// until every stream that reaches its rank has landed.
 #include "firmware/api/dataflow_api.h"
 #include "firmware/api/fabric_api.h"
 #include "firmware/ccl/ccl_args.h"
 #include "firmware/ccl/ccl_kernels.h"
+#include "firmware/ccl/ccl_schedule.h"
 
 namespace cclsim::fw::ccl {
 
 using cclsim::ccl::FabricExchangeArgs;
+using cclsim::ccl::gathered_page;
 using cclsim::ccl::kArgsEndMarker;
 using cclsim::fabric::PacketHeader;
 
@@ -23,66 +29,79 @@ void fabric_exchange_main() {
     const FabricExchangeArgs a = read_layout_args<FabricExchangeArgs>(kArgsEndMarker, "fabric_exchange arguments");
     WorkerToFabricEdmSender tx[2];
     for (unsigned d = 0; d < 2; ++d)
-        if (a.has_conn[d]) {
+        if (a.send && a.has_conn[d]) {
             tx[d] = WorkerToFabricEdmSender(a.conn[d]);
             tx[d].open();
         }
-    const TensorArgs scratch_of = TensorArgs{0, a.scratch_dram};
-    auto scratchPage = [&](std::uint32_t rank, std::uint32_t page) {
-        TensorArgs s = scratch_of;
-        s.base = a.scratch_base[rank];
-        return tensor_page_addr(s, a.pos * a.pages + page, a.page_bytes);
+    auto destPage = [&](std::uint32_t rank, std::uint32_t page) {
+        const TensorArgs t{a.scratch_base[rank], a.scratch_dram};
+        return tensor_page_addr(t, gathered_page(a.block, page, a.blocks, a.pages, a.row_pages), a.page_bytes);
     };
-    WAYPOINT("FXC");
-    // Page p: read it (the next one's read overlaps this one's sends), then
-    // write it to every rank.
-    if (a.pages) noc_async_read(tensor_page_addr(a.input, 0, a.page_bytes), a.staging, a.page_bytes);
-    for (std::uint32_t p = 0; p < a.pages; ++p) {
-        const std::uint32_t buf = a.staging + (p % 2) * a.page_bytes;
-        noc_async_read_barrier();
-        if (p + 1 < a.pages) {
-            noc_async_writes_flushed();  // the other buffer's packets have left L1
-            noc_async_read(tensor_page_addr(a.input, p + 1, a.page_bytes), a.staging + ((p + 1) % 2) * a.page_bytes,
-                           a.page_bytes);
-        }
-        const bool mcast = a.mcast_range[0] + a.mcast_range[1] > 0;
+    auto doneSem = [&](std::uint32_t rank) {
+        return get_noc_addr(a.done_xy[rank] >> 16, a.done_xy[rank] & 0xffff, a.done_addr[rank]);
+    };
+    const bool mcast = a.mcast_range[0] + a.mcast_range[1] > 0;
+    // One packet of page p (buf; size 0: the closing increment only) to every rank this kernel serves.
+    auto sendPage = [&](std::uint32_t p, std::uint32_t buf, std::uint32_t size, bool last) {
         for (unsigned d = 0; mcast && d < 2; ++d) {
             if (!a.mcast_range[d]) continue;
-            // One packet per direction: every chip on the way writes it (the
-            // scratch and semaphore sit at the same addresses on every rank).
             PacketHeader h;
             h.set_route_1d_multicast(1, a.mcast_range[d]);
             h.set_chips(a.chip[a.pos], a.chip[a.pos]);
-            const std::uint64_t dst = scratchPage(a.pos, p);
-            if (p + 1 == a.pages) {
-                const std::uint64_t sem = get_noc_addr(a.done_xy[a.pos] >> 16, a.done_xy[a.pos] & 0xffff, a.done_addr[a.pos]);
-                h.to_noc_fused_unicast_write_atomic_inc(dst, sem, 1, a.page_bytes);
-            } else {
-                h.to_noc_unicast_write(dst, a.page_bytes);
-            }
-            tx[d].send_packet(h, buf, a.page_bytes);
+            if (!size)
+                h.to_noc_unicast_atomic_inc(doneSem(a.pos), 1);
+            else if (last)
+                h.to_noc_fused_unicast_write_atomic_inc(destPage(a.pos, p), doneSem(a.pos), 1, size);
+            else
+                h.to_noc_unicast_write(destPage(a.pos, p), size);
+            tx[d].send_packet(h, buf, size);
         }
         for (std::uint32_t k = 1; k < a.ranks && !mcast; ++k) {
             const std::uint32_t q = (a.pos + k) % a.ranks;  // nearest first, every rank in turn
+            if (!a.has_conn[a.dir[q]]) continue;
             PacketHeader h;  // 1D unicast route (tt-metal: fabric_set_unicast_route)
             h.set_route_1d(a.hops[q]);
             h.set_chips(a.chip[a.pos], a.chip[q]);
-            const std::uint64_t dst = scratchPage(q, p);
-            if (p + 1 == a.pages) {
-                const std::uint64_t sem = get_noc_addr(a.done_xy[q] >> 16, a.done_xy[q] & 0xffff, a.done_addr[q]);
-                h.to_noc_fused_unicast_write_atomic_inc(dst, sem, 1, a.page_bytes);
-            } else {
-                h.to_noc_unicast_write(dst, a.page_bytes);
-            }
-            tx[a.dir[q]].send_packet(h, buf, a.page_bytes);
+            if (!size)
+                h.to_noc_unicast_atomic_inc(doneSem(q), 1);
+            else if (last)
+                h.to_noc_fused_unicast_write_atomic_inc(destPage(q, p), doneSem(q), 1, size);
+            else
+                h.to_noc_unicast_write(destPage(q, p), size);
+            tx[a.dir[q]].send_packet(h, buf, size);
         }
-        noc_async_write(buf, scratchPage(a.pos, p), a.page_bytes);  // own segment
+    };
+    WAYPOINT("FXC");
+    if (a.send) {
+        // This kernel's pages: read one (the next read overlaps this one's sends), send it.
+        const std::uint32_t mine = a.worker < a.pages ? (a.pages - 1 - a.worker) / a.workers + 1 : 0;
+        auto pageOf = [&](std::uint32_t i) { return a.worker + i * a.workers; };
+        if (mine) noc_async_read(tensor_page_addr(a.input, pageOf(0), a.page_bytes), a.staging, a.page_bytes);
+        for (std::uint32_t i = 0; i < mine; ++i) {
+            const std::uint32_t buf = a.staging + (i % 2) * a.page_bytes;
+            noc_async_read_barrier();
+            if (i + 1 < mine) {
+                noc_async_writes_flushed();  // the other buffer's packets have left L1
+                noc_async_read(tensor_page_addr(a.input, pageOf(i + 1), a.page_bytes),
+                               a.staging + ((i + 1) % 2) * a.page_bytes, a.page_bytes);
+            }
+            sendPage(pageOf(i), buf, a.page_bytes, i + 1 == mine);
+            if (a.own_copy) noc_async_write(buf, destPage(a.pos, pageOf(i)), a.page_bytes);
+        }
+        if (!mine) sendPage(0, a.staging, 0, true);  // no pages: the stream still closes
     }
-    noc_async_write_barrier();
-    noc_semaphore_inc(get_noc_addr(a.done_xy[a.pos] >> 16, a.done_xy[a.pos] & 0xffff, a.done_addr[a.pos]), 1);
-    noc_async_atomic_barrier();
+    if (a.own_copy) {
+        // Pages this kernel did not send (another worker's share) are that worker's to copy.
+        noc_async_write_barrier();
+        noc_semaphore_inc(doneSem(a.pos), 1);
+        noc_async_atomic_barrier();
+    }
     for (unsigned d = 0; d < 2; ++d)
         if (tx[d].is_open()) tx[d].close();
+    if (a.wait_count) {
+        WAYPOINT("FXW");
+        noc_semaphore_wait_min(a.done_addr[a.pos], a.wait_count);
+    }
     WAYPOINT("DONE");
 }
 
