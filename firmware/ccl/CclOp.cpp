@@ -505,6 +505,129 @@ struct CclOp::Impl {
     /// rank s's input in block s of every rank's scratch), then a local
     /// reduction in rank order on every rank. Every gather kernel signals its
     /// rank's reducer when it is done.
+    /// --impl fabric all-gather and broadcast (tt-metal all_gather_async):
+    /// per rank and direction W worker kernels share the input's pages and
+    /// multicast each page along the direction (a ring: the first div_up(n-1, 2)
+    /// ranks ahead one way, the rest the other way; a line: to each end)
+    /// straight into every rank's output; the routers' worker channels are
+    /// shared through a mux when W > 1. One kernel per rank waits until every
+    /// stream reaching it has landed (the op's end on that chip).
+    void buildFabricGather(CclGroup& g, int root) {
+        using namespace cclsim::fabric;
+        const CclTopology& t = g.topo;
+        for (const CclHop& h : t.hops)
+            if (h.relayed()) throw ConfigError("--impl fabric: relayed groups run on the EDM streams (--impl edm)");
+        if (n > kMaxExchangeRanks) throw ConfigError(fmt::format("--impl fabric: at most {} ranks", kMaxExchangeRanks));
+        const bool ring = t.ring() && n >= 3;
+        auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
+                                                   FabricOptions{1, 0});
+        if (s.pageBytes > fab->maxPayloadBytes())
+            throw ConfigError(fmt::format("--impl fabric: a {} B page does not fit the fabric's {} B packet payload",
+                                          s.pageBytes, fab->maxPayloadBytes()));
+        const unsigned W = s.workers;
+        auto range = [&](unsigned pos, unsigned d) -> std::uint32_t {
+            if (ring) return d == 0 ? n / 2 : n - 1 - n / 2;
+            return d == 0 ? n - 1 - pos : pos;
+        };
+        struct K {
+            unsigned pos;
+            CoreCoord core;
+            KernelHandle handle;
+            FabricExchangeArgs a;
+            int dir = -1;
+            ClientId client;
+        };
+        std::vector<K> ks;
+        std::vector<CoreCoord> waiter(n);
+        std::vector<std::uint32_t> doneAddr(n);
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const unsigned chip = t.order[pos];
+            Program& p = rt.program(chip);
+            waiter[pos] = cores.take(chip, s);
+            doneAddr[pos] = p.createSemaphore(waiter[pos], 0, "gather_done");
+        }
+        const bool same = std::all_of(g.ranks.begin(), g.ranks.end(),
+                                      [&](const CclRank& r) { return r.output.base == g.ranks[0].output.base; }) &&
+                          std::all_of(waiter.begin(), waiter.end(),
+                                      [&](CoreCoord c) { return c.x == waiter[0].x && c.y == waiter[0].y; }) &&
+                          std::all_of(doneAddr.begin(), doneAddr.end(), [&](std::uint32_t x) { return x == doneAddr[0]; });
+        for (unsigned pos = 0; pos < n; ++pos) {
+            const unsigned chip = t.order[pos];
+            const bool sends = root < 0 || int(pos) == root;
+            std::vector<unsigned> dirs;
+            for (unsigned d : {0u, 1u})
+                if (sends && range(pos, d) > 0) dirs.push_back(d);
+            // Streams that land here: W per other sending rank, plus the own copies.
+            std::uint32_t expected = 0;
+            for (unsigned o = 0; o < n; ++o)
+                if (o != pos && (root < 0 || int(o) == root)) expected += W;
+            if (!dirs.empty()) expected += W;  // the own block, copied by the first direction's workers
+            bool first = true;
+            for (unsigned d : dirs)
+                for (unsigned w = 0; w < W; ++w) {
+                    K k;
+                    k.pos = pos;
+                    k.dir = int(d);
+                    k.core = first ? waiter[pos] : cores.take(chip, s);
+                    k.a.worker = w;
+                    k.a.workers = W;
+                    k.a.own_copy = d == dirs.front() ? 1 : 0;
+                    k.a.wait_count = first ? expected : 0;
+                    k.a.mcast_range[d] = same ? range(pos, d) : 0;
+                    first = false;
+                    ks.push_back(k);
+                }
+            if (first) {  // a rank that only receives
+                K k;
+                k.pos = pos;
+                k.core = waiter[pos];
+                k.a.send = 0;
+                k.a.own_copy = 0;
+                k.a.wait_count = expected;
+                ks.push_back(k);
+            }
+        }
+        for (K& k : ks) {
+            const unsigned chip = t.order[k.pos];
+            Program& p = rt.program(chip);
+            KernelConfig kc;
+            kc.vc = unsigned(DmaVc::Comm);
+            k.a.staging = p.allocateL1(k.core, 2 * s.pageBytes, 32);
+            k.handle = p.createKernel("gather_fabric", fw::ccl::fabric_exchange_main, k.core, kc);
+            if (k.dir >= 0) k.client = fab->addClient(chip, k.core, Dir(k.dir), 0);
+        }
+        fab->build();
+        for (K& k : ks) {
+            FabricExchangeArgs& a = k.a;
+            const unsigned chip = t.order[k.pos];
+            a.pos = k.pos;
+            a.ranks = n;
+            a.page_bytes = s.pageBytes;
+            a.pages = std::uint32_t(op.blockPages_);
+            a.block = root < 0 ? k.pos : 0;
+            a.blocks = root < 0 ? n : 1;
+            a.row_pages = s.op == Op::AllGather && s.dim == 1 ? s.rowPages : 0;
+            a.input = tensor(g.ranks[k.pos].input);
+            a.scratch_dram = g.ranks[k.pos].output.dram ? 1 : 0;
+            for (unsigned q = 0; q < n; ++q) {
+                a.chip[q] = t.order[q];
+                a.scratch_base[q] = g.ranks[q].output.base;
+                a.done_xy[q] = packXY(waiter[q].x, waiter[q].y);
+                a.done_addr[q] = doneAddr[q];
+                if (q == k.pos) continue;
+                const Route r = fab->route(chip, t.order[q]);
+                a.dir[q] = unsigned(r.first());
+                a.hops[q] = r.size();
+            }
+            if (k.dir >= 0) {
+                a.has_conn[k.dir] = 1;
+                a.conn[k.dir] = fab->connection(k.client);
+            }
+            rt.program(chip).setRuntimeArgs(k.handle, pack_args(a));
+        }
+        op.packetFabrics_.push_back(std::move(fab));
+    }
+
     /// The broadcast method's exchange over a packet fabric on the group's
     /// ring (or line): a fabric_exchange kernel per rank writes its input
     /// into every rank's scratch. False if a page does not fit a packet.
@@ -756,6 +879,9 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         throw ConfigError(fmt::format("--root {}: the collective has ranks 0..{}", s.root, n - 1));
     if (s.method == Method::Line && s.topology() != TopologyKind::Line) throw std::logic_error("line method on a ring");
 
+    if (s.impl == CclSpec::Impl::Fabric && s.op != Op::AllGather && s.op != Op::Broadcast)
+        throw ConfigError(fmt::format("--impl fabric: {} is not yet built on the packet fabric; use --impl edm",
+                                      opName(s.op)));
     const bool ring = s.topology() == TopologyKind::Ring;
     Impl impl(rt, *this);
     impl.n = n;
@@ -799,8 +925,18 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         gp.ring_reach[0] = mp.gatherReach[0];
         gp.ring_reach[1] = mp.gatherReach[1];
         switch (s.op) {
-            case Op::AllGather: impl.buildGather(g, gp, false, *fabric_); break;
+            case Op::AllGather:
+                if (s.impl == CclSpec::Impl::Fabric) {
+                    impl.buildFabricGather(g, -1);
+                    break;
+                }
+                impl.buildGather(g, gp, false, *fabric_);
+                break;
             case Op::Broadcast:
+                if (s.impl == CclSpec::Impl::Fabric) {
+                    impl.buildFabricGather(g, int(s.root));
+                    break;
+                }
                 gp.root = std::int32_t(s.root);
                 impl.buildGather(g, gp, false, *fabric_);
                 break;

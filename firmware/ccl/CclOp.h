@@ -53,6 +53,11 @@ struct CclSpec {
     /// Hops between group members without a link run over a path of links,
     /// relayed by workers on the chips in between (communication groups).
     bool relay = false;
+    /// How the op moves data: the CCL guide's EDM streams, or the packet
+    /// fabric as tt-metal's current ops do (all_gather_async: each slice
+    /// multicast both ways about halfway round, a mux and W workers per
+    /// direction).
+    enum class Impl { Edm, Fabric } impl = Impl::Edm;
     /// Inputs given by the user, per group and rank (count elements each);
     /// empty: generated from the seed.
     std::vector<std::vector<golden::Tensor>> inputs;

@@ -88,7 +88,12 @@ public:
         cmd.add_option("--packet", packet_, "EDM packet (message) bytes, a whole number of pages; 0: auto")
             ->check(CLI::Range(0u, 1u << 20));
         cmd.add_option("--links", links_, "Ethernet links per hop")->check(CLI::Range(1u, 16u));
-        cmd.add_option("--workers", workers_, "worker units per link and direction")->check(CLI::Range(1u, 64u));
+        cmd.add_option("--workers", workers_, "worker units per link and direction (default: edm 4; fabric by "
+                                              "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
+            ->check(CLI::Range(1u, 64u));
+        cmd.add_option("--impl", impl_, "edm (the CCL guide's EDM streams) or fabric (the packet fabric, as "
+                                        "tt-metal's current all_gather_async; all_gather and broadcast)")
+            ->check(CLI::IsMember({"edm", "fabric"}));
         if (op_ == Op::AllGather) {
             cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(CLI::Range(0u, 1u));
             cmd.add_option("--row-pages", rowPages_, "--dim 1: pages per rank row")->check(CLI::Range(1u, 1u << 30));
@@ -107,7 +112,7 @@ public:
                          {"topology", topology_}, {"method", method_},     {"bidir", bidir_},
                          {"group", group_},       {"axis", axis_},         {"size", size_},
                          {"count", count_},       {"dtype", dtype_},       {"page_bytes", pageBytes_},
-                         {"packet", packet_},     {"links", links_},       {"workers", workers_},
+                         {"packet", packet_},     {"links", links_},       {"workers", workers_},  {"impl", impl_},
                          {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_},
                          {"inputs", inputs_},     {"dump_outputs", dump_}, {"methods", methodsFile()}};
         if (reduces()) p["reduce_op"] = redop_;
@@ -140,7 +145,6 @@ public:
         const unsigned n = unsigned(s.groups.front().size());
         const TopologyKind topo = topology_ == "line" ? TopologyKind::Line : TopologyKind::Ring;
         s.links = links_;
-        s.workers = workers_;
         s.pageBytes = pageBytes_;
         s.packetBytes = packet_;
         s.dim = dim_;
@@ -181,6 +185,19 @@ public:
                 }
             }
             s.count = S / unit;
+        }
+        // Implementation and worker count.
+        s.impl = impl_ == "fabric" ? CclSpec::Impl::Fabric : CclSpec::Impl::Edm;
+        if (workers_) {
+            s.workers = workers_;
+        } else if (s.impl == CclSpec::Impl::Fabric) {
+            // tt-metal all_gather_async: 4 workers per direction when a link carries
+            // more than 256 KB, 1 when it carries at most 4 KB, else 2. A link next
+            // to a chip carries div_up(n-1, 2) slices of the input.
+            const std::uint64_t perLink = s.count * e * ((n - 1 + 1) / 2);
+            s.workers = perLink <= 4096 ? 1 : perLink <= 262144 ? 2 : 4;
+        } else {
+            s.workers = 4;
         }
         // The method: given, or from the rule table.
         const std::string m = !bidir_.empty() ? (bidir_ == "off" ? "clockwise_ring" : bidir_ == "halves"
@@ -262,6 +279,7 @@ public:
                 {"relay_chip_visits", relayChips},
                 {"topology", topologyName(s.topology())},
                 {"method", golden::methodName(s.method)},
+                {"impl", s.impl == CclSpec::Impl::Fabric ? "fabric" : "edm"},
                 {"method_rule", methodRule_},
                 {"reduce_op", reduces() ? golden::redOpName(s.redop) : "none"},
                 {"directions", op.directions()},
@@ -324,9 +342,9 @@ public:
             r["directions"].get<unsigned>() > 1 ? " and direction" : "", r["worker_cores_per_chip"].get<unsigned>(),
             r["packet_bytes"].get<unsigned>(), r["edm_channels_per_core"].get<unsigned>());
         out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});
-        out += fmt::format("  method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time measured on chip "
+        out += fmt::format("  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time measured on chip "
                            "{} (started last), end to end {:.3f} us\n",
-                           r["method"].get<std::string>(),
+                           r["impl"].get<std::string>(), r["method"].get<std::string>(),
                            r["method_rule"] == "given" ? "given" : "auto: " + r["method_rule"].get<std::string>(),
                            r["bus_factor"].get<double>(), r["linkbw_normalised_by"].get<std::string>(),
                            r["measured_on_chip"].get<unsigned>(), r["end_to_end_us"].get<double>());
@@ -341,7 +359,7 @@ public:
         return fmt::format("# {} sweep {} .. {} x{}: {} topology, method {}, {} link(s), {} worker(s), {}, page {} B, "
                            "packet {}\n",
                            name(), sizeText(minBytes()), sizeText(maxBytes()), stepFactor_, topology_,
-                           bidir_.empty() ? method_ : "--bidir " + bidir_, links_, workers_, dtype_, pageBytes_,
+                           bidir_.empty() ? method_ : "--bidir " + bidir_, links_, workers_ ? std::to_string(workers_) : "auto", dtype_, pageBytes_,
                            packet_ ? std::to_string(packet_) + " B" : "auto") +
                tableHeader();
     }
@@ -478,7 +496,8 @@ private:
     unsigned pageBytes_ = 2048;
     unsigned packet_ = 0;
     unsigned links_ = 1;
-    unsigned workers_ = 4;
+    unsigned workers_ = 0;  ///< 0: the implementation's default
+    std::string impl_ = "edm";
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;
     unsigned root_ = 0;

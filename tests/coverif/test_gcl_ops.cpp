@@ -316,3 +316,36 @@ TEST(GclInputs, NpyDirectoryRoundTrip) {
     expectExact(back, "npy inputs");
     EXPECT_EQ(back["results"]["input_elements"], 4096);
 }
+
+// ---- --impl fabric (tt-metal's all_gather_async structure) ------------------------------------------
+
+TEST(FabricImpl, AllGatherAndBroadcastExactOnEveryTopology) {
+    for (const char* args : {"all_gather --impl fabric --count 1001 --dtype fp32",        // 8-ring, W = 2
+                             "all_gather --impl fabric --size 4M --workers 4",            // a mux per router
+                             "all_gather --impl fabric --chips 4 --topology line --size 1M",
+                             "all_gather --impl fabric --chips 2 --size 64K",
+                             "all_gather --impl fabric --dim 1 --row-pages 3 --size 192K",
+                             "broadcast --impl fabric --root 3 --size 100K",
+                             "broadcast --impl fabric --chips 4 --topology line --root 2 --count 777"}) {
+        const auto rep = runBinary(kT3000, args);
+        expectExact(rep, args);
+        EXPECT_EQ(rep["results"]["impl"], "fabric") << args;
+    }
+    expectExact(runBinary(kT3000, "all_gather --impl fabric --cluster " + writeChainDescriptor("ring5f", 5, true) +
+                                      " --count 999 --dtype int32"),
+                "odd ring");
+    expectExact(runBinary(kGalaxy, "all_gather --impl fabric --size 96K"), "galaxy ring");
+    expectExact(runBinary(kGalaxy, "all_gather --impl fabric --axis row --topology line --size 48K"), "galaxy rows");
+}
+
+TEST(FabricImpl, WorkerRuleAndErrors) {
+    // tt-metal's rule: 1 worker up to 4 KB per link, 2 up to 256 KB, else 4.
+    EXPECT_EQ(runBinary(kT3000, "all_gather --impl fabric --size 8K --no-data")["results"]["workers"], 1);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --impl fabric --size 256K --no-data")["results"]["workers"], 2);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --impl fabric --size 4M --no-data")["results"]["workers"], 4);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data")["results"]["workers"], 4);  // edm
+    auto err = [](const std::string& args) { return runBinary(kT3000, args, 3).value("error", std::string()); };
+    EXPECT_NE(err("all_reduce --impl fabric").find("not yet built on the packet fabric"), std::string::npos);
+    EXPECT_NE(err("all_gather --impl fabric --page-bytes 8192").find("does not fit the fabric"), std::string::npos);
+    EXPECT_NE(err("all_gather --impl fabric --group orthogonal:4").find("relayed groups"), std::string::npos);
+}
