@@ -41,6 +41,9 @@ double busFactor(Op op, unsigned n) {
 namespace {
 
 constexpr std::uint32_t kMaxAutoPacket = 16384;  // the guide's preferred EDM packet size
+/// Pages a fabric gather worker reads per batch (its staging holds two
+/// batches): a firmware buffer choice, like the CB depth of tt-metal's reader.
+constexpr std::uint32_t kGatherBatchPages = 4;
 
 /// Little-endian bytes of an element as hex (most significant first).
 std::string hexOf(const std::uint8_t* p, std::size_t n) {
@@ -592,7 +595,8 @@ struct CclOp::Impl {
             Program& p = rt.program(chip);
             KernelConfig kc;
             kc.vc = unsigned(DmaVc::Comm);
-            k.a.staging = p.allocateL1(k.core, 2 * s.pageBytes, 32);
+            k.a.batch = kGatherBatchPages;
+            k.a.staging = p.allocateL1(k.core, 2 * kGatherBatchPages * s.pageBytes, 32);
             k.handle = p.createKernel("gather_fabric", fw::ccl::fabric_exchange_main, k.core, kc);
             if (k.dir >= 0) k.client = fab->addClient(chip, k.core, Dir(k.dir), 0);
         }

@@ -199,7 +199,8 @@ struct FabricExchangeArgs {
     std::uint32_t own_copy = 1;                ///< also write the own block locally (and count it)
     std::uint32_t wait_count = 0;              ///< then wait until the own done semaphore reaches this
     TensorArgs input;
-    std::uint32_t staging = 0;                 ///< two pages of L1
+    std::uint32_t batch = 1;                   ///< pages read per batch
+    std::uint32_t staging = 0;                 ///< two batches of pages in L1
     std::uint32_t scratch_base[kMaxExchangeRanks] = {};  ///< every rank's destination tensor
     std::uint32_t scratch_dram = 1;
     std::uint32_t done_xy[kMaxExchangeRanks] = {}, done_addr[kMaxExchangeRanks] = {};
@@ -214,7 +215,7 @@ struct FabricExchangeArgs {
     cclsim::fabric::FabricConnectionArgs conn[2];
     template <class V> void visit(V& v) {
         v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send), v(own_copy),
-            v(wait_count), input.visit(v), v(staging);
+            v(wait_count), input.visit(v), v(batch), v(staging);
         for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);
         v(scratch_dram);

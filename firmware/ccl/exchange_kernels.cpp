@@ -73,20 +73,28 @@ void fabric_exchange_main() {
     };
     WAYPOINT("FXC");
     if (a.send) {
-        // This kernel's pages: read one (the next read overlaps this one's sends), send it.
+        // This kernel's pages in batches of `batch` (a circular buffer of two
+        // batches, as a reader kernel fills a CB): the next batch's reads
+        // overlap this batch's sends.
         const std::uint32_t mine = a.worker < a.pages ? (a.pages - 1 - a.worker) / a.workers + 1 : 0;
+        const std::uint32_t batch = a.batch ? a.batch : 1;
         auto pageOf = [&](std::uint32_t i) { return a.worker + i * a.workers; };
-        if (mine) noc_async_read(tensor_page_addr(a.input, pageOf(0), a.page_bytes), a.staging, a.page_bytes);
-        for (std::uint32_t i = 0; i < mine; ++i) {
-            const std::uint32_t buf = a.staging + (i % 2) * a.page_bytes;
+        auto bufOf = [&](std::uint32_t i) { return a.staging + ((i / batch) % 2 * batch + i % batch) * a.page_bytes; };
+        auto readBatch = [&](std::uint32_t first) {
+            for (std::uint32_t i = first; i < mine && i < first + batch; ++i)
+                noc_async_read(tensor_page_addr(a.input, pageOf(i), a.page_bytes), bufOf(i), a.page_bytes);
+        };
+        readBatch(0);
+        for (std::uint32_t first = 0; first < mine; first += batch) {
             noc_async_read_barrier();
-            if (i + 1 < mine) {
-                noc_async_writes_flushed();  // the other buffer's packets have left L1
-                noc_async_read(tensor_page_addr(a.input, pageOf(i + 1), a.page_bytes),
-                               a.staging + ((i + 1) % 2) * a.page_bytes, a.page_bytes);
+            if (first + batch < mine) {
+                noc_async_writes_flushed();  // the other half's packets have left L1
+                readBatch(first + batch);
             }
-            sendPage(pageOf(i), buf, a.page_bytes, i + 1 == mine);
-            if (a.own_copy) noc_async_write(buf, destPage(a.pos, pageOf(i)), a.page_bytes);
+            for (std::uint32_t i = first; i < mine && i < first + batch; ++i) {
+                sendPage(pageOf(i), bufOf(i), a.page_bytes, i + 1 == mine);
+                if (a.own_copy) noc_async_write(bufOf(i), destPage(a.pos, pageOf(i)), a.page_bytes);
+            }
         }
         if (!mine) sendPage(0, a.staging, 0, true);  // no pages: the stream still closes
     }
