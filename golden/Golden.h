@@ -1,5 +1,5 @@
 // Golden reference of the collectives: what every rank's output must hold,
-// computed from the op's definition (gcl-collectives.md section 3.3) on
+// computed from the op's definition (GCL user guide, section 3.3) on
 // logical tensors — arrays of elements, no pages, no devices. It shares no
 // code with the model or the firmware.
 //

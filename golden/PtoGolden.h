@@ -1,4 +1,4 @@
-// Golden reference of the PTO communication ops (pto-communication.md and
+// Golden reference of the PTO communication ops (pto-isa's communication ISA pages, docs/isa/comm and
 // pto-isa's per-op definitions), on row-major tensors of packed elements.
 // Shares no code with the firmware's pto_api.
 //

@@ -1,5 +1,5 @@
 // Data types and reduction operators of the golden reference (GCL's set,
-// gcl-collectives.md section 3.1, plus bf16), implemented on their own: the
+// GCL user guide, section 3.1, plus bf16), implemented on their own: the
 // firmware's compute engine has its own implementation, and the two must
 // agree bit for bit.
 //
@@ -47,7 +47,7 @@ bool isFloat(DType t);
 const char* redOpName(RedOp op);
 RedOp parseRedOp(const std::string& s);
 
-/// The (operator, type) pairs of gcl-collectives.md 3.1, plus bf16 wherever HALF is allowed.
+/// The (operator, type) pairs of GCL user guide 3.1, plus bf16 wherever HALF is allowed.
 bool supports(RedOp op, DType t);
 /// "bf16, fp16, fp32, int32, int64, uint64" for an operator (for error messages).
 std::string supportedTypes(RedOp op);

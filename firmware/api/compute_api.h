@@ -1,7 +1,7 @@
 // Compute on a worker core's local L1 (the compute engine as the data-
 // movement kernels see it): elementwise reductions with a cost per byte.
 //
-// Data types and operators are GCL's (gcl-collectives.md 3.1, plus bf16).
+// Data types and operators are GCL's (GCL user guide 3.1, plus bf16).
 // Semantics: bf16 and fp16 operands are widened to fp32, the operation is
 // done in fp32 and the result rounded to nearest even into the type (fp16:
 // overflow to infinity, subnormals kept); fp32 is IEEE single; integers wrap

@@ -841,7 +841,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     for (const CclGroup& g : groups_)
         if (g.topo.size() != n) throw ConfigError("every group of a collective must have the same size");
 
-    // Shapes (gcl-collectives.md 3.3) and their page layouts.
+    // Shapes (GCL user guide 3.3) and their page layouts.
     const std::uint64_t E = s.count;
     if (E == 0) throw ConfigError(fmt::format("{}: the input has no elements", opName(s.op)));
     if (s.op == Op::AllToAll && E % n)

@@ -5,7 +5,7 @@
 // collective method and wires them to EDM channels (EDM builders), loads the
 // inputs and, after the run, compares every output with the golden reference.
 //
-// Methods (gcl-collectives.md 3.4) as the kernels run them: clockwise and
+// Methods (GCL user guide 3.4) as the kernels run them: clockwise and
 // anticlockwise rings use one direction; a bidirectional ring pair moves the
 // first half of every block's pages clockwise and the rest anticlockwise; meet
 // in the middle sends every block both ways halfway (all-gather) or reduces

@@ -1,4 +1,4 @@
-// Communication groups over the replicas (gcl-collectives.md 3.2): which
+// Communication groups over the replicas (GCL user guide 3.2): which
 // replicas take part in each of the collectives one op runs at once.
 //
 //   ALL             one group of every replica

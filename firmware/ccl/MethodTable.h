@@ -1,5 +1,5 @@
 // `--method auto`: the rule table that picks a collective method
-// (gcl-collectives.md 3.4: "pick the optimal method using ... data size,
+// (GCL user guide 3.4: "pick the optimal method using ... data size,
 // number of replicas in a communication group, communication group type ...
 // physical network topology"). The table is data, in
 // platforms/collective_methods.yaml; the first rule whose conditions all

@@ -1,5 +1,5 @@
 // Exchanges over the packet fabric (the broadcast method of
-// gcl-collectives.md 3.4.3, "the network latency cost is only paid once",
+// GCL user guide 3.4.3, "the network latency cost is only paid once",
 // and the fabric implementation of all-gather / broadcast, as tt-metal's
 // all_gather_async moves slices): a rank writes its input into block `pos`
 // of every rank's destination tensor — a line multicast per direction

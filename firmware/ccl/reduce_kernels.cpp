@@ -132,7 +132,7 @@ void reduce_worker_main() {
     WAYPOINT("DONE");
 }
 
-// The broadcast method (gcl-collectives.md 3.4.3): every rank's whole input
+// The broadcast method (GCL user guide 3.4.3): every rank's whole input
 // reaches every rank first (an all-gather of whole inputs), then each rank
 // reduces locally in rank order: out = ((g(x_0) (+) g(x_1)) (+) ...) (+)
 // g(x_{n-1}). The network latency is paid once; memory and bytes grow with n.

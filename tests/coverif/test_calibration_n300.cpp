@@ -1,4 +1,4 @@
-// Calibration figures of DESIGN.md reproduced by the firmware on the N300 model.
+// Published calibration figures (README) reproduced by the firmware on the N300 model.
 #include "tests/coverif/CoverifHelpers.h"
 
 using cclsim::test::result;

@@ -70,7 +70,7 @@ struct Pair {
 };
 
 std::vector<Pair> supportedPairs() {
-    // gcl-collectives.md 3.1 (bf16 wherever HALF is allowed).
+    // GCL user guide 3.1 (bf16 wherever HALF is allowed).
     const std::vector<std::string> arith{"bf16", "fp16", "fp32", "int32", "int64", "uint64"};
     const std::vector<std::string> ordered{"bf16", "fp16", "fp32", "int32", "uint32", "int64", "uint64"};
     std::vector<Pair> out;
@@ -183,7 +183,7 @@ TEST(GclShapes, AllGatherOfReduceScatterIsAllReduceForIntegerAdd) {
     }
 }
 
-// ---- the example tables of gcl-collectives.md 3.1 and 3.3 ------------------------------------------------
+// ---- the example tables of GCL user guide 3.1 and 3.3 ------------------------------------------------
 
 namespace {
 struct Table {

@@ -315,7 +315,7 @@ TEST(CclSizes, ParseBytes) {
     EXPECT_THROW(parseBytes("-4K", "--size"), ConfigError);
 }
 
-// ---- communication groups (gcl-collectives.md tables 3.1 .. 3.3) -------------------------
+// ---- communication groups (GCL user guide, tables 3.1 .. 3.3) -------------------------
 
 TEST(CommGroups, GclTablesForSixteenReplicas) {
     using G = std::vector<std::vector<unsigned>>;

@@ -82,7 +82,7 @@ TEST(GoldenTypes, NamesAndGclAliasesParse) {
 }
 
 TEST(GoldenTypes, SupportTableIsGcls) {
-    // gcl-collectives.md 3.1, bf16 wherever HALF is allowed.
+    // GCL user guide 3.1, bf16 wherever HALF is allowed.
     EXPECT_EQ(supportedTypes(RedOp::Add), "bf16, fp16, fp32, int32, int64, uint64");
     EXPECT_EQ(supportedTypes(RedOp::Mul), "bf16, fp16, fp32, int32, int64, uint64");
     EXPECT_EQ(supportedTypes(RedOp::Mean), "bf16, fp16, fp32");
@@ -152,7 +152,7 @@ TEST(GoldenTypes, InputsAreDeterministicAndRangeLocal) {
     }
 }
 
-// ---- the GCL example tables (gcl-collectives.md 3.1 and 3.3) ---------------------------------
+// ---- the GCL example tables (GCL user guide 3.1 and 3.3) ---------------------------------
 
 namespace {
 

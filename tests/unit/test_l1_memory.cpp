@@ -168,7 +168,7 @@ TEST(L1Memory, TimingModeTransfersCarryWordsWrittenByFirmware) {
     // host did not mark (the tt-metal idiom: noc_semaphore_set(local, v);
     // noc_semaphore_set_remote(local, remote)) therefore delivers v in data
     // mode but leaves the remote semaphore unchanged under --no-data: the
-    // waiter deadlocks, so timing is not "identical" as DESIGN.md promises.
+    // waiter deadlocks, so timing is not "identical" as the README promises.
     // Fix: in timing mode treat every word written through writeU32() /
     // atomicAdd() as control (call the markControl logic for [addr, addr+4)),
     // or have snapshot() also copy stored words.
