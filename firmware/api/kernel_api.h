@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <type_traits>
 
 namespace cclsim::fw {
@@ -83,6 +84,16 @@ template <class A> A read_layout_args(std::uint32_t end_marker, const char* what
     if (get_arg_count() <= std::uint32_t(i) || get_arg_val<std::uint32_t>(i) != end_marker)
         fw_assert_equal(get_arg_count() > std::uint32_t(i) ? get_arg_val<std::uint32_t>(i) : 0, end_marker, what);
     return a;
+}
+
+/// Host side of read_layout_args: the fields of layout A in its `visit`
+/// order, then `end_marker`.
+template <class A> std::vector<std::uint32_t> pack_layout_args(A a, std::uint32_t end_marker) {
+    std::vector<std::uint32_t> out;
+    auto push = [&out](std::uint32_t& f) { out.push_back(f); };
+    a.visit(push);
+    out.push_back(end_marker);
+    return out;
 }
 
 }  // namespace cclsim::fw

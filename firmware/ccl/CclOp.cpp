@@ -508,79 +508,105 @@ struct CclOp::Impl {
     /// rank s's input in block s of every rank's scratch), then a local
     /// reduction in rank order on every rank. Every gather kernel signals its
     /// rank's reducer when it is done.
-    /// --impl fabric all-gather and broadcast (tt-metal all_gather_async):
-    /// per rank and direction W worker kernels share the input's pages and
-    /// multicast each page along the direction (a ring: the first div_up(n-1, 2)
-    /// ranks ahead one way, the rest the other way; a line: to each end)
-    /// straight into every rank's output; the routers' worker channels are
-    /// shared through a mux when W > 1. One kernel per rank waits until every
-    /// stream reaching it has landed (the op's end on that chip).
-    void buildFabricGather(CclGroup& g, int root) {
+    /// An exchange over a packet fabric on the group's ring (or line): every
+    /// sending rank's input goes into its block of every rank's destination
+    /// (fabric_exchange_main). Per rank W worker kernels share the pages, one
+    /// per direction (or one for both directions), each with its own fabric
+    /// connection (a mux shares a router's worker channel when it has several
+    /// clients); a page is multicast along its direction — on a ring the first
+    /// div_up(n-1, 2) ranks one way and the rest the other, on a line to each
+    /// end — or unicast where the ranks' buffers differ.
+    struct ExchangePlan {
+        int root = -1;                          ///< the only sender (broadcast); -1: every rank
+        const std::vector<Buffer>* dst = nullptr;  ///< destination per position
+        std::uint32_t rowPages = 0;             ///< all_gather dim 1
+        unsigned workers = 1;
+        bool kernelPerDirection = true;         ///< false: one kernel per worker serves both directions
+        std::uint32_t batch = 1;                ///< pages a worker reads per batch
+        /// Semaphores of the kernels that consume the destination (the broadcast
+        /// method's reducers): their counts are set here. Null: one kernel per
+        /// rank waits until every stream reaching it has landed.
+        DoneSignals* external = nullptr;
+        const char* kernelName = "fabric_exchange";
+    };
+
+    /// Build the exchange; "" on success, else why the group cannot use the fabric.
+    std::string buildFabricExchange(CclGroup& g, const ExchangePlan& x) {
         using namespace cclsim::fabric;
         const CclTopology& t = g.topo;
         for (const CclHop& h : t.hops)
-            if (h.relayed()) throw ConfigError("--impl fabric: relayed groups run on the EDM streams (--impl edm)");
-        if (n > kMaxExchangeRanks) throw ConfigError(fmt::format("--impl fabric: at most {} ranks", kMaxExchangeRanks));
+            if (h.relayed()) return "relayed groups run on the EDM streams (--impl edm)";
+        if (n > kMaxExchangeRanks) return fmt::format("at most {} ranks", kMaxExchangeRanks);
         const bool ring = t.ring() && n >= 3;
         auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
                                                    FabricOptions{1, 0});
         if (s.pageBytes > fab->maxPayloadBytes())
-            throw ConfigError(fmt::format("--impl fabric: a {} B page does not fit the fabric's {} B packet payload",
-                                          s.pageBytes, fab->maxPayloadBytes()));
-        const unsigned W = s.workers;
+            return fmt::format("a {} B page does not fit the fabric's {} B packet payload", s.pageBytes,
+                               fab->maxPayloadBytes());
+        const unsigned W = x.workers;
+        const std::vector<Buffer>& dst = *x.dst;
         auto range = [&](unsigned pos, unsigned d) -> std::uint32_t {
             if (ring) return d == 0 ? n / 2 : n - 1 - n / 2;
             return d == 0 ? n - 1 - pos : pos;
         };
+        auto sends = [&](unsigned pos) { return x.root < 0 || int(pos) == x.root; };
+        // Done semaphores: the consumers', or one waiter kernel's per rank.
+        std::vector<RemoteSem> done(n);
+        std::vector<CoreCoord> waiter(n);
+        for (unsigned pos = 0; pos < n; ++pos) {
+            if (x.external) {
+                done[pos] = x.external->sem[pos];
+                continue;
+            }
+            waiter[pos] = cores.take(t.order[pos], s);
+            done[pos] = RemoteSem{waiter[pos].x, waiter[pos].y,
+                                  rt.program(t.order[pos]).createSemaphore(waiter[pos], 0, "gather_done")};
+        }
+        // Multicast needs every rank's destination and semaphore at the same addresses.
+        bool same = true;
+        for (unsigned q = 1; q < n; ++q)
+            same = same && dst[q].base == dst[0].base && done[q].x == done[0].x && done[q].y == done[0].y &&
+                   done[q].addr == done[0].addr;
         struct K {
             unsigned pos;
             CoreCoord core;
             KernelHandle handle;
             FabricExchangeArgs a;
-            int dir = -1;
-            ClientId client;
+            std::vector<unsigned> dirs;
+            ClientId client[2];
         };
         std::vector<K> ks;
-        std::vector<CoreCoord> waiter(n);
-        std::vector<std::uint32_t> doneAddr(n);
         for (unsigned pos = 0; pos < n; ++pos) {
             const unsigned chip = t.order[pos];
-            Program& p = rt.program(chip);
-            waiter[pos] = cores.take(chip, s);
-            doneAddr[pos] = p.createSemaphore(waiter[pos], 0, "gather_done");
-        }
-        const bool same = std::all_of(g.ranks.begin(), g.ranks.end(),
-                                      [&](const CclRank& r) { return r.output.base == g.ranks[0].output.base; }) &&
-                          std::all_of(waiter.begin(), waiter.end(),
-                                      [&](CoreCoord c) { return c.x == waiter[0].x && c.y == waiter[0].y; }) &&
-                          std::all_of(doneAddr.begin(), doneAddr.end(), [&](std::uint32_t x) { return x == doneAddr[0]; });
-        for (unsigned pos = 0; pos < n; ++pos) {
-            const unsigned chip = t.order[pos];
-            const bool sends = root < 0 || int(pos) == root;
             std::vector<unsigned> dirs;
             for (unsigned d : {0u, 1u})
-                if (sends && range(pos, d) > 0) dirs.push_back(d);
-            // Streams that land here: W per other sending rank, plus the own copies.
-            std::uint32_t expected = 0;
+                if (sends(pos) && range(pos, d) > 0) dirs.push_back(d);
+            // Streams that land here: W per other sending rank, W own copies.
+            std::uint32_t expected = sends(pos) ? W : 0;
             for (unsigned o = 0; o < n; ++o)
-                if (o != pos && (root < 0 || int(o) == root)) expected += W;
-            if (!dirs.empty()) expected += W;  // the own block, copied by the first direction's workers
+                if (o != pos && sends(o)) expected += W;
+            if (x.external) x.external->count[pos] = expected;
+            std::vector<std::vector<unsigned>> kernelDirs;
+            if (x.kernelPerDirection)
+                for (unsigned d : dirs) kernelDirs.push_back({d});
+            else if (!dirs.empty())
+                kernelDirs.push_back(dirs);
             bool first = true;
-            for (unsigned d : dirs)
+            for (std::size_t kd = 0; kd < kernelDirs.size(); ++kd)
                 for (unsigned w = 0; w < W; ++w) {
                     K k;
                     k.pos = pos;
-                    k.dir = int(d);
-                    k.core = first ? waiter[pos] : cores.take(chip, s);
+                    k.dirs = kernelDirs[kd];
+                    k.core = first && !x.external ? waiter[pos] : cores.take(chip, s);
                     k.a.worker = w;
                     k.a.workers = W;
-                    k.a.own_copy = d == dirs.front() ? 1 : 0;
-                    k.a.wait_count = first ? expected : 0;
-                    k.a.mcast_range[d] = same ? range(pos, d) : 0;
+                    k.a.own_copy = kd == 0 ? 1 : 0;
+                    k.a.wait_count = first && !x.external ? expected : 0;
+                    for (unsigned d : k.dirs) k.a.mcast_range[d] = same ? range(pos, d) : 0;
                     first = false;
                     ks.push_back(k);
                 }
-            if (first) {  // a rank that only receives
+            if (first && !x.external) {  // a rank that only receives
                 K k;
                 k.pos = pos;
                 k.core = waiter[pos];
@@ -595,10 +621,10 @@ struct CclOp::Impl {
             Program& p = rt.program(chip);
             KernelConfig kc;
             kc.vc = unsigned(DmaVc::Comm);
-            k.a.batch = kGatherBatchPages;
-            k.a.staging = p.allocateL1(k.core, 2 * kGatherBatchPages * s.pageBytes, 32);
-            k.handle = p.createKernel("gather_fabric", fw::ccl::fabric_exchange_main, k.core, kc);
-            if (k.dir >= 0) k.client = fab->addClient(chip, k.core, Dir(k.dir), 0);
+            k.a.batch = x.batch;
+            k.a.staging = p.allocateL1(k.core, 2 * x.batch * s.pageBytes, 32);
+            k.handle = p.createKernel(x.kernelName, fw::ccl::fabric_exchange_main, k.core, kc);
+            for (unsigned d : k.dirs) k.client[d] = fab->addClient(chip, k.core, Dir(d), 0);
         }
         fab->build();
         for (K& k : ks) {
@@ -608,105 +634,45 @@ struct CclOp::Impl {
             a.ranks = n;
             a.page_bytes = s.pageBytes;
             a.pages = std::uint32_t(op.blockPages_);
-            a.block = root < 0 ? k.pos : 0;
-            a.blocks = root < 0 ? n : 1;
-            a.row_pages = s.op == Op::AllGather && s.dim == 1 ? s.rowPages : 0;
+            a.block = x.root < 0 ? k.pos : 0;
+            a.blocks = x.root < 0 ? n : 1;
+            a.row_pages = x.rowPages;
             a.input = tensor(g.ranks[k.pos].input);
-            a.scratch_dram = g.ranks[k.pos].output.dram ? 1 : 0;
+            a.scratch_dram = dst[k.pos].dram ? 1 : 0;
             for (unsigned q = 0; q < n; ++q) {
                 a.chip[q] = t.order[q];
-                a.scratch_base[q] = g.ranks[q].output.base;
-                a.done_xy[q] = packXY(waiter[q].x, waiter[q].y);
-                a.done_addr[q] = doneAddr[q];
+                a.scratch_base[q] = dst[q].base;
+                a.done_xy[q] = packXY(done[q].x, done[q].y);
+                a.done_addr[q] = done[q].addr;
                 if (q == k.pos) continue;
                 const Route r = fab->route(chip, t.order[q]);
                 a.dir[q] = unsigned(r.first());
                 a.hops[q] = r.size();
             }
-            if (k.dir >= 0) {
-                a.has_conn[k.dir] = 1;
-                a.conn[k.dir] = fab->connection(k.client);
+            for (unsigned d : k.dirs) {
+                a.has_conn[d] = 1;
+                a.conn[d] = fab->connection(k.client[d]);
             }
             rt.program(chip).setRuntimeArgs(k.handle, pack_args(a));
         }
         op.packetFabrics_.push_back(std::move(fab));
+        return {};
     }
 
-    /// The broadcast method's exchange over a packet fabric on the group's
-    /// ring (or line): a fabric_exchange kernel per rank writes its input
-    /// into every rank's scratch. False if a page does not fit a packet.
-    bool exchangeOverFabric(CclGroup& g, const std::vector<Buffer>& scratch, DoneSignals& done) {
-        using namespace cclsim::fabric;
-        const CclTopology& t = g.topo;
-        if (n > kMaxExchangeRanks || t.hops.end() != std::find_if(t.hops.begin(), t.hops.end(), [](const CclHop& h) {
-                return h.relayed();
-            }))
-            return false;
-        const FabricKind kind = t.ring() && n >= 3 ? FabricKind::Ring : FabricKind::Line;
-        auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(kind, t.order), FabricOptions{1, 0});
-        if (s.pageBytes > fab->maxPayloadBytes()) return false;
-        std::vector<CoreCoord> core(n);
-        std::vector<std::array<ClientId, 2>> client(n);
-        std::vector<std::array<bool, 2>> has(n, {false, false});
-        std::vector<KernelHandle> kernels(n);
-        std::vector<std::uint32_t> stage(n);
-        for (unsigned pos = 0; pos < n; ++pos) {
-            const unsigned chip = t.order[pos];
-            core[pos] = cores.take(chip, s);
-            stage[pos] = rt.program(chip).allocateL1(core[pos], 2 * s.pageBytes, 32);
-            KernelConfig kc;
-            kc.vc = unsigned(DmaVc::Comm);
-            kernels[pos] = rt.program(chip).createKernel("fabric_exchange", fw::ccl::fabric_exchange_main, core[pos], kc);
-            for (Dir d : {Dir::E, Dir::W})
-                if (fab->topology().neighbour(chip, d)) {
-                    client[pos][unsigned(d)] = fab->addClient(chip, core[pos], d, 0);
-                    has[pos][unsigned(d)] = true;
-                }
-        }
-        fab->build();
-        // Line multicast needs every rank's scratch and done semaphore at the same addresses.
-        bool same = true;
-        for (unsigned q = 1; q < n; ++q)
-            same = same && scratch[q].base == scratch[0].base && done.sem[q].x == done.sem[0].x &&
-                   done.sem[q].y == done.sem[0].y && done.sem[q].addr == done.sem[0].addr;
-        for (unsigned pos = 0; pos < n; ++pos) {
-            const unsigned chip = t.order[pos];
-            FabricExchangeArgs a;
-            a.block = pos;
-            a.blocks = n;
-            if (same) {
-                // A ring: half the ranks each way (E one more on an odd split); a line: to each end.
-                a.mcast_range[0] = t.ring() && n >= 3 ? n / 2 : n - 1 - pos;
-                a.mcast_range[1] = t.ring() && n >= 3 ? n - 1 - n / 2 : pos;
-                if (n == 2) a.mcast_range[0] = pos == 0 ? 1 : 0, a.mcast_range[1] = pos == 1 ? 1 : 0;
-            }
-            a.pos = pos;
-            a.ranks = n;
-            a.page_bytes = s.pageBytes;
-            a.pages = std::uint32_t(op.blockPages_);
-            a.input = tensor(g.ranks[pos].input);
-            a.staging = stage[pos];
-            a.scratch_dram = scratch[pos].dram ? 1 : 0;
-            for (unsigned q = 0; q < n; ++q) {
-                a.chip[q] = t.order[q];
-                a.scratch_base[q] = scratch[q].base;
-                const RemoteSem d = done.signal(q);  // one increment from every rank, own included
-                a.done_xy[q] = packXY(d.x, d.y);
-                a.done_addr[q] = d.addr;
-                if (q == pos) continue;
-                const Route r = fab->route(chip, t.order[q]);
-                a.dir[q] = unsigned(r.first());
-                a.hops[q] = r.size();
-            }
-            for (unsigned d = 0; d < 2; ++d)
-                if (has[pos][d]) {
-                    a.has_conn[d] = 1;
-                    a.conn[d] = fab->connection(client[pos][d]);
-                }
-            rt.program(chip).setRuntimeArgs(kernels[pos], pack_args(a));
-        }
-        op.packetFabrics_.push_back(std::move(fab));
-        return true;
+    /// --impl fabric all-gather and broadcast (tt-metal all_gather_async): W
+    /// workers per direction multicast the pages into every rank's output.
+    void buildFabricGather(CclGroup& g, int root) {
+        std::vector<Buffer> outputs;
+        for (const CclRank& r : g.ranks) outputs.push_back(r.output);
+        ExchangePlan x;
+        x.root = root;
+        x.dst = &outputs;
+        x.rowPages = s.op == Op::AllGather && s.dim == 1 ? s.rowPages : 0;
+        x.workers = s.workers;
+        x.batch = kGatherBatchPages;
+        x.kernelName = "gather_fabric";
+        const std::string why = buildFabricExchange(g, x);
+        if (!why.empty()) throw ConfigError("--impl fabric: " + why);
     }
 
     void buildBroadcastMethod(CclGroup& g, EdmFabric& fab) {
@@ -725,7 +691,11 @@ struct CclOp::Impl {
             done.count.push_back(0);
         }
         const MethodPlan::Range whole{0, segment};
-        if (!exchangeOverFabric(g, scratch, done)) {
+        ExchangePlan x;
+        x.dst = &scratch;
+        x.kernelPerDirection = false;  // one kernel per rank multicasts both ways
+        x.external = &done;            // the reducers wait
+        if (!buildFabricExchange(g, x).empty()) {
             // Pages larger than a fabric packet: the ring all-gather's streams instead.
             GatherPlan gp;
             gp.ranks = n;
@@ -759,7 +729,7 @@ struct CclOp::Impl {
     // ---- sizing -------------------------------------------------------------------
 
     /// EDM channels on the busiest Ethernet core: streams per link end.
-    unsigned channelsPerLinkEnd(bool ring) const {
+    unsigned channelsPerLinkEnd() const {
         const unsigned w = s.workers;
         const unsigned gather = unsigned(plan->gatherDirs.size()) * w;
         const unsigned reduce = unsigned(plan->reduceDirs.size()) * w;
@@ -781,13 +751,12 @@ struct CclOp::Impl {
             for (const CclHop& h : g.topo.hops)
                 for (const auto& seg : h.segments)
                     for (const LinkDesc* l : seg) most = std::max(most, ++uses[l]);
-        (void)ring;
         return per * most;
     }
 
-    void choosePacket(bool ring) {
+    void choosePacket() {
         const std::uint32_t page = s.pageBytes;
-        const unsigned ch = std::max(1u, channelsPerLinkEnd(ring));
+        const unsigned ch = std::max(1u, channelsPerLinkEnd());
         // Kernel region after the handshake word and the EDM's ack word; per
         // channel: buffer + its sync word + its semaphore.
         const std::uint32_t region = arch.erisc.kernelRegionEnd() - (arch.erisc.unreservedBase + 32);
@@ -899,7 +868,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
             : s.op == Op::ReduceScatter ? mp.reduceDirs
                                         : mp.gatherDirs;
     impl.blockPages = std::uint32_t(blockPages_);
-    impl.choosePacket(ring);
+    impl.choosePacket();
     fabric_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes());
 
     for (CclGroup& g : groups_) {

@@ -6,6 +6,7 @@
 // marker the host appends.
 #pragma once
 
+#include "firmware/api/kernel_api.h"
 #include "firmware/fabric/fabric_types.h"
 
 #include <cstdint>
@@ -230,12 +231,6 @@ struct FabricExchangeArgs {
 };
 
 /// Host side: the argument vector of `a`, end marker last.
-template <class A> std::vector<std::uint32_t> pack_args(A a) {
-    std::vector<std::uint32_t> out;
-    auto push = [&out](std::uint32_t& f) { out.push_back(f); };
-    a.visit(push);
-    out.push_back(kArgsEndMarker);
-    return out;
-}
+template <class A> std::vector<std::uint32_t> pack_args(A a) { return fw::pack_layout_args(a, kArgsEndMarker); }
 
 }  // namespace cclsim::ccl

@@ -1,5 +1,6 @@
 #include "firmware/fabric/FabricBuilder.h"
 
+#include "firmware/api/kernel_api.h"
 #include "firmware/fabric/fabric_kernels.h"
 #include "models/common/Report.h"
 
@@ -18,13 +19,7 @@ std::vector<Dir> directions(const FabricTopology& t) {
     return {Dir::E, Dir::W};
 }
 
-template <class A> std::vector<std::uint32_t> packArgs(A a) {
-    std::vector<std::uint32_t> out;
-    auto push = [&out](std::uint32_t& f) { out.push_back(f); };
-    a.visit(push);
-    out.push_back(kArgsEndMarker);
-    return out;
-}
+template <class A> std::vector<std::uint32_t> packArgs(A a) { return fw::pack_layout_args(a, kArgsEndMarker); }
 
 std::uint32_t round16(std::uint32_t n) { return (n + 15) / 16 * 16; }
 

@@ -1,6 +1,7 @@
 #include "firmware/pto/PtoWorkload.h"
 
 #include "firmware/api/compute_api.h"
+#include "firmware/api/kernel_api.h"
 #include "firmware/ccl/DataCodes.h"
 #include "firmware/ccl/TensorFiles.h"
 #include "firmware/fabric/FabricBuilder.h"
@@ -250,7 +251,7 @@ public:
                     a.has_conn[dir] = 1;
                     a.conn[dir] = fab_->connection(k.client[dir]);
                 }
-            rt.program(k.chip).setRuntimeArgs(k.kernel, packPtoArgs(a));
+            rt.program(k.chip).setRuntimeArgs(k.kernel, fw::pack_layout_args(a, kPtoArgsEnd));
         }
         ranks_v_ = std::move(rs);
         rowBytes_ = rowBytes;

@@ -63,12 +63,4 @@ struct PtoKernelArgs {
     }
 };
 
-template <class A> std::vector<std::uint32_t> packPtoArgs(A a) {
-    std::vector<std::uint32_t> out;
-    auto push = [&out](std::uint32_t& f) { out.push_back(f); };
-    a.visit(push);
-    out.push_back(kPtoArgsEnd);
-    return out;
-}
-
 }  // namespace cclsim::pto
