@@ -52,7 +52,26 @@ Recipe recipe(const Collective& c, unsigned f, std::uint64_t k) {
     Method m = c.method;
     if (m == Method::BidirPair) {
         const std::uint64_t pages = (c.fracture() + c.pageElements - 1) / c.pageElements;
-        m = k / c.pageElements < (pages + 1) / 2 ? Method::Clockwise : Method::Anticlockwise;
+        const std::uint64_t page = k / c.pageElements;
+        if (c.pairWorkers == 0) {
+            m = page < (pages + 1) / 2 ? Method::Clockwise : Method::Anticlockwise;
+        } else {
+            // Which range holds the page, then whose turn covers it.
+            const std::uint64_t W = c.pairWorkers, G = std::max<std::uint32_t>(1, c.pairChunkPages);
+            std::uint64_t w = 0;
+            while ((w + 1) * pages / W <= page) ++w;
+            const std::uint64_t lo = w * pages / W, hi = (w + 1) * pages / W;
+            std::uint64_t at = lo;
+            bool clockwise = true;
+            for (;;) {
+                const std::uint64_t rest = hi - at;
+                const std::uint64_t take = clockwise ? std::min(rest / 2, G) : std::min(rest, G);
+                if (page < at + take) break;
+                at += take;
+                clockwise = !clockwise;
+            }
+            m = clockwise ? Method::Clockwise : Method::Anticlockwise;
+        }
     }
     switch (m) {
         case Method::Clockwise:
@@ -121,7 +140,9 @@ Tensor reduceAll(const Collective& c, const std::vector<Tensor>& x) {
         while (k < hi) {
             // A run of elements with one recipe (the pair method switches once, at a page).
             std::uint64_t end = hi;
-            if (c.method == Method::BidirPair) {
+            if (c.method == Method::BidirPair && c.pairWorkers) {
+                end = std::min(hi, lo + ((k - lo) / c.pageElements + 1) * c.pageElements);  // a page at a time
+            } else if (c.method == Method::BidirPair) {
                 const std::uint64_t pages = (F + c.pageElements - 1) / c.pageElements;
                 const std::uint64_t split = lo + (pages + 1) / 2 * c.pageElements;
                 if (k < split) end = std::min(hi, split);

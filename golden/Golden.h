@@ -19,7 +19,12 @@
 //   clockwise ring      left f+1, f+2, ..., f-1   own f   right -
 //   anticlockwise ring  left -                     own f   right f-1, f-2, ..., f+1
 //   bidirectional pair  the first ceil(B/2) of the fracture's B pages
-//                       clockwise, the rest anticlockwise
+//                       clockwise, the rest anticlockwise; or, with
+//                       pairWorkers > 0 (tt-metal's reduce_scatter_minimal_async),
+//                       the B pages cut into pairWorkers contiguous ranges
+//                       (range w: pages [w B / W, (w+1) B / W)), each range's
+//                       pages in turns: clockwise takes min(rest / 2, G), then
+//                       anticlockwise min(rest, G), ... (G = pairChunkPages)
 //   meet in the middle  left f-h, ..., f-1         own f   right f+(n-1-h), ..., f+1
 //   line                left 0, ..., f-1           own f   right n-1, ..., f+1
 //   broadcast           left 0, 1, ..., n-2        own n-1 right -   (every fracture)
@@ -50,6 +55,8 @@ struct Collective {
     unsigned root = 0;                  ///< broadcast
     unsigned gatherDim = 0;             ///< all_gather: 0, or 1 with rows of `rowElements`
     std::uint64_t rowElements = 0;
+    std::uint32_t pairWorkers = 0;      ///< bidirectional pair: 0 halves, else ranges in turns (see above)
+    std::uint32_t pairChunkPages = 1;
 
     std::uint64_t fracture() const { return (count + ranks - 1) / ranks; }  ///< F
     std::uint64_t outputCount() const;

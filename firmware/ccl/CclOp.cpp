@@ -675,6 +675,291 @@ struct CclOp::Impl {
         if (!why.empty()) throw ConfigError("--impl fabric: " + why);
     }
 
+    /// --impl fabric all-gather, reduce-scatter and all-reduce as tt-metal's
+    /// current ops build them (all_gather_async, reduce_scatter_minimal_async,
+    /// all-reduce = the two in sequence): per link and direction W workers,
+    /// each a reader and a writer on one core (fabric_ring_kernels.cpp), a mux
+    /// in front of the router when W > 1, one-hop unicasts and worker
+    /// store-and-forward. Sets the golden reduction order it follows.
+    void buildFabricRing(CclGroup& g) {
+        using namespace cclsim::fabric;
+        namespace rs = cclsim::ccl::ring_step;
+        const CclTopology& t = g.topo;
+        for (const CclHop& h : t.hops)
+            if (h.relayed()) throw ConfigError("--impl fabric: relayed groups run on the EDM streams (--impl edm)");
+        const bool ring = t.ring() && n >= 3;
+        auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
+                                                   FabricOptions{s.links, 0});
+        const std::uint32_t payload = fab->maxPayloadBytes();
+        if (s.pageBytes > payload)
+            throw ConfigError(fmt::format("--impl fabric: a {} B page does not fit the fabric's {} B packet payload",
+                                          s.pageBytes, payload));
+        // tt-metal: scatter writes carry at most two pages per packet.
+        const std::uint32_t ppp = std::min<std::uint32_t>(2, payload / s.pageBytes);
+        const std::uint32_t G = ppp < 4 ? 4 * ppp : 8;  // reduce-scatter tile_granularity
+        const std::uint32_t B = std::uint32_t(op.blockPages_);
+        const unsigned W = s.workers, U = s.links * s.workers;
+        const bool reduces = s.op == Op::ReduceScatter || s.op == Op::AllReduce;
+        const bool gathers = s.op == Op::AllGather || s.op == Op::AllReduce;
+        auto at = [&](long p) { return unsigned(((p % long(n)) + long(n)) % long(n)); };
+        auto rangeOf = [&](unsigned u) { return MethodPlan::Range{u * B / U, (u + 1) * B / U - u * B / U}; };
+        g.golden.method = ring ? golden::Method::BidirPair : golden::Method::Line;
+        g.golden.pairWorkers = ring ? U : 0;
+        g.golden.pairChunkPages = G;
+
+        // Intermediate tensors of the reduce-scatter (a block per rank; a line has one per direction).
+        std::vector<Buffer> inter[2];
+        if (reduces)
+            for (unsigned pos = 0; pos < n; ++pos)
+                for (unsigned d = 0; d < (ring ? 1u : 2u); ++d)
+                    inter[d].push_back(rt.program(t.order[pos]).createBuffer(std::uint64_t(n) * B, s.pageBytes, !s.l1Buffers));
+        if (reduces && ring) inter[1] = inter[0];
+
+        struct K {
+            unsigned pos = 0, phase = 0, dir = 0, unit = 0;  // phase 0 reduce-scatter, 1 all-gather
+            CoreCoord core;
+            FabricRingArgs a;
+            bool sends = false;
+            ClientId client;
+            std::uint32_t recvSem = 0, finalL = 0, finalR = 0, startSem = 0;
+            KernelHandle reader;
+        };
+        std::vector<K> ks;
+        std::map<std::array<unsigned, 4>, std::size_t> index;  // (phase, pos, dir, unit) -> ks
+        auto syncsOf = [](std::uint32_t pages, std::uint32_t sync) {
+            return sync == 0 ? 1u : std::max<std::uint32_t>(1, (pages + sync - 1) / sync);
+        };
+        auto pagesOf = [&](const FabricRingArgs& a) {
+            std::uint32_t c = 0;
+            for_each_ring_page(a.range_first, a.range_pages, a.split != 0, a.takes_first != 0, a.granularity,
+                               [&](std::uint32_t) { ++c; });
+            return c;
+        };
+        auto addStep = [](FabricRingArgs& a, std::uint32_t kind, std::uint32_t block, std::uint32_t dst,
+                          std::uint32_t sel = 0) {
+            if (a.steps >= kMaxRingSteps) throw ConfigError("--impl fabric: too many ranks for one worker's steps");
+            a.kind[a.steps] = kind, a.block[a.steps] = block, a.dst[a.steps] = dst, a.sem_sel[a.steps] = sel;
+            ++a.steps;
+        };
+        auto common = [&](K& k) {
+            FabricRingArgs& a = k.a;
+            const CclRank& r = g.ranks[k.pos];
+            const MethodPlan::Range range = rangeOf(k.unit);
+            a.page_bytes = s.pageBytes;
+            a.pages_per_packet = ppp;
+            a.block_pages = B;
+            a.range_first = range.first;
+            a.range_pages = range.pages;
+            a.granularity = G;
+            a.input = tensor(r.input);
+            a.output = tensor(r.output);
+            a.chip = t.order[k.pos];
+            a.redop = std::uint32_t(reduceCode(s.redop));
+            a.dtype = std::uint32_t(dtypeCode(s.dtype));
+        };
+
+        // ---- reduce-scatter phase ----
+        if (reduces)
+            for (unsigned pos = 0; pos < n; ++pos)
+                for (unsigned d : {0u, 1u})
+                    for (unsigned u = 0; u < U; ++u) {
+                        K k;
+                        k.pos = pos, k.phase = 0, k.dir = d, k.unit = u;
+                        common(k);
+                        FabricRingArgs& a = k.a;
+                        a.group_size = n;
+                        a.source = a.input;
+                        a.landing = tensor(inter[d][pos]);
+                        a.land_blocks = n;
+                        a.out_block = s.op == Op::AllReduce ? pos : 0;
+                        a.out_blocks = s.op == Op::AllReduce ? n : 1;
+                        const unsigned chunksCap = ring ? 80 : 20;  // tt-metal default_chunks_per_sync
+                        if (ring) {
+                            a.split = 1;
+                            a.takes_first = d == 0;
+                            for (unsigned i = 0; i < n; ++i) {
+                                const unsigned b = d == 0 ? at(long(pos) - 1 - i) : at(long(pos) + 1 + i);
+                                if (i + 1 < n)
+                                    addStep(a, i == 0 ? rs::kSrcOwn : rs::kSrcReduce, b, rs::kDstSend);
+                                else
+                                    addStep(a, rs::kSrcReduce, b, rs::kDstLocal);
+                            }
+                            a.has_r = d == 1;  // the final fold of the anticlockwise side: g(x_f) (+) R
+                            k.sends = true;
+                        } else {
+                            // Line: E carries the blocks ahead, W those behind; W stores the own block.
+                            a.landing2 = tensor(inter[0][pos]);
+                            if (d == 0) {
+                                if (pos + 1 >= n) continue;
+                                for (unsigned b = pos + 1; b < n; ++b)
+                                    addStep(a, pos == 0 ? rs::kSrcOwn : rs::kSrcReduce, b, rs::kDstSend,
+                                            b == pos + 1 ? 1u : 0u);
+                                k.sends = true;
+                            } else {
+                                for (unsigned i = 0; i < pos; ++i) {
+                                    const unsigned b = pos - 1 - i;
+                                    addStep(a, pos + 1 == n ? rs::kSrcOwn : rs::kSrcReduce, b, rs::kDstSend,
+                                            b + 1 == pos ? 2u : 0u);
+                                }
+                                k.sends = pos > 0;
+                                addStep(a, rs::kSrcFinal, pos, rs::kDstLocal);
+                                a.has_l = pos > 0;
+                                a.has_r = pos + 1 < n;
+                            }
+                        }
+                        const std::uint32_t mine = pagesOf(a);
+                        const std::uint32_t chunks = std::min<std::uint32_t>(chunksCap, std::max<std::uint32_t>(1, mine / G / 2));
+                        a.sync_pages = chunks * G;
+                        index[{0, pos, d, u}] = ks.size();
+                        ks.push_back(k);
+                    }
+
+        // ---- all-gather phase ----
+        const unsigned TE = n / 2, TW = n - 1 - TE;  // ring reach: div_up(n-1, 2) one way, the rest the other
+        auto reach = [&](unsigned pos, unsigned d) { return ring ? (d == 0 ? TE : TW) : (d == 0 ? n - 1 - pos : pos); };
+        auto arriving = [&](unsigned pos, unsigned d) { return ring ? reach(pos, d) : (d == 0 ? pos : n - 1 - pos); };
+        if (gathers)
+            for (unsigned pos = 0; pos < n; ++pos) {
+                const unsigned copyDir = reach(pos, 0) > 0 ? 0 : 1;
+                for (unsigned d : {0u, 1u})
+                    for (unsigned u = 0; u < U; ++u) {
+                        if (reach(pos, d) == 0 && arriving(pos, d) == 0) continue;
+                        K k;
+                        k.pos = pos, k.phase = 1, k.dir = d, k.unit = u;
+                        common(k);
+                        FabricRingArgs& a = k.a;
+                        const Buffer& out = g.ranks[pos].output;
+                        a.landing = tensor(out);
+                        a.land_blocks = n;
+                        a.land_row_pages = s.op == Op::AllGather && s.dim == 1 ? s.rowPages : 0;
+                        a.out_blocks = n;
+                        a.out_row_pages = a.land_row_pages;
+                        a.out_same_block = 1;
+                        if (s.op == Op::AllReduce) {
+                            a.source = tensor(out);  // the reduce-scatter left the own block there
+                        } else {
+                            a.source = a.input;
+                            a.source_single = 1;
+                        }
+                        if (reach(pos, d) > 0) {
+                            addStep(a, rs::kSrcOwn, pos,
+                                    rs::kDstSend | (d == copyDir && s.op == Op::AllGather ? rs::kDstLocal : 0u));
+                            k.sends = true;
+                        }
+                        const unsigned in = arriving(pos, d);
+                        std::uint32_t landOnly = 0;
+                        for (unsigned kk = 1; kk <= in; ++kk) {
+                            const unsigned b = d == 0 ? at(long(pos) - kk) : at(long(pos) + kk);
+                            const bool onward = ring ? kk < reach(pos, d) : reach(pos, d) > 0;
+                            if (onward) {
+                                addStep(a, rs::kSrcRecv, b, rs::kDstSend);
+                                k.sends = true;
+                            } else {
+                                ++landOnly;
+                            }
+                        }
+                        const std::uint32_t mine = pagesOf(a);
+                        a.sync_pages = 0;  // tt-metal: one increment per slice
+                        a.recv_count = (a.steps - (reach(pos, d) > 0 ? 1 : 0) + landOnly) * syncsOf(mine, 0);
+                        index[{1, pos, d, u}] = ks.size();
+                        ks.push_back(k);
+                    }
+            }
+
+        // ---- cores, buffers, semaphores, kernels, fabric clients ----
+        for (K& k : ks) {
+            const unsigned chip = t.order[k.pos];
+            Program& p = rt.program(chip);
+            k.core = cores.take(chip, s);
+            FabricRingArgs& a = k.a;
+            const std::uint32_t slot = ppp * s.pageBytes;
+            a.cb_slots = k.phase == 0 ? std::max<std::uint32_t>(3, 3 * G / ppp) : 3;  // tt-metal: triple buffering
+            a.cb = p.allocateL1(k.core, a.cb_slots * slot, 32);
+            a.scratch = p.allocateL1(k.core, 2 * slot, 32);
+            a.cb_filled = p.createSemaphore(k.core, 0, "cb_filled");
+            a.cb_freed = p.createSemaphore(k.core, 0, "cb_freed");
+            k.recvSem = p.createSemaphore(k.core, 0, "out_ready_sem");
+            a.recv_sem = k.recvSem;
+            if (k.phase == 0 && !ring && k.dir == 1) {
+                k.finalL = a.final_l_sem = p.createSemaphore(k.core, 0, "final_l_sem");
+                k.finalR = a.final_r_sem = p.createSemaphore(k.core, 0, "final_r_sem");
+            }
+            if (k.phase == 1 && s.op == Op::AllReduce) {
+                k.startSem = a.start_sem = p.createSemaphore(k.core, 0, "reduced_sem");
+                a.start_count = 0;
+            }
+            KernelConfig rc;
+            rc.processor = "ncrisc";
+            rc.noc = 0;
+            rc.vc = unsigned(DmaVc::Comm);
+            a.role = 0;
+            k.reader = p.createKernel(k.phase ? "ag_fabric_reader" : "rs_fabric_reader",
+                                      fw::ccl::fabric_ring_reader_main, k.core, rc);
+            if (k.sends) k.client = fab->addClient(chip, k.core, k.dir == 0 ? Dir::E : Dir::W, k.unit / W);
+        }
+        // all_reduce: the all-gather readers of a unit wait for the reduce-scatter writers that store its pages.
+        if (s.op == Op::AllReduce)
+            for (K& k : ks) {
+                if (k.phase != 0) continue;
+                const bool stores = ring || k.dir == 1;
+                if (!stores) continue;
+                unsigned slotIdx = 0;
+                for (unsigned d : {0u, 1u}) {
+                    auto it = index.find({1, k.pos, d, k.unit});
+                    if (it == index.end()) continue;
+                    K& ag = ks[it->second];
+                    ++ag.a.start_count;
+                    k.a.done_xy[slotIdx] = packXY(ag.core.x, ag.core.y);
+                    k.a.done_sem[slotIdx] = ag.startSem;
+                    ++slotIdx;
+                }
+            }
+        fab->build();
+        for (K& k : ks) {
+            FabricRingArgs& a = k.a;
+            const unsigned next = k.dir == 0 ? at(long(k.pos) + 1) : at(long(k.pos) - 1);
+            a.next_chip = t.order[next];
+            if (k.sends) {
+                a.has_conn = 1;
+                a.conn = fab->connection(k.client);
+                if (k.phase == 0) {
+                    a.next_landing = inter[k.dir][next].base;
+                    auto nk = index.find({0, next, k.dir, k.unit});
+                    if (nk != index.end()) {
+                        a.next_sem_xy[0] = packXY(ks[nk->second].core.x, ks[nk->second].core.y);
+                        a.next_sem[0] = ks[nk->second].recvSem;
+                    }
+                    if (!ring) {
+                        const K& w = ks[index.at({0, next, 1, k.unit})];  // the next chip's storing worker
+                        a.next_sem_xy[1] = a.next_sem_xy[2] = packXY(w.core.x, w.core.y);
+                        a.next_sem[1] = w.finalL;
+                        a.next_sem[2] = w.finalR;
+                        if (k.dir == 0) a.next_landing = inter[0][next].base;
+                    }
+                } else {
+                    a.next_landing = g.ranks[next].output.base;
+                    const K& nk = ks[index.at({1, next, k.dir, k.unit})];
+                    a.next_sem_xy[0] = packXY(nk.core.x, nk.core.y);
+                    a.next_sem[0] = nk.recvSem;
+                }
+            }
+            const unsigned chip = t.order[k.pos];
+            Program& p = rt.program(chip);
+            FabricRingArgs reader = a;
+            reader.role = 0;
+            FabricRingArgs writer = a;
+            writer.role = 1;
+            KernelConfig wc;
+            wc.noc = 1;
+            wc.vc = unsigned(DmaVc::Comm);
+            const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
+                                                   fw::ccl::fabric_ring_writer_main, k.core, wc);
+            p.setRuntimeArgs(wh, pack_args(writer));
+            p.setRuntimeArgs(k.reader, pack_args(reader));
+        }
+        op.packetFabrics_.push_back(std::move(fab));
+    }
+
     void buildBroadcastMethod(CclGroup& g, EdmFabric& fab) {
         const CclTopology& t = g.topo;
         const bool allReduce = s.op == Op::AllReduce;
@@ -852,9 +1137,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         throw ConfigError(fmt::format("--root {}: the collective has ranks 0..{}", s.root, n - 1));
     if (s.method == Method::Line && s.topology() != TopologyKind::Line) throw std::logic_error("line method on a ring");
 
-    if (s.impl == CclSpec::Impl::Fabric && s.op != Op::AllGather && s.op != Op::Broadcast)
-        throw ConfigError(fmt::format("--impl fabric: {} is not yet built on the packet fabric; use --impl edm",
-                                      opName(s.op)));
+    if (s.impl == CclSpec::Impl::Fabric && s.op == Op::AllToAll)
+        throw ConfigError("--impl fabric: all_to_all is not yet built on the packet fabric; use --impl edm");
     const bool ring = s.topology() == TopologyKind::Ring;
     Impl impl(rt, *this);
     impl.n = n;
@@ -900,7 +1184,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         switch (s.op) {
             case Op::AllGather:
                 if (s.impl == CclSpec::Impl::Fabric) {
-                    impl.buildFabricGather(g, -1);
+                    impl.buildFabricRing(g);
                     break;
                 }
                 impl.buildGather(g, gp, false, *fabric_);
@@ -914,12 +1198,18 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
                 impl.buildGather(g, gp, false, *fabric_);
                 break;
             case Op::ReduceScatter:
-                if (viaBroadcast)
+                if (s.impl == CclSpec::Impl::Fabric && !viaBroadcast)
+                    impl.buildFabricRing(g);
+                else if (viaBroadcast)
                     impl.buildBroadcastMethod(g, *fabric_);
                 else
                     impl.buildReduce(g, false, {}, *fabric_);
                 break;
             case Op::AllReduce: {
+                if (s.impl == CclSpec::Impl::Fabric && !viaBroadcast) {
+                    impl.buildFabricRing(g);
+                    break;
+                }
                 if (viaBroadcast) {
                     impl.buildBroadcastMethod(g, *fabric_);
                     break;

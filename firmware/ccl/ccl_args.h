@@ -230,6 +230,74 @@ struct FabricExchangeArgs {
     }
 };
 
+/// fabric_ring_reader / fabric_ring_writer: one worker of one direction of
+/// the --impl fabric all-gather / reduce-scatter (tt-metal all_gather_async
+/// and reduce_scatter_minimal_async): a reader (ncrisc) and a writer (brisc)
+/// on one core, a circular buffer of `cb_slots` packets between them, and a
+/// list of steps, each one block of this worker's pages.
+constexpr std::uint32_t kMaxRingSteps = 64;
+namespace ring_step {
+constexpr std::uint32_t kSrcOwn = 0;     ///< read the block from `source` (own input or own output block)
+constexpr std::uint32_t kSrcRecv = 1;    ///< wait for it to land (recv_sem), read it from `landing`
+constexpr std::uint32_t kSrcReduce = 2;  ///< wait; landing (+) g(input); (last ring step: finalize)
+constexpr std::uint32_t kSrcFinal = 3;   ///< line: ((L (+) g(x)) (+) R), L from landing2, R from landing; finalize
+constexpr std::uint32_t kDstSend = 1;    ///< bit: to the next chip's landing tensor, same block
+constexpr std::uint32_t kDstLocal = 2;   ///< bit: to this chip's output
+}  // namespace ring_step
+struct FabricRingArgs {
+    std::uint32_t role = 0;               ///< 0 reader, 1 writer
+    std::uint32_t page_bytes = 0;
+    std::uint32_t pages_per_packet = 1;   ///< 1, or 2 with scatter writes
+    std::uint32_t block_pages = 0;        ///< B: pages of a block
+    std::uint32_t range_first = 0, range_pages = 0;  ///< this worker's pages of every block
+    std::uint32_t split = 0;              ///< 1: ring reduce-scatter, chunks of `granularity` alternate between directions
+    std::uint32_t takes_first = 0;        ///< split: this direction takes the first chunk
+    std::uint32_t granularity = 1;
+    std::uint32_t cb = 0, cb_slots = 3;   ///< circular buffer: cb_slots x pages_per_packet pages
+    std::uint32_t scratch = 0;            ///< reader: pages_per_packet pages for the own input and the second side
+    std::uint32_t cb_filled = 0, cb_freed = 0;  ///< L1 counters of packets filled (reader) and freed (writer)
+    std::uint32_t steps = 0;
+    std::uint32_t kind[kMaxRingSteps] = {}, block[kMaxRingSteps] = {}, dst[kMaxRingSteps] = {};
+    std::uint32_t sem_sel[kMaxRingSteps] = {};  ///< which semaphore of the next chip a send step increments (0..2)
+    std::uint32_t has_l = 0, has_r = 0;   ///< kSrcFinal: sides present
+    TensorArgs source, input, landing, landing2, output;
+    std::uint32_t land_blocks = 1, land_row_pages = 0;   ///< landing page = gathered_page(block, p, land_blocks, B, row)
+    std::uint32_t out_block = 0, out_blocks = 1, out_row_pages = 0;  ///< output page of a local write
+    std::uint32_t out_same_block = 0;     ///< 1: local writes go to the step's block (all-gather's own slice)
+    std::uint32_t sync_pages = 0;         ///< pages per semaphore increment (0: one per step)
+    std::uint32_t recv_sem = 0, recv_count = 0;  ///< own: increments from the previous chip; total expected
+    std::uint32_t final_l_sem = 0, final_r_sem = 0;  ///< own: line reduce-scatter partials of the own block
+    std::uint32_t start_sem = 0, start_count = 0;    ///< wait before the first read (all_reduce: the reduce-scatter's output)
+    std::uint32_t next_landing = 0;       ///< the next chip's landing tensor base (same kind as `landing`)
+    std::uint32_t next_sem_xy[3] = {}, next_sem[3] = {};  ///< the next chip's semaphores per sem_sel
+    std::uint32_t chip = 0, next_chip = 0;
+    std::uint32_t done_xy[2] = {}, done_sem[2] = {};  ///< writer: incremented when every write has landed (0: none)
+    std::uint32_t source_single = 0;      ///< 1: `source` is one block (all-gather's input): own page p is page p
+    std::uint32_t redop = 0, dtype = 0, group_size = 0;
+    std::uint32_t has_conn = 0;
+    cclsim::fabric::FabricConnectionArgs conn;
+    template <class V> void visit(V& v) {
+        v(role), v(page_bytes), v(pages_per_packet), v(block_pages), v(range_first), v(range_pages), v(split),
+            v(takes_first), v(granularity), v(cb), v(cb_slots), v(scratch), v(cb_filled), v(cb_freed), v(steps);
+        for (auto& x : kind) v(x);
+        for (auto& x : block) v(x);
+        for (auto& x : dst) v(x);
+        for (auto& x : sem_sel) v(x);
+        v(has_l), v(has_r);
+        source.visit(v), input.visit(v), landing.visit(v), landing2.visit(v), output.visit(v);
+        v(land_blocks), v(land_row_pages), v(out_block), v(out_blocks), v(out_row_pages), v(out_same_block),
+            v(sync_pages), v(recv_sem), v(recv_count), v(final_l_sem), v(final_r_sem), v(start_sem), v(start_count),
+            v(next_landing);
+        for (auto& x : next_sem_xy) v(x);
+        for (auto& x : next_sem) v(x);
+        v(chip), v(next_chip);
+        for (auto& x : done_xy) v(x);
+        for (auto& x : done_sem) v(x);
+        v(source_single), v(redop), v(dtype), v(group_size), v(has_conn);
+        conn.visit(v);
+    }
+};
+
 /// Host side: the argument vector of `a`, end marker last.
 template <class A> std::vector<std::uint32_t> pack_args(A a) { return fw::pack_layout_args(a, kArgsEndMarker); }
 

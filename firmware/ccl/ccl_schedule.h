@@ -21,6 +21,7 @@
 //                    first, first + stride, ... of every block it handles
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace cclsim::ccl {
@@ -233,6 +234,33 @@ struct ReducePlan {
         return n;
     }
 };
+
+/// The pages of a block one direction of a --impl fabric worker moves, in
+/// order: its range [first, first + count), or with `split` (ring
+/// reduce-scatter, tt-metal reduce_scatter_minimal_async) every other chunk
+/// of it: the direction that takes the first chunk takes min(rest / 2, G)
+/// pages, the other min(rest, G), alternating until the range is used up.
+template <class F>
+void for_each_ring_page(std::uint32_t first, std::uint32_t count, bool split, bool takes_first, std::uint32_t G,
+                        F&& f) {
+    if (!split) {
+        for (std::uint32_t p = 0; p < count; ++p) f(first + p);
+        return;
+    }
+    std::uint32_t at = 0;
+    bool mine = takes_first;
+    bool firstTurn = true;
+    while (at < count) {
+        const std::uint32_t rest = count - at;
+        const std::uint32_t take = firstTurn ? std::min(rest / 2, G) : std::min(rest, G);
+        if (mine)
+            for (std::uint32_t p = 0; p < take; ++p) f(first + at + p);
+        at += take;
+        mine = !mine;
+        firstTurn = !firstTurn;
+    }
+}
+
 
 /// Where page `page` of origin `origin`'s block lands in a gathered tensor:
 /// dim 0 concatenates whole blocks; with `row_pages` > 0 (dim 1) the tensor

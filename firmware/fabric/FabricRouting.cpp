@@ -26,6 +26,7 @@ const char* nocSendTypeName(NocSendType t) {
         case NocSendType::NOC_UNICAST_INLINE_WRITE: return "NOC_UNICAST_INLINE_WRITE";
         case NocSendType::NOC_UNICAST_ATOMIC_INC: return "NOC_UNICAST_ATOMIC_INC";
         case NocSendType::NOC_FUSED_UNICAST_ATOMIC_INC: return "NOC_FUSED_UNICAST_ATOMIC_INC";
+        case NocSendType::NOC_UNICAST_SCATTER_WRITE: return "NOC_UNICAST_SCATTER_WRITE";
         case NocSendType::NOC_UNICAST_READ: return "NOC_UNICAST_READ";
     }
     return "?";

@@ -304,10 +304,22 @@ private:
             case NocSendType::NOC_UNICAST_WRITE:
                 if (size) noc_async_write_one_packet_with_trid(payload, addr, size, trid, fnoc());
                 return true;
+            case NocSendType::NOC_UNICAST_SCATTER_WRITE: {
+                // Two NoC writes under the slot's transaction id: the slot is
+                // free once both have left it.
+                const std::uint32_t first = l1_read_u32(slot + hdr::kValue);
+                fw_assert(first <= size, "fabric router: scatter write's first piece is larger than its payload");
+                if (first) noc_async_write_one_packet_with_trid(payload, addr, first, trid, fnoc());
+                if (size > first)
+                    noc_async_write_one_packet_with_trid(payload + first, rd64(hdr::kSemAddr), size - first, trid,
+                                                         fnoc());
+                return true;
+            }
             case NocSendType::NOC_UNICAST_INLINE_WRITE:
                 noc_inline_dw_write(addr, l1_read_u32(slot + hdr::kValue), fnoc());
                 return true;
             case NocSendType::NOC_UNICAST_ATOMIC_INC:
+                if (l1_read_u32(slot + hdr::kFlags) & hdr::kFlagFlush) noc_async_write_barrier(fnoc());
                 noc_semaphore_inc(addr, l1_read_u32(slot + hdr::kValue), fnoc());
                 return true;
             case NocSendType::NOC_FUSED_UNICAST_ATOMIC_INC:

@@ -16,8 +16,10 @@
 //    4    4    route: 1D two bits per remaining hop (low bits = next chip),
 //              2D the index of the next route nibble
 //    8    8    noc_addr: write/atomic target (read: source) on the destination chip
-//   16    8    sem_noc_addr: fused increment target (read: where the reply is written)
-//   24    4    value: inline value / atomic addend (read: reply increment)
+//   16    8    sem_noc_addr: fused increment target (read: where the reply is written;
+//              scatter write: the second piece's address)
+//   24    4    value: inline value / atomic addend (read: reply increment; scatter
+//              write: the first piece's size)
 //   28    2    src_chip      30  2  dst_chip
 //   32    4    flags
 //   36    4    reply_route (1D read requests: the route back)
@@ -51,6 +53,7 @@ enum class NocSendType : std::uint8_t {
     NOC_UNICAST_INLINE_WRITE = 1,
     NOC_UNICAST_ATOMIC_INC = 2,
     NOC_FUSED_UNICAST_ATOMIC_INC = 3,  ///< write, then increment a semaphore
+    NOC_UNICAST_SCATTER_WRITE = 4,     ///< the payload in two pieces to two NoC addresses
     NOC_UNICAST_READ = 7,              ///< read; the reply comes back as a fused write
 };
 const char* nocSendTypeName(NocSendType t);
@@ -79,6 +82,7 @@ constexpr std::uint32_t kSemAddr = 16;
 constexpr std::uint32_t kValue = 24;
 constexpr std::uint32_t kChips = 28;     ///< src_chip | dst_chip << 16
 constexpr std::uint32_t kFlags = 32;
+constexpr std::uint32_t kFlagFlush = 1;  ///< atomic increment: flush earlier writes first
 constexpr std::uint32_t kReplyRoute = 36;
 constexpr std::uint32_t kReplySem = 40;
 constexpr std::uint32_t kRouteExt = 48;  ///< 1D: three more route words
@@ -114,10 +118,26 @@ struct PacketHeader {
         words[hdr::kValue / 4] = value;
         return *this;
     }
-    PacketHeader& to_noc_unicast_atomic_inc(std::uint64_t noc_addr, std::uint32_t val) {
+    /// `flush`: the destination router first waits until every write it
+    /// performed before has landed (tt-metal UnicastAtomicIncUpdateMask::Flush),
+    /// so a semaphore that follows separate data packets never overtakes them.
+    PacketHeader& to_noc_unicast_atomic_inc(std::uint64_t noc_addr, std::uint32_t val, bool flush = false) {
         set_cmd(NocSendType::NOC_UNICAST_ATOMIC_INC, 0);
         set64(hdr::kNocAddr, noc_addr);
         words[hdr::kValue / 4] = val;
+        words[hdr::kFlags / 4] = flush ? hdr::kFlagFlush : 0u;
+        return *this;
+    }
+    /// Scatter write (tt-metal NocUnicastScatterCommandHeader with two
+    /// addresses): payload bytes [0, first_size) go to `noc_addr`, the rest of
+    /// the `size` bytes to `noc_addr2` (tt-metal's collectives send two tiles
+    /// per packet this way).
+    PacketHeader& to_noc_unicast_scatter_write(std::uint64_t noc_addr, std::uint64_t noc_addr2,
+                                               std::uint32_t first_size, std::uint32_t size) {
+        set_cmd(NocSendType::NOC_UNICAST_SCATTER_WRITE, size);
+        set64(hdr::kNocAddr, noc_addr);
+        set64(hdr::kSemAddr, noc_addr2);
+        words[hdr::kValue / 4] = first_size;
         return *this;
     }
     PacketHeader& to_noc_fused_unicast_write_atomic_inc(std::uint64_t noc_addr, std::uint64_t sem_noc_addr,

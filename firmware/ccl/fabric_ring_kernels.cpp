@@ -1,0 +1,253 @@
+// The --impl fabric all-gather and reduce-scatter workers, as tt-metal's
+// current ops run them on Wormhole (all_gather_async "minimal default" and
+// reduce_scatter_minimal_async): per link and direction, W workers, each a
+// reader (ncrisc) and a writer (brisc) on one core, a fabric mux in front of
+// the router when W > 1. Data moves one hop at a time: a writer unicasts its
+// pages into the next chip's landing tensor (two pages per packet with a
+// scatter write when they fit the fabric's payload), then increments the
+// semaphore of the next chip's worker of the same direction; that worker's
+// reader waits for it, reads the block back from its landing tensor and hands
+// it to its writer, which sends it on. Nothing is forwarded by the routers.
+//
+//   chip p (direction E)                          chip p+1 (direction E)
+//   reader: block b -> CB slot ----.
+//   writer: slot -> fabric --------+--> landing[b] pages (scatter write)
+//           every sync_pages: ------+--> recv_sem += 1
+//                                        reader: wait recv_sem, landing[b] (+ own x[b]) -> CB
+//                                        writer: -> fabric -> chip p+2 ...
+//
+// Steps (one block each, host-built, see FabricRingArgs):
+//   all-gather, ring: the own block is sent both ways; a block that arrived
+//       from the previous chip is sent on while the next chip still needs it
+//       (div_up(n-1, 2) chips one way, the rest the other); the own block is
+//       also written to the own output. Line: each way to the end.
+//   reduce-scatter, ring (both directions, each a full ring pass over its
+//       alternate chunks of every worker's pages): step 0 sends g(x[p-1])
+//       (direction E; W: x[p+1]), step i adds g(x) of the block that arrived
+//       and sends it on, step n-1 adds the own block and writes the output.
+//   reduce-scatter, line: direction E carries the blocks of the chips ahead
+//       (L_b = x_0 (+) ... (+) x_{b-1}), W those behind (R_b); the chip of
+//       block b (its W worker) stores ((L_b (+) g(x_b)) (+) R_b).
+//
+// The reader and writer share a circular buffer of `cb_slots` packets in L1:
+// cb_filled counts packets the reader completed, cb_freed packets whose
+// pages have left L1 (the writer's NoC writes flushed).
+//
+// Args: FabricRingArgs (firmware/ccl/ccl_args.h), end marker 0xCC10.
+#include "firmware/api/fabric_api.h"
+#include "firmware/ccl/ccl_kernels.h"
+
+#include <vector>
+
+namespace cclsim::fw::ccl {
+
+using cclsim::fabric::PacketHeader;
+namespace rs = cclsim::ccl::ring_step;
+
+namespace {
+
+/// This worker's pages of every block, in order.
+std::vector<std::uint32_t> pages_of(const FabricRingArgs& a) {
+    std::vector<std::uint32_t> p;
+    for_each_ring_page(a.range_first, a.range_pages, a.split != 0, a.takes_first != 0, a.granularity,
+                       [&](std::uint32_t page) { p.push_back(page); });
+    return p;
+}
+
+std::uint32_t landing_page(const FabricRingArgs& a, std::uint32_t block, std::uint32_t p) {
+    return gathered_page(block, p, a.land_blocks, a.block_pages, a.land_row_pages);
+}
+
+/// Semaphore increments one step's pages take (one per sync_pages, at least one).
+std::uint32_t syncs_of(const FabricRingArgs& a, std::uint32_t pages) {
+    if (a.sync_pages == 0) return 1;
+    return std::max<std::uint32_t>(1, (pages + a.sync_pages - 1) / a.sync_pages);
+}
+
+bool needs_recv(std::uint32_t kind) { return kind == rs::kSrcRecv || kind == rs::kSrcReduce; }
+
+}  // namespace
+
+void fabric_ring_reader_main() {
+    const FabricRingArgs a = read_args<FabricRingArgs>();
+    fw_assert(a.role == 0, "fabric_ring_reader: arguments of a writer");
+    const std::vector<std::uint32_t> mine = pages_of(a);
+    const std::uint32_t n = std::uint32_t(mine.size());
+    const std::uint32_t ppp = a.pages_per_packet;
+    const std::uint32_t slot_bytes = ppp * a.page_bytes;
+    const auto op = reduce_op(a.redop);
+    const auto t = dtype_code(a.dtype);
+    WAYPOINT("FRS");
+    if (a.start_count) noc_semaphore_wait_min(a.start_sem, a.start_count);
+    std::uint32_t filled = 0;
+    std::uint32_t seen = 0;    // recv_sem value consumed so far
+    std::uint32_t seen_l = 0;  // final_l_sem
+    std::uint32_t seen_r = 0;  // final_r_sem
+    for (std::uint32_t s = 0; s < a.steps; ++s) {
+        const std::uint32_t kind = a.kind[s], b = a.block[s];
+        const bool last_local = (a.dst[s] & rs::kDstLocal) && !(a.dst[s] & rs::kDstSend);
+        std::uint32_t synced = 0, synced_l = 0, synced_r = 0;  // sync groups of this step seen
+        for (std::uint32_t i = 0; i < n; i += ppp) {
+            const std::uint32_t k = std::min(ppp, n - i);
+            // Wait for the packets this chunk needs to have landed.
+            if (needs_recv(kind)) {
+                const std::uint32_t need = a.sync_pages ? (i + k + a.sync_pages - 1) / a.sync_pages : 1;
+                if (need > synced) {
+                    noc_semaphore_wait_min(a.recv_sem, seen + std::min(need, syncs_of(a, n)));
+                    synced = std::min(need, syncs_of(a, n));
+                }
+            } else if (kind == rs::kSrcFinal) {
+                const std::uint32_t need = std::min(a.sync_pages ? (i + k + a.sync_pages - 1) / a.sync_pages : 1u,
+                                                    syncs_of(a, n));
+                if (a.has_l && need > synced_l) {
+                    noc_semaphore_wait_min(a.final_l_sem, seen_l + need);
+                    synced_l = need;
+                }
+                if (a.has_r && need > synced_r) {
+                    noc_semaphore_wait_min(a.final_r_sem, seen_r + need);
+                    synced_r = need;
+                }
+            }
+            // A free slot of the circular buffer.
+            if (filled >= a.cb_slots) noc_semaphore_wait_min(a.cb_freed, filled - a.cb_slots + 1);
+            const std::uint32_t slot = a.cb + (filled % a.cb_slots) * slot_bytes;
+            const std::uint32_t bytes = k * a.page_bytes;
+            auto read_into = [&](const TensorArgs& src, std::uint32_t l1, bool landing) {
+                read_pages(src, a.page_bytes, k, l1, [&](std::uint32_t j) {
+                    const std::uint32_t p = mine[i + j];
+                    return landing ? landing_page(a, b, p) : b * a.block_pages + p;
+                });
+            };
+            auto read_own = [&](std::uint32_t l1) {
+                read_pages(a.source, a.page_bytes, k, l1, [&](std::uint32_t j) {
+                    return (a.source_single ? 0 : b) * a.block_pages + mine[i + j];
+                });
+            };
+            switch (kind) {
+                case rs::kSrcOwn:
+                    read_own(slot);
+                    noc_async_read_barrier();
+                    if (a.group_size) eltwise_prepare(slot, slot, bytes, op, t);  // reduce-scatter's first send: g(x)
+                    break;
+                case rs::kSrcRecv:
+                    read_into(a.landing, slot, true);
+                    noc_async_read_barrier();
+                    break;
+                case rs::kSrcReduce:
+                    read_into(a.landing, slot, true);
+                    read_into(a.input, a.scratch, false);
+                    noc_async_read_barrier();
+                    eltwise_prepare(a.scratch, a.scratch, bytes, op, t);
+                    if (last_local && a.has_r)
+                        eltwise_reduce(slot, a.scratch, slot, bytes, op, t);  // g(x_f) (+) R
+                    else
+                        eltwise_reduce(slot, slot, a.scratch, bytes, op, t);  // partial (+) g(x)
+                    if (last_local) eltwise_finalize(slot, bytes, op, t, a.group_size);
+                    break;
+                case rs::kSrcFinal: {
+                    const std::uint32_t x = a.scratch, r = a.scratch + slot_bytes;
+                    read_into(a.input, x, false);
+                    if (a.has_l) read_into(a.landing2, slot, true);
+                    if (a.has_r) read_into(a.landing, r, true);
+                    noc_async_read_barrier();
+                    eltwise_prepare(x, x, bytes, op, t);
+                    if (a.has_l)
+                        eltwise_reduce(slot, slot, x, bytes, op, t);  // L (+) g(x)
+                    else
+                        eltwise_copy(slot, x, bytes);
+                    if (a.has_r) eltwise_reduce(slot, slot, r, bytes, op, t);  // (...) (+) R
+                    eltwise_finalize(slot, bytes, op, t, a.group_size);
+                    break;
+                }
+                default: fw_assert(false, "fabric_ring_reader: unknown step kind");
+            }
+            ++filled;
+            l1_write_u32(a.cb_filled, filled);
+        }
+        if (needs_recv(kind)) seen += syncs_of(a, n);
+        if (kind == rs::kSrcFinal) {
+            if (a.has_l) seen_l += syncs_of(a, n);
+            if (a.has_r) seen_r += syncs_of(a, n);
+        }
+    }
+    // Blocks that only land here (the end of their way): wait for all of them.
+    if (a.recv_count) {
+        WAYPOINT("FRW");
+        noc_semaphore_wait_min(a.recv_sem, a.recv_count);
+    }
+    WAYPOINT("DONE");
+}
+
+void fabric_ring_writer_main() {
+    const FabricRingArgs a = read_args<FabricRingArgs>();
+    fw_assert(a.role == 1, "fabric_ring_writer: arguments of a reader");
+    const std::vector<std::uint32_t> mine = pages_of(a);
+    const std::uint32_t n = std::uint32_t(mine.size());
+    const std::uint32_t ppp = a.pages_per_packet;
+    const std::uint32_t slot_bytes = ppp * a.page_bytes;
+    WorkerToFabricEdmSender tx;
+    if (a.has_conn) {
+        tx = WorkerToFabricEdmSender(a.conn);
+        tx.open();
+    }
+    auto next_page_addr = [&](std::uint32_t block, std::uint32_t p) {
+        const TensorArgs next{a.next_landing, a.landing.dram};
+        return tensor_page_addr(next, landing_page(a, block, p), a.page_bytes);
+    };
+    auto sem_inc = [&](std::uint32_t sel) {
+        PacketHeader h;
+        h.set_route_1d(1);
+        h.set_chips(a.chip, a.next_chip);
+        h.to_noc_unicast_atomic_inc(get_noc_addr(a.next_sem_xy[sel] >> 16, a.next_sem_xy[sel] & 0xffff, a.next_sem[sel]),
+                                    1, /*flush=*/true);
+        tx.send_packet(h, 0, 0);
+    };
+    WAYPOINT("FRS");
+    std::uint32_t used = 0;
+    for (std::uint32_t s = 0; s < a.steps; ++s) {
+        const std::uint32_t b = a.block[s];
+        const bool send = a.dst[s] & rs::kDstSend, local = a.dst[s] & rs::kDstLocal;
+        fw_assert(!send || a.has_conn, "fabric_ring_writer: a send step without a fabric connection");
+        std::uint32_t since_sync = 0;
+        for (std::uint32_t i = 0; i < n; i += ppp) {
+            const std::uint32_t k = std::min(ppp, n - i);
+            noc_semaphore_wait_min(a.cb_filled, used + 1);
+            const std::uint32_t slot = a.cb + (used % a.cb_slots) * slot_bytes;
+            if (send) {
+                PacketHeader h;
+                h.set_route_1d(1);
+                h.set_chips(a.chip, a.next_chip);
+                if (k == 2)
+                    h.to_noc_unicast_scatter_write(next_page_addr(b, mine[i]), next_page_addr(b, mine[i + 1]),
+                                                   a.page_bytes, 2 * a.page_bytes);
+                else
+                    h.to_noc_unicast_write(next_page_addr(b, mine[i]), a.page_bytes);
+                tx.send_packet(h, slot, k * a.page_bytes);
+                since_sync += k;
+                if (a.sync_pages && since_sync >= a.sync_pages && i + k < n) {
+                    sem_inc(a.sem_sel[s]);
+                    since_sync = 0;
+                }
+            }
+            if (local) {
+                const TensorArgs& out = a.output;
+                const std::uint32_t ob = a.out_same_block ? b : a.out_block;
+                write_pages(out, a.page_bytes, k, slot, [&](std::uint32_t j) {
+                    return gathered_page(ob, mine[i + j], a.out_blocks, a.block_pages, a.out_row_pages);
+                });
+            }
+            noc_async_writes_flushed();  // the slot's pages have left L1
+            ++used;
+            l1_write_u32(a.cb_freed, used);
+        }
+        if (send) sem_inc(a.sem_sel[s]);
+    }
+    noc_async_write_barrier();
+    for (unsigned d = 0; d < 2; ++d)
+        if (a.done_sem[d]) noc_semaphore_inc(get_noc_addr(a.done_xy[d] >> 16, a.done_xy[d] & 0xffff, a.done_sem[d]), 1);
+    noc_async_atomic_barrier();
+    if (tx.is_open()) tx.close();
+    WAYPOINT("DONE");
+}
+
+}  // namespace cclsim::fw::ccl
