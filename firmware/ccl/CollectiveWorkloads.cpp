@@ -28,6 +28,22 @@ namespace {
 
 using golden::Op;
 
+/// The --links default: the fewest user links between neighbours of any
+/// group's order (tt-metal takes the fewest routing planes over the devices,
+/// less the link a chip without PCIe needs for dispatch; our descriptors
+/// mark that link, so user links are the planes left). Pairs without a link
+/// (relayed hops) do not count. N300: 1; T3000: 1 (inside each N300 one of
+/// the two links is reserved); Galaxy: 4.
+unsigned defaultLinks(const ClusterDescriptor& d, const std::vector<std::vector<unsigned>>& groups, TopologyKind topo) {
+    std::size_t fewest = 0;
+    for (const auto& g : groups)
+        for (std::size_t i = 0; i + 1 < g.size() || (topo == TopologyKind::Ring && g.size() > 2 && i < g.size()); ++i) {
+            const std::size_t l = d.userLinksBetween(g[i], g[(i + 1) % g.size()]).size();
+            if (l > 0 && (fewest == 0 || l < fewest)) fewest = l;
+        }
+    return unsigned(std::max<std::size_t>(1, fewest));
+}
+
 std::string sizeText(std::uint64_t b) {
     if (b >= (1ull << 30) && b % (1ull << 30) == 0) return fmt::format("{}G", b >> 30);
     if (b >= (1ull << 20) && b % (1ull << 20) == 0) return fmt::format("{}M", b >> 20);
@@ -87,12 +103,17 @@ public:
             ->check(CLI::Range(32u, 1u << 20));
         cmd.add_option("--packet", packet_, "EDM packet (message) bytes, a whole number of pages; 0: auto")
             ->check(CLI::Range(0u, 1u << 20));
-        cmd.add_option("--links", links_, "Ethernet links per hop")->check(CLI::Range(1u, 16u));
+        cmd.add_option("--links", links_,
+                       "Ethernet links per hop (default: the fewest user links of any hop of the op, i.e. tt-metal's "
+                       "routing planes less the link reserved for dispatch: n300 1, t3000 1, galaxy 4)")
+            ->check(CLI::Range(1u, 16u));
         cmd.add_option("--workers", workers_, "worker units per link and direction (default: edm 4; fabric by "
                                               "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
             ->check(CLI::Range(1u, 64u));
-        cmd.add_option("--impl", impl_, "edm (the CCL guide's EDM streams) or fabric (the packet fabric, as "
-                                        "tt-metal's current all_gather_async; all_gather and broadcast)")
+        cmd.add_option("--impl", impl_,
+                       "fabric (default: the packet fabric, as tt-metal's current all_gather_async and "
+                       "reduce_scatter_minimal_async; all_to_all runs on the EDM) or edm (the CCL guide's EDM "
+                       "streams)")
             ->check(CLI::IsMember({"edm", "fabric"}));
         if (op_ == Op::AllGather) {
             cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(CLI::Range(0u, 1u));
@@ -144,7 +165,7 @@ public:
         }
         const unsigned n = unsigned(s.groups.front().size());
         const TopologyKind topo = topology_ == "line" ? TopologyKind::Line : TopologyKind::Ring;
-        s.links = links_;
+        s.links = links_ ? links_ : defaultLinks(d, s.groups, topo);
         s.pageBytes = pageBytes_;
         s.packetBytes = packet_;
         s.dim = dim_;
@@ -187,7 +208,9 @@ public:
             s.count = S / unit;
         }
         // Implementation and worker count.
-        s.impl = impl_ == "fabric" ? CclSpec::Impl::Fabric : CclSpec::Impl::Edm;
+        // all_to_all is not built on the fabric: without --impl it runs on the EDM.
+        const std::string impl = !impl_.empty() ? impl_ : op_ == Op::AllToAll ? "edm" : "fabric";
+        s.impl = impl == "fabric" ? CclSpec::Impl::Fabric : CclSpec::Impl::Edm;
         if (workers_) {
             s.workers = workers_;
         } else if (s.impl == CclSpec::Impl::Fabric) {
@@ -219,6 +242,19 @@ public:
             methodRule_ = "given";
         }
         if (topo == TopologyKind::Line) s.method = golden::Method::Line;
+        // The fabric implementation has one structure per topology (the GCL
+        // methods are EDM schedules); the broadcast method stays a choice.
+        if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
+            if (methodRule_ == "given" && topo == TopologyKind::Ring)
+                throw ConfigError(fmt::format("--method {} is an EDM schedule: use --impl edm (the fabric "
+                                              "implementation runs its own structure, or --method broadcast)",
+                                              m));
+            const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
+            s.method = !ringOfMore ? golden::Method::Line
+                       : op_ == Op::AllGather || op_ == Op::Broadcast ? golden::Method::MeetInMiddle
+                                                                      : golden::Method::BidirPair;
+            if (methodRule_ != "given") methodRule_ = "impl fabric";
+        }
         // Consecutive and orthogonal groups whose members are not neighbours
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
@@ -495,9 +531,9 @@ private:
     std::string inputs_, dump_;
     unsigned pageBytes_ = 2048;
     unsigned packet_ = 0;
-    unsigned links_ = 1;
+    unsigned links_ = 0;  ///< 0: the fewest user links of any hop
     unsigned workers_ = 0;  ///< 0: the implementation's default
-    std::string impl_ = "edm";
+    std::string impl_;  ///< empty: fabric (all_to_all: edm)
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;
     unsigned root_ = 0;
