@@ -528,6 +528,7 @@ struct CclOp::Impl {
         /// rank waits until every stream reaching it has landed.
         DoneSignals* external = nullptr;
         const char* kernelName = "fabric_exchange";
+        bool allToAll = false;                  ///< input block q to rank q only (unicast)
     };
 
     /// Build the exchange; "" on success, else why the group cannot use the fabric.
@@ -563,7 +564,7 @@ struct CclOp::Impl {
                                   rt.program(t.order[pos]).createSemaphore(waiter[pos], 0, "gather_done")};
         }
         // Multicast needs every rank's destination and semaphore at the same addresses.
-        bool same = true;
+        bool same = !x.allToAll;
         for (unsigned q = 1; q < n; ++q)
             same = same && dst[q].base == dst[0].base && done[q].x == done[0].x && done[q].y == done[0].y &&
                    done[q].addr == done[0].addr;
@@ -632,6 +633,7 @@ struct CclOp::Impl {
             const unsigned chip = t.order[k.pos];
             a.pos = k.pos;
             a.ranks = n;
+            a.a2a = x.allToAll ? 1 : 0;
             a.page_bytes = s.pageBytes;
             a.pages = std::uint32_t(op.blockPages_);
             a.block = x.root < 0 ? k.pos : 0;
@@ -960,6 +962,22 @@ struct CclOp::Impl {
         op.packetFabrics_.push_back(std::move(fab));
     }
 
+    /// --impl fabric all_to_all (tt-metal all_to_all_async): per rank W
+    /// workers share every block's pages and unicast block q to rank q the
+    /// shorter way round; one kernel per rank waits for every stream.
+    void buildFabricAllToAll(CclGroup& g) {
+        std::vector<Buffer> outputs;
+        for (const CclRank& r : g.ranks) outputs.push_back(r.output);
+        ExchangePlan x;
+        x.dst = &outputs;
+        x.workers = s.workers;
+        x.kernelPerDirection = false;  // a worker sends each block its own way
+        x.allToAll = true;
+        x.kernelName = "all_to_all_fabric";
+        const std::string why = buildFabricExchange(g, x);
+        if (!why.empty()) throw ConfigError("--impl fabric: " + why);
+    }
+
     void buildBroadcastMethod(CclGroup& g, EdmFabric& fab) {
         const CclTopology& t = g.topo;
         const bool allReduce = s.op == Op::AllReduce;
@@ -1094,6 +1112,11 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     const unsigned n = unsigned(groups_.front().topo.size());
     for (const CclGroup& g : groups_)
         if (g.topo.size() != n) throw ConfigError("every group of a collective must have the same size");
+    // The fabric implementation moves data between neighbours only: relayed
+    // groups run on the EDM unless the user asked for the fabric (an error below).
+    for (const CclGroup& g : groups_)
+        for (const CclHop& h : g.topo.hops)
+            if (h.relayed() && spec_.impl == CclSpec::Impl::Fabric && !spec_.implGiven) spec_.impl = CclSpec::Impl::Edm;
 
     // Shapes (GCL user guide 3.3) and their page layouts.
     const std::uint64_t E = s.count;
@@ -1137,8 +1160,6 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         throw ConfigError(fmt::format("--root {}: the collective has ranks 0..{}", s.root, n - 1));
     if (s.method == Method::Line && s.topology() != TopologyKind::Line) throw std::logic_error("line method on a ring");
 
-    if (s.impl == CclSpec::Impl::Fabric && s.op == Op::AllToAll)
-        throw ConfigError("--impl fabric: all_to_all is not yet built on the packet fabric; use --impl edm");
     const bool ring = s.topology() == TopologyKind::Ring;
     Impl impl(rt, *this);
     impl.n = n;
@@ -1218,7 +1239,12 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
                 impl.buildReduce(g, true, senders, *fabric_);
                 break;
             }
-            case Op::AllToAll: impl.buildAllToAll(g, *fabric_); break;
+            case Op::AllToAll:
+                if (s.impl == CclSpec::Impl::Fabric)
+                    impl.buildFabricAllToAll(g);
+                else
+                    impl.buildAllToAll(g, *fabric_);
+                break;
         }
     }
     impl.buildRelays(fabric_->payloadBytes());

@@ -58,6 +58,9 @@ struct CclSpec {
     /// multicast both ways about halfway round, a mux and W workers per
     /// direction).
     enum class Impl { Edm, Fabric } impl = Impl::Edm;
+    /// The user named the implementation; if not, groups with relayed hops
+    /// (members that are not neighbours) fall back to the EDM streams.
+    bool implGiven = true;
     /// Inputs given by the user, per group and rank (count elements each);
     /// empty: generated from the seed.
     std::vector<std::vector<golden::Tensor>> inputs;

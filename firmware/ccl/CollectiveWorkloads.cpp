@@ -111,9 +111,8 @@ public:
                                               "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
             ->check(CLI::Range(1u, 64u));
         cmd.add_option("--impl", impl_,
-                       "fabric (default: the packet fabric, as tt-metal's current all_gather_async and "
-                       "reduce_scatter_minimal_async; all_to_all runs on the EDM) or edm (the CCL guide's EDM "
-                       "streams)")
+                       "fabric (default: the packet fabric, as tt-metal's current all_gather_async, "
+                       "reduce_scatter_minimal_async and all_to_all_async) or edm (the CCL guide's EDM streams)")
             ->check(CLI::IsMember({"edm", "fabric"}));
         if (op_ == Op::AllGather) {
             cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(CLI::Range(0u, 1u));
@@ -208,20 +207,8 @@ public:
             s.count = S / unit;
         }
         // Implementation and worker count.
-        // all_to_all is not built on the fabric: without --impl it runs on the EDM.
-        const std::string impl = !impl_.empty() ? impl_ : op_ == Op::AllToAll ? "edm" : "fabric";
-        s.impl = impl == "fabric" ? CclSpec::Impl::Fabric : CclSpec::Impl::Edm;
-        if (workers_) {
-            s.workers = workers_;
-        } else if (s.impl == CclSpec::Impl::Fabric) {
-            // tt-metal all_gather_async: 4 workers per direction when a link carries
-            // more than 256 KB, 1 when it carries at most 4 KB, else 2. A link next
-            // to a chip carries div_up(n-1, 2) slices of the input.
-            const std::uint64_t perLink = s.count * e * ((n - 1 + 1) / 2);
-            s.workers = perLink <= 4096 ? 1 : perLink <= 262144 ? 2 : 4;
-        } else {
-            s.workers = 4;
-        }
+        s.impl = impl_ == "edm" ? CclSpec::Impl::Edm : CclSpec::Impl::Fabric;
+        s.implGiven = !impl_.empty();
         // The method: given, or from the rule table.
         const std::string m = !bidir_.empty() ? (bidir_ == "off" ? "clockwise_ring" : bidir_ == "halves"
                                                                                         ? "bidirectional_ring_pair"
@@ -244,16 +231,44 @@ public:
         if (topo == TopologyKind::Line) s.method = golden::Method::Line;
         // The fabric implementation has one structure per topology (the GCL
         // methods are EDM schedules); the broadcast method stays a choice.
-        if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
-            if (methodRule_ == "given" && topo == TopologyKind::Ring)
+        if (methodRule_ == "given" && topo == TopologyKind::Ring && s.method != golden::Method::Broadcast) {
+            // A GCL method names an EDM schedule: without --impl it picks the EDM.
+            if (s.implGiven && s.impl == CclSpec::Impl::Fabric)
                 throw ConfigError(fmt::format("--method {} is an EDM schedule: use --impl edm (the fabric "
                                               "implementation runs its own structure, or --method broadcast)",
                                               m));
+            s.impl = CclSpec::Impl::Edm;
+        }
+        if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
             const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
             s.method = !ringOfMore ? golden::Method::Line
-                       : op_ == Op::AllGather || op_ == Op::Broadcast ? golden::Method::MeetInMiddle
+                       : op_ != Op::ReduceScatter && op_ != Op::AllReduce ? golden::Method::MeetInMiddle
                                                                       : golden::Method::BidirPair;
             if (methodRule_ != "given") methodRule_ = "impl fabric";
+        }
+        if (workers_) {
+            s.workers = workers_;
+        } else if (s.impl == CclSpec::Impl::Fabric && (op_ == Op::ReduceScatter || op_ == Op::AllReduce)) {
+            // tt-metal reduce_scatter_minimal_async (default_workers): by the bytes
+            // a link moves, input x (n-1)/n / links (/2 on a ring); ring: 1 up to
+            // 4 KB, 2 below 1 MB, 4 up to 50 MB, else 8; line: 1, 2 below 0.5 MB,
+            // 4 up to 4 MB, else 8.
+            const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
+            const double perLink = double(s.count * e) * (n - 1) / n / s.links / (ringOfMore ? 2 : 1);
+            if (perLink <= 4096)
+                s.workers = 1;
+            else if (ringOfMore)
+                s.workers = perLink < 1048576.0 ? 2 : perLink <= 50.0 * 1048576 ? 4 : 8;
+            else
+                s.workers = perLink < 500000.0 ? 2 : perLink <= 4000000.0 ? 4 : 8;
+        } else if (s.impl == CclSpec::Impl::Fabric) {
+            // tt-metal all_gather_async: 4 workers per direction when a link carries
+            // more than 256 KB, 1 when it carries at most 4 KB, else 2. A link next
+            // to a chip carries div_up(n-1, 2) slices of the input.
+            const std::uint64_t perLink = s.count * e * ((n - 1 + 1) / 2);
+            s.workers = perLink <= 4096 ? 1 : perLink <= 262144 ? 2 : 4;
+        } else {
+            s.workers = 4;
         }
         // Consecutive and orthogonal groups whose members are not neighbours
         // are relayed through the chips in between.
@@ -533,7 +548,7 @@ private:
     unsigned packet_ = 0;
     unsigned links_ = 0;  ///< 0: the fewest user links of any hop
     unsigned workers_ = 0;  ///< 0: the implementation's default
-    std::string impl_;  ///< empty: fabric (all_to_all: edm)
+    std::string impl_;  ///< empty: fabric (relayed groups: edm)
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;
     unsigned root_ = 0;

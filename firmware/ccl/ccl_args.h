@@ -197,6 +197,7 @@ struct FabricExchangeArgs {
     std::uint32_t row_pages = 0;               ///< destination page: gathered_page(block, p, blocks, pages, row_pages)
     std::uint32_t worker = 0, workers = 1;     ///< this kernel sends pages worker, worker + workers, ...
     std::uint32_t send = 1;                    ///< 0: this rank sends nothing (broadcast: not the root)
+    std::uint32_t a2a = 0;                     ///< 1: all_to_all: input block q (of `pages`) to rank q's block `block`
     std::uint32_t own_copy = 1;                ///< also write the own block locally (and count it)
     std::uint32_t wait_count = 0;              ///< then wait until the own done semaphore reaches this
     TensorArgs input;
@@ -215,7 +216,7 @@ struct FabricExchangeArgs {
     std::uint32_t has_conn[2] = {};
     cclsim::fabric::FabricConnectionArgs conn[2];
     template <class V> void visit(V& v) {
-        v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send), v(own_copy),
+        v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send), v(a2a), v(own_copy),
             v(wait_count), input.visit(v), v(batch), v(staging);
         for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);

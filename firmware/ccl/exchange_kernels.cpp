@@ -6,7 +6,8 @@
 // (every router on the way writes the packet and passes it on), or one
 // unicast per destination where the ranks' buffers differ — with no
 // store-and-forward through worker kernels, and its own block over the NoC.
-// Several kernels may share a rank's pages (worker w: pages w, w + W, ...),
+// all_to_all (a2a) sends input block q to rank q only, one unicast stream
+// per destination. Several kernels may share a rank's pages (worker w: pages w, w + W, ...),
 // each through its own fabric connection (a mux when a router has several
 // clients). Each stream's last page is a fused write + increment of the
 // destination's done semaphore (packets of one stream stay in order, so the
@@ -72,7 +73,43 @@ void fabric_exchange_main() {
         }
     };
     WAYPOINT("FXC");
-    if (a.send) {
+    if (a.send && a.a2a) {
+        // all_to_all (tt-metal all_to_all_async): input block q goes to rank q
+        // alone, one unicast stream per destination (the shorter way round),
+        // its last page a fused write + increment; then the own block locally.
+        const std::uint32_t mine = a.worker < a.pages ? (a.pages - 1 - a.worker) / a.workers + 1 : 0;
+        auto pageOf = [&](std::uint32_t i) { return a.worker + i * a.workers; };
+        for (std::uint32_t k = 0; k < a.ranks; ++k) {
+            const std::uint32_t q = (a.pos + 1 + k) % a.ranks;  // the own block last
+            const bool own = q == a.pos;
+            fw_assert(own || a.has_conn[a.dir[q]], "fabric_exchange: no fabric connection towards a destination");
+            for (std::uint32_t i = 0; i < mine; ++i) {
+                const std::uint32_t buf = a.staging + (i % 2) * a.page_bytes;
+                noc_async_writes_flushed();  // this buffer's previous packet has left L1
+                noc_async_read(tensor_page_addr(a.input, q * a.pages + pageOf(i), a.page_bytes), buf, a.page_bytes);
+                noc_async_read_barrier();
+                if (own) {
+                    noc_async_write(buf, destPage(q, pageOf(i)), a.page_bytes);
+                    continue;
+                }
+                PacketHeader h;
+                h.set_route_1d(a.hops[q]);
+                h.set_chips(a.chip[a.pos], a.chip[q]);
+                if (i + 1 == mine)
+                    h.to_noc_fused_unicast_write_atomic_inc(destPage(q, pageOf(i)), doneSem(q), 1, a.page_bytes);
+                else
+                    h.to_noc_unicast_write(destPage(q, pageOf(i)), a.page_bytes);
+                tx[a.dir[q]].send_packet(h, buf, a.page_bytes);
+            }
+            if (!mine && !own) {
+                PacketHeader h;
+                h.set_route_1d(a.hops[q]);
+                h.set_chips(a.chip[a.pos], a.chip[q]);
+                h.to_noc_unicast_atomic_inc(doneSem(q), 1);
+                tx[a.dir[q]].send_packet(h, a.staging, 0);
+            }
+        }
+    } else if (a.send) {
         // This kernel's pages in batches of `batch` (a circular buffer of two
         // batches, as a reader kernel fills a CB): the next batch's reads
         // overlap this batch's sends.

@@ -23,7 +23,10 @@ nlohmann::json t3000(const std::string& args) {
     static int n = 0;
     const std::string json = std::string(::testing::TempDir()) + "cclsim_timing_" + std::to_string(getpid()) + "_" +
                              std::to_string(n++) + ".json";
-    const int st = std::system((kBin + " " + args + " --no-data --quiet --json " + json + " > /dev/null 2>&1").c_str());
+    // The EDM implementation unless the test names one.
+    const std::string impl = args.find("--impl") == std::string::npos ? " --impl edm" : "";
+    const int st =
+        std::system((kBin + " " + args + impl + " --no-data --quiet --json " + json + " > /dev/null 2>&1").c_str());
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << args;
     std::ifstream is(json);
     std::stringstream ss;
@@ -85,4 +88,31 @@ TEST(CollectiveTiming, MoreLinksMoreBandwidth) {
     const double one = busbw("all_gather --order 0,1,2,3 --size 8M --links 1");
     const double two = busbw("all_gather --order 0,1,2,3 --size 8M --links 2");
     EXPECT_GT(two, 1.6 * one);
+}
+
+// ---- the fabric implementation (tt-metal's current ops) -----------------------
+
+TEST(CollectiveTiming, FabricBusbwRisesSaturatesAndStaysUnderTheLinks) {
+    double prev = 0;
+    for (const char* size : {"64K", "1M", "16M"}) {
+        const double b = busbw(std::string("all_gather --impl fabric --size ") + size);
+        EXPECT_GT(b, prev) << size;
+        prev = b;
+    }
+    // Every link direction carries packets of two 2 KB pages and a 48 B header.
+    const auto r = t3000("all_gather --impl fabric --size 64M");
+    const double limit = framingLimit(2 * 2048 + 48);
+    EXPECT_LE(r["linkbw_GBps"].get<double>(), limit);
+    EXPECT_GE(r["linkbw_GBps"].get<double>(), 0.5 * limit);
+    EXPECT_LT(r["busbw_GBps"].get<double>(), prev * 1.25) << "saturated above 16M";
+}
+
+TEST(CollectiveTiming, FabricRingBeatsLineAndReduceScatterUsesBothDirections) {
+    EXPECT_GT(busbw("all_gather --impl fabric --size 16M"), busbw("all_gather --impl fabric --size 16M --topology line"));
+    EXPECT_GT(busbw("reduce_scatter --impl fabric --size 16M"),
+              busbw("reduce_scatter --impl fabric --size 16M --topology line"));
+    // The ring reduce-scatter sends half of every block each way round: both
+    // directions of the busiest link carry data.
+    const auto rs = t3000("reduce_scatter --impl fabric --size 16M");
+    EXPECT_EQ(rs["linkbw_normalised_by"], "1 link(s) x 2 direction(s)");
 }

@@ -68,7 +68,7 @@ class CollectiveExact : public ::testing::TestWithParam<Case> {};
 TEST_P(CollectiveExact, MatchesGolden) {
     const Case& c = GetParam();
     const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * c.n;
-    const auto rep = runT3000({c.op, "--topology", c.topology, "--chips", std::to_string(c.n), "--dtype", c.dtype,
+    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(c.n), "--dtype", c.dtype,
                                "--size", std::to_string(pages * 2048), "--packet", "12288", "--workers", "2"});
     expectExact(rep, outputPages(c.op, pages, c.n));
     EXPECT_EQ(rep["n_chips"], c.n);
@@ -77,72 +77,87 @@ TEST_P(CollectiveExact, MatchesGolden) {
 }
 INSTANTIATE_TEST_SUITE_P(T3000, CollectiveExact, ::testing::ValuesIn(allCases()), caseName);
 
+// The same cases on the fabric implementation (the default): 13 pages per
+// block split over two workers per direction (two-page packets and a
+// one-page tail), every op, topology, ring size and dtype exact.
+class CollectiveExactFabric : public ::testing::TestWithParam<Case> {};
+TEST_P(CollectiveExactFabric, MatchesGolden) {
+    const Case& c = GetParam();
+    const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * c.n;
+    const auto rep = runT3000({c.op, "--topology", c.topology, "--chips", std::to_string(c.n), "--dtype", c.dtype,
+                               "--size", std::to_string(pages * 2048), "--workers", "2"});
+    expectExact(rep, outputPages(c.op, pages, c.n));
+    EXPECT_EQ(rep["results"]["impl"], "fabric");
+    EXPECT_EQ(rep["n_chips"], c.n);
+}
+INSTANTIATE_TEST_SUITE_P(T3000, CollectiveExactFabric, ::testing::ValuesIn(allCases()), caseName);
+
 // ---- variants on T3000 --------------------------------------------------------
 
 TEST(CollectiveVariants, TwoLinksPerHopOnInterBoardRing) {
     // Chips 0,1,2,3 are joined by two user links per neighbour pair.
-    expectExact(runT3000({"all_gather", "--order", "0,1,2,3", "--links", "2", "--size", "416K"}), 208);
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--size", "416K"}), 208);
 }
 
 TEST(CollectiveVariants, AllReduceTwoLinksThreeWorkersFp32) {
-    expectExact(runT3000({"all_reduce", "--order", "0,1,2,3", "--links", "2", "--workers", "3", "--dtype", "fp32",
+    expectExact(runT3000({"all_reduce", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--workers", "3", "--dtype", "fp32",
                           "--size", "200K"}),
                 100);
 }
 
 TEST(CollectiveVariants, AllGatherBidirectionalFull) {
-    expectExact(runT3000({"all_gather", "--bidir", "full", "--size", "208K", "--workers", "3"}), 104);
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--bidir", "full", "--size", "208K", "--workers", "3"}), 104);
 }
 
 TEST(CollectiveVariants, AllGatherUnidirectional) {
-    expectExact(runT3000({"all_gather", "--bidir", "off", "--size", "208K"}), 104);
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--bidir", "off", "--size", "208K"}), 104);
 }
 
 TEST(CollectiveVariants, AllReduceBidirectionalFull) {
-    expectExact(runT3000({"all_reduce", "--bidir", "full", "--size", "208K"}), 104);
+    expectExact(runT3000({"all_reduce", "--impl", "edm", "--bidir", "full", "--size", "208K"}), 104);
 }
 
 TEST(CollectiveVariants, AllReduceUnidirectional) {
-    expectExact(runT3000({"all_reduce", "--bidir", "off", "--size", "208K", "--dtype", "fp32"}), 104);
+    expectExact(runT3000({"all_reduce", "--impl", "edm", "--bidir", "off", "--size", "208K", "--dtype", "fp32"}), 104);
 }
 
 TEST(CollectiveVariants, AllToAllUnidirectionalRing) {
-    expectExact(runT3000({"all_to_all", "--bidir", "off", "--size", "208K"}), 104);
+    expectExact(runT3000({"all_to_all", "--impl", "edm", "--bidir", "off", "--size", "208K"}), 104);
 }
 
 TEST(CollectiveVariants, BroadcastFromAnInnerRootBothStyles) {
-    expectExact(runT3000({"broadcast", "--root", "5", "--bidir", "halves", "--size", "26K"}), 13);
+    expectExact(runT3000({"broadcast", "--impl", "edm", "--root", "5", "--bidir", "halves", "--size", "26K"}), 13);
 }
 
 TEST(CollectiveVariants, BroadcastLineFromTheMiddle) {
-    expectExact(runT3000({"broadcast", "--root", "3", "--topology", "line", "--size", "26K"}), 13);
+    expectExact(runT3000({"broadcast", "--impl", "edm", "--root", "3", "--topology", "line", "--size", "26K"}), 13);
 }
 
 TEST(CollectiveVariants, AllGatherDim1InterleavesRows) {
-    expectExact(runT3000({"all_gather", "--dim", "1", "--row-pages", "3", "--size", "192K"}), 96);
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--dim", "1", "--row-pages", "3", "--size", "192K"}), 96);
 }
 
 TEST(CollectiveVariants, AllGatherDim1OnALine) {
-    expectExact(runT3000({"all_gather", "--dim", "1", "--row-pages", "1", "--topology", "line", "--chips", "4",
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--dim", "1", "--row-pages", "1", "--topology", "line", "--chips", "4",
                           "--size", "104K"}),
                 52);
 }
 
 TEST(CollectiveVariants, TensorsInL1) {
-    expectExact(runT3000({"reduce_scatter", "--l1", "--size", "208K"}), 13);
+    expectExact(runT3000({"reduce_scatter", "--impl", "edm", "--l1", "--size", "208K"}), 13);
 }
 
 TEST(CollectiveVariants, ManyWorkersSmallPackets) {
-    expectExact(runT3000({"all_gather", "--workers", "8", "--packet", "2048", "--size", "208K"}), 104);
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--workers", "8", "--packet", "2048", "--size", "208K"}), 104);
 }
 
 TEST(CollectiveVariants, SmallPagesAndDefaultPacket) {
-    expectExact(runT3000({"all_reduce", "--page-bytes", "1024", "--size", "104K"}), 104, 1024);
+    expectExact(runT3000({"all_reduce", "--impl", "edm", "--page-bytes", "1024", "--size", "104K"}), 104, 1024);
 }
 
 TEST(CollectiveVariants, SkewedStartsAreStillExact) {
     // Chips start up to 70 us apart; the EDM handshakes make that safe.
-    const auto rep = runT3000({"all_reduce", "--skew-ns", "10000", "--size", "208K"});
+    const auto rep = runT3000({"all_reduce", "--impl", "edm", "--skew-ns", "10000", "--size", "208K"});
     expectExact(rep, 104);
     // Time is measured on the chip that started last (chip 7 at 70 us).
     EXPECT_EQ(rep["results"]["measured_on_chip"], 7);
@@ -150,16 +165,16 @@ TEST(CollectiveVariants, SkewedStartsAreStillExact) {
 }
 
 TEST(CollectiveVariants, OneChipStartsLate) {
-    expectExact(runT3000({"all_to_all", "--start", "4:40000", "--size", "208K"}), 104);
+    expectExact(runT3000({"all_to_all", "--impl", "edm", "--start", "4:40000", "--size", "208K"}), 104);
 }
 
 TEST(CollectiveVariants, MeshRowsAndColumnsAtOnce) {
     // T3000 rows are lines of 4 (no wraparound link).
-    expectExact(runT3000({"all_gather", "--axis", "row", "--topology", "line", "--size", "104K"}), 52);
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--axis", "row", "--topology", "line", "--size", "104K"}), 52);
 }
 
 TEST(CollectiveVariants, MeshColumnsAreTwoChipRings) {
-    expectExact(runT3000({"reduce_scatter", "--axis", "col", "--size", "52K", "--bidir", "off"}), 13);
+    expectExact(runT3000({"reduce_scatter", "--impl", "edm", "--axis", "col", "--size", "52K", "--bidir", "off"}), 13);
 }
 
 // ---- Galaxy ---------------------------------------------------------------------
@@ -168,21 +183,21 @@ class GalaxyRing : public ::testing::TestWithParam<std::string> {};
 TEST_P(GalaxyRing, ThirtyTwoChipsExact) {
     const std::string op = GetParam();
     const std::uint64_t pages = op == "broadcast" ? 13 : 3 * 32;
-    expectExact(runGalaxy({op, "--size", std::to_string(pages * 2048), "--workers", "2"}), outputPages(op, pages, 32));
+    expectExact(runGalaxy({op, "--impl", "edm", "--size", std::to_string(pages * 2048), "--workers", "2"}), outputPages(op, pages, 32));
 }
 INSTANTIATE_TEST_SUITE_P(Galaxy, GalaxyRing,
                          ::testing::Values("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"));
 
 TEST(GalaxyMesh, RowLinesFourLinks) {
-    expectExact(runGalaxy({"all_gather", "--axis", "row", "--topology", "line", "--links", "4", "--size", "48K"}), 24);
+    expectExact(runGalaxy({"all_gather", "--impl", "edm", "--axis", "row", "--topology", "line", "--links", "4", "--size", "48K"}), 24);
 }
 
 TEST(GalaxyMesh, ColumnRingsOnTheTorus) {
-    expectExact(runGalaxy({"all_reduce", "--axis", "col", "--torus", "--links", "2", "--size", "24K"}), 12);
+    expectExact(runGalaxy({"all_reduce", "--impl", "edm", "--axis", "col", "--torus", "--links", "2", "--size", "24K"}), 12);
 }
 
 TEST(GalaxyMesh, RowRingsOnTheTorusReduceScatter) {
-    expectExact(runGalaxy({"reduce_scatter", "--axis", "row", "--torus", "--size", "48K", "--dtype", "fp32"}), 3);
+    expectExact(runGalaxy({"reduce_scatter", "--impl", "edm", "--axis", "row", "--torus", "--size", "48K", "--dtype", "fp32"}), 3);
 }
 
 // ---- bad input -------------------------------------------------------------------
@@ -195,68 +210,68 @@ void expectConfigError(const nlohmann::json& rep, const std::string& fragment) {
 }  // namespace
 
 TEST(CollectiveBadInput, SizeNotWholeElements) {
-    expectConfigError(runT3000({"broadcast", "--size", "1001", "--dtype", "fp32"}, 3),
+    expectConfigError(runT3000({"broadcast", "--impl", "edm", "--size", "1001", "--dtype", "fp32"}, 3),
                       "--size 1001 B is not a whole number of 4-byte fp32 elements");
-    expectConfigError(runT3000({"all_gather", "--size", "24"}, 3), "is not 8 replicas x a whole number");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--size", "24"}, 3), "is not 8 replicas x a whole number");
 }
 
 TEST(CollectiveBadInput, AllToAllFirstDimensionIsTheReplicas) {
-    expectConfigError(runT3000({"all_to_all", "--count", "12"}, 3),
+    expectConfigError(runT3000({"all_to_all", "--impl", "edm", "--count", "12"}, 3),
                       "first dimension must equal the 8 replicas: 12 elements do not split into 8 equal blocks");
 }
 
 TEST(CollectiveBadInput, GroupSizeMustDivideTheReplicas) {
-    expectConfigError(runT3000({"all_reduce", "--group", "consecutive:3"}, 3),
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--group", "consecutive:3"}, 3),
                       "a group size of 3 does not divide the 8 replicas");
-    expectConfigError(runT3000({"all_reduce", "--group", "diagonal:2"}, 3), "--group");
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--group", "diagonal:2"}, 3), "--group");
 }
 
 TEST(CollectiveBadInput, OperatorTypeNotSupported) {
-    expectConfigError(runT3000({"all_reduce", "--op", "mean", "--dtype", "int32"}, 3),
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--op", "mean", "--dtype", "int32"}, 3),
                       "--op mean does not support --dtype int32 (INT); mean takes: bf16, fp16, fp32");
-    expectConfigError(runT3000({"reduce_scatter", "--op", "logical_or", "--dtype", "half"}, 3),
+    expectConfigError(runT3000({"reduce_scatter", "--impl", "edm", "--op", "logical_or", "--dtype", "half"}, 3),
                       "logical_or takes: bool");
-    expectConfigError(runT3000({"all_reduce", "--op", "add", "--dtype", "unsigned_int"}, 3),
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--op", "add", "--dtype", "unsigned_int"}, 3),
                       "add takes: bf16, fp16, fp32, int32, int64, uint64");
-    expectConfigError(runT3000({"all_reduce", "--dtype", "int8"}, 3), "unknown data type 'int8'");
-    expectConfigError(runT3000({"all_reduce", "--op", "xor"}, 3), "unknown reduction operator 'xor'");
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--dtype", "int8"}, 3), "unknown data type 'int8'");
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--op", "xor"}, 3), "unknown reduction operator 'xor'");
 }
 
 TEST(CollectiveBadInput, RingWithoutWraparound) {
-    expectConfigError(runGalaxy({"all_gather", "--chips", "8"}, 3), "wraparound");
+    expectConfigError(runGalaxy({"all_gather", "--impl", "edm", "--chips", "8"}, 3), "wraparound");
 }
 
 TEST(CollectiveBadInput, MoreLinksThanTheBoardHas) {
-    expectConfigError(runT3000({"all_gather", "--links", "2"}, 3), "has 1 user link(s) but --links is 2");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--links", "2"}, 3), "has 1 user link(s) but --links is 2");
 }
 
 TEST(CollectiveBadInput, MoreWorkersThanTheChipHas) {
-    expectConfigError(runT3000({"all_reduce", "--order", "0,1,2,3", "--links", "2", "--workers", "8"}, 3),
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--workers", "8"}, 3),
                       "worker cores of chip");
 }
 
 TEST(CollectiveBadInput, PacketLargerThanEdmMemory) {
-    expectConfigError(runT3000({"all_gather", "--packet", "65536"}, 3), "--packet 65536");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--packet", "65536"}, 3), "--packet 65536");
 }
 
 TEST(CollectiveBadInput, OrderNotConnected) {
-    expectConfigError(runT3000({"all_gather", "--order", "0,1,6", "--topology", "line", "--size", "6K"}, 3), "not connected");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--order", "0,1,6", "--topology", "line", "--size", "6K"}, 3), "not connected");
 }
 
 TEST(CollectiveBadInput, TensorLargerThanMemory) {
-    expectConfigError(runT3000({"all_gather", "--size", "64G", "--no-data"}, 3), "DRAM buffer");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--size", "64G", "--no-data"}, 3), "DRAM buffer");
 }
 
 TEST(CollectiveBadInput, MethodThatDoesNotFit) {
-    expectConfigError(runT3000({"all_gather", "--method", "broadcast"}, 3), "applies to reduce_scatter and all_reduce");
-    expectConfigError(runT3000({"all_gather", "--topology", "line", "--method", "clockwise_ring"}, 3),
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--method", "broadcast"}, 3), "applies to reduce_scatter and all_reduce");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--topology", "line", "--method", "clockwise_ring"}, 3),
                       "a line of chips has one method");
-    expectConfigError(runT3000({"all_reduce", "--bidir", "off", "--method", "clockwise_ring"}, 3),
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--bidir", "off", "--method", "clockwise_ring"}, 3),
                       "give --method or --bidir, not both");
 }
 
 TEST(CollectiveBadInput, BroadcastRootOutOfRange) {
-    expectConfigError(runT3000({"broadcast", "--root", "8"}, 3), "--root 8");
+    expectConfigError(runT3000({"broadcast", "--impl", "edm", "--root", "8"}, 3), "--root 8");
 }
 
 TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
@@ -271,7 +286,7 @@ TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
 
 TEST(UserCluster, ThreeChipRing) {
     const std::string file = writeChainDescriptor("ring3", 3, true);
-    const auto rep = runT3000({"all_reduce", "--cluster", file, "--size", "78K"});
+    const auto rep = runT3000({"all_reduce", "--impl", "edm", "--cluster", file, "--size", "78K"});
     expectExact(rep, 39);
     EXPECT_EQ(rep["n_chips"], 3);
     EXPECT_EQ(rep["results"]["orders"][0], nlohmann::json::array({0, 1, 2}));
@@ -279,10 +294,10 @@ TEST(UserCluster, ThreeChipRing) {
 
 TEST(UserCluster, FiveChipLine) {
     const std::string file = writeChainDescriptor("line5", 5, false);
-    expectExact(runT3000({"reduce_scatter", "--cluster", file, "--topology", "line", "--size", "130K"}), 13);
+    expectExact(runT3000({"reduce_scatter", "--impl", "edm", "--cluster", file, "--topology", "line", "--size", "130K"}), 13);
 }
 
 TEST(UserCluster, LineIsNotARing) {
     const std::string file = writeChainDescriptor("line4", 4, false);
-    expectConfigError(runT3000({"all_gather", "--cluster", file, "--size", "64K"}, 3), "wraparound");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--cluster", file, "--size", "64K"}, 3), "wraparound");
 }
