@@ -114,5 +114,5 @@ TEST(CollectiveTiming, FabricRingBeatsLineAndReduceScatterUsesBothDirections) {
     // The ring reduce-scatter sends half of every block each way round: both
     // directions of the busiest link carry data.
     const auto rs = t3000("reduce_scatter --impl fabric --size 16M");
-    EXPECT_EQ(rs["linkbw_normalised_by"], "1 link(s) x 2 direction(s)");
+    EXPECT_EQ(rs["results"]["linkbw_normalised_by"], "1 link(s) x 2 direction(s)");
 }

@@ -101,6 +101,14 @@ TEST_P(OperatorType, ExactOnTwoThreeFourAndEightReplicas) {
         expectExact(runBinary(kT3000, "all_reduce " + common), "all_reduce " + common);
         if (n == 3 || n == 8) expectExact(runBinary(kT3000, "reduce_scatter " + common), "reduce_scatter " + common);
     }
+    // The fabric implementation's own order (chunks of the bidirectional ring
+    // pair; line: both sides into the owner) on an odd ring, the 8-ring and a line.
+    for (const std::string where : {replicas(3), replicas(8), std::string("--chips 4 --topology line")}) {
+        const std::string common =
+            fmt::format("{} --op {} --dtype {} --count 1037 --page-bytes 512 --impl fabric", where, p.op, p.dtype);
+        expectExact(runBinary(kT3000, "all_reduce " + common), "all_reduce " + common);
+        expectExact(runBinary(kT3000, "reduce_scatter " + common), "reduce_scatter " + common);
+    }
 }
 INSTANTIATE_TEST_SUITE_P(Gcl, OperatorType, ::testing::ValuesIn(supportedPairs()),
                          [](const ::testing::TestParamInfo<Pair>& i) { return i.param.op + "_" + i.param.dtype; });
@@ -117,8 +125,8 @@ TEST_P(Method, ExactOnOddAndEvenRings) {
             // fp32 with 256 B pages: 4 pages per fracture and a ragged end, so the
             // bidirectional pair splits pages both ways.
             const std::uint64_t count = std::string(op) == "all_to_all" ? 70ull * n : 64ull * n * 4 + 13;
-            const std::string args = fmt::format("{} {} --method {} --dtype fp32 --page-bytes 256 --count {}{}", op,
-                                                 replicas(n), m, count,
+            const std::string args = fmt::format("{} {} --method {} --impl edm --dtype fp32 --page-bytes 256 --count {}{}",
+                                                 op, replicas(n), m, count,
                                                  std::string(op) == "broadcast" ? " --root 1" : "");
             expectExact(runBinary(kT3000, args), args);
         }
@@ -131,10 +139,15 @@ TEST(GclMethods, AutoPrintsTheRuleItUsed) {
     const auto rep = runBinary(kT3000, "all_reduce --size 256");
     EXPECT_EQ(rep["results"]["method"], "broadcast");
     EXPECT_NE(rep["results"]["method_rule"].get<std::string>().find("collective_methods.yaml"), std::string::npos);
-    const auto big = runBinary(kT3000, "all_reduce --size 4M --no-data");
+    const auto big = runBinary(kT3000, "all_reduce --size 4M --no-data --impl edm");
     EXPECT_EQ(big["results"]["method"], "bidirectional_ring_pair");
     const auto given = runBinary(kT3000, "all_reduce --size 4M --no-data --method clockwise_ring");
     EXPECT_EQ(given["results"]["method_rule"], "given");
+    EXPECT_EQ(given["results"]["impl"], "edm");  // a GCL method names an EDM schedule
+    // The fabric implementation has its own structure.
+    const auto fabric = runBinary(kT3000, "all_reduce --size 4M --no-data");
+    EXPECT_EQ(fabric["results"]["impl"], "fabric");
+    EXPECT_EQ(fabric["results"]["method_rule"], "impl fabric");
     // The pair moves half the data each way: faster than one direction.
     EXPECT_LT(big["results"]["sim_time_us"].get<double>(), given["results"]["sim_time_us"].get<double>());
 }
@@ -319,33 +332,57 @@ TEST(GclInputs, NpyDirectoryRoundTrip) {
 
 // ---- --impl fabric (tt-metal's all_gather_async structure) ------------------------------------------
 
-TEST(FabricImpl, AllGatherAndBroadcastExactOnEveryTopology) {
+TEST(FabricImpl, EveryOpExactOnEveryTopology) {
     for (const char* args : {"all_gather --impl fabric --count 1001 --dtype fp32",        // 8-ring, W = 2
                              "all_gather --impl fabric --size 4M --workers 4",            // a mux per router
                              "all_gather --impl fabric --chips 4 --topology line --size 1M",
                              "all_gather --impl fabric --chips 2 --size 64K",
                              "all_gather --impl fabric --dim 1 --row-pages 3 --size 192K",
+                             "reduce_scatter --impl fabric --count 100003 --dtype fp32",
+                             "reduce_scatter --impl fabric --size 2M --workers 3 --op max",
+                             "reduce_scatter --impl fabric --chips 4 --topology line --count 5555 --dtype fp16",
+                             "reduce_scatter --impl fabric --chips 2 --size 64K",
+                             "all_reduce --impl fabric --size 1M --dtype bf16",
+                             "all_reduce --impl fabric --chips 8 --topology line --size 256K --op mean",
+                             "all_reduce --impl fabric --page-bytes 1024 --count 33333 --dtype int64",
+                             "all_to_all --impl fabric --size 1M",
+                             "all_to_all --impl fabric --chips 4 --topology line --count 4004 --dtype int32",
                              "broadcast --impl fabric --root 3 --size 100K",
                              "broadcast --impl fabric --chips 4 --topology line --root 2 --count 777"}) {
         const auto rep = runBinary(kT3000, args);
         expectExact(rep, args);
         EXPECT_EQ(rep["results"]["impl"], "fabric") << args;
     }
-    expectExact(runBinary(kT3000, "all_gather --impl fabric --cluster " + writeChainDescriptor("ring5f", 5, true) +
-                                      " --count 999 --dtype int32"),
-                "odd ring");
-    expectExact(runBinary(kGalaxy, "all_gather --impl fabric --size 96K"), "galaxy ring");
+    const std::string ring5 = writeChainDescriptor("ring5f", 5, true);
+    for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"})
+        expectExact(runBinary(kT3000, std::string(op) + " --impl fabric --cluster " + ring5 + " --count 995 --dtype int32"),
+                    std::string(op) + " odd ring");
+    expectExact(runBinary(kGalaxy, "all_gather --impl fabric --size 96K --links 1"), "galaxy ring");
+    expectExact(runBinary(kGalaxy, "all_reduce --impl fabric --size 192K"), "galaxy ring, 4 links");
     expectExact(runBinary(kGalaxy, "all_gather --impl fabric --axis row --topology line --size 48K"), "galaxy rows");
+    expectExact(runBinary(kGalaxy, "reduce_scatter --impl fabric --axis col --torus --size 48K"), "galaxy columns");
 }
 
-TEST(FabricImpl, WorkerRuleAndErrors) {
-    // tt-metal's rule: 1 worker up to 4 KB per link, 2 up to 256 KB, else 4.
-    EXPECT_EQ(runBinary(kT3000, "all_gather --impl fabric --size 8K --no-data")["results"]["workers"], 1);
-    EXPECT_EQ(runBinary(kT3000, "all_gather --impl fabric --size 256K --no-data")["results"]["workers"], 2);
-    EXPECT_EQ(runBinary(kT3000, "all_gather --impl fabric --size 4M --no-data")["results"]["workers"], 4);
-    EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data")["results"]["workers"], 4);  // edm
+TEST(FabricImpl, WorkerRuleLinksAndErrors) {
+    // all_gather (tt-metal's rule): 1 worker up to 4 KB per link, 2 up to 256 KB, else 4.
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data")["results"]["workers"], 1);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 256K --no-data")["results"]["workers"], 2);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 4M --no-data")["results"]["workers"], 4);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data --impl edm")["results"]["workers"], 4);
+    // reduce_scatter: by the bytes a link moves (a ring splits them over two directions).
+    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 8K --no-data")["results"]["workers"], 1);
+    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 1M --no-data")["results"]["workers"], 2);
+    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 16M --no-data")["results"]["workers"], 4);
+    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 128M --no-data")["results"]["workers"], 8);
+    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 8M --no-data --chips 4 --topology line")["results"]["workers"], 8);
+    // --links default: the fewest user links of any hop.
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 64K --no-data")["results"]["links"], 1);
+    EXPECT_EQ(runBinary(kT3000, "all_gather --order 0,1,2,3 --size 64K --no-data")["results"]["links"], 2);
+    EXPECT_EQ(runBinary(kGalaxy, "all_gather --size 64K --no-data")["results"]["links"], 4);
     auto err = [](const std::string& args) { return runBinary(kT3000, args, 3).value("error", std::string()); };
-    EXPECT_NE(err("all_reduce --impl fabric").find("not yet built on the packet fabric"), std::string::npos);
     EXPECT_NE(err("all_gather --impl fabric --page-bytes 8192").find("does not fit the fabric"), std::string::npos);
     EXPECT_NE(err("all_gather --impl fabric --group orthogonal:4").find("relayed groups"), std::string::npos);
+    EXPECT_NE(err("all_reduce --impl fabric --method clockwise_ring").find("EDM schedule"), std::string::npos);
+    // Without --impl, a relayed group runs on the EDM.
+    EXPECT_EQ(runBinary(kT3000, "all_gather --group orthogonal:4 --size 64K --no-data")["results"]["impl"], "edm");
 }
