@@ -1,6 +1,7 @@
 #include "tools/coverify/RowRunner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -46,13 +47,20 @@ std::string readFile(const std::string& path) {
     return ss.str();
 }
 
-/// The last `n` non-empty lines of a log, joined with " | ".
-std::string tail(const std::string& text, int n) {
+/// What a board printed about its failure: its first line that mentions an
+/// error (a usage error prints the usage after it), else its last `n`
+/// non-empty lines joined with " | ".
+std::string failureText(const std::string& text, int n) {
     std::vector<std::string> lines;
     std::istringstream is(text);
     std::string l;
-    while (std::getline(is, l))
-        if (!l.empty()) lines.push_back(l);
+    while (std::getline(is, l)) {
+        if (l.empty()) continue;
+        std::string lower = l;
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower.find("error") != std::string::npos) return l;
+        lines.push_back(l);
+    }
     std::string out;
     for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - n : 0; i < lines.size(); ++i)
         out += (out.empty() ? "" : " | ") + lines[i];
@@ -156,7 +164,7 @@ std::vector<RowResult> runTable(const Table& table, const RunOptions& options) {
         } else {
             res = judgeRow(row, code, report);
             if (res.status == RowResult::Status::Error && !(report.is_object() && report.contains("error"))) {
-                const std::string t = tail(readFile(run.log), 3);
+                const std::string t = failureText(readFile(run.log), 3);
                 if (!t.empty()) res.message += " (output: " + t + ")";
             }
         }
