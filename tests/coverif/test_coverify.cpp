@@ -32,11 +32,14 @@ std::string tmp(const std::string& name) {
     return std::string(::testing::TempDir()) + "cclsim_coverify_" + std::to_string(getpid()) + "_" + name;
 }
 
-std::string writeTable(const std::string& name, const std::string& text) {
-    const std::string path = tmp(name);
-    std::ofstream(path) << text;
-    return path;
-}
+/// A table written for one test, removed when the test ends.
+struct TableFile {
+    std::string path;
+    TableFile(const std::string& name, const std::string& text) : path(tmp(name)) { std::ofstream(path) << text; }
+    ~TableFile() { std::remove(path.c_str()); }
+    TableFile(const TableFile&) = delete;
+    TableFile& operator=(const TableFile&) = delete;
+};
 
 Outcome run(const std::string& args) {
     const std::string log = tmp("out.txt");
@@ -59,10 +62,10 @@ const std::string kHeader = "name,board,workload,options,key,measured,tolerance\
 }  // namespace
 
 TEST(Coverify, PassingTableExitsZero) {
-    const std::string table = writeTable("pass.csv", kHeader +
+    const TableFile table("pass.csv", kHeader +
                                                          "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
                                                          "rtt,n300,eth_ping,--samples 5,results.round_trip_ns,1100,10%\n");
-    const Outcome r = run(table + " -j 2");
+    const Outcome r = run(table.path + " -j 2");
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("2 row(s): 2 pass, 0 fail, 0 error"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("geometric-mean |error|:"), std::string::npos);
@@ -72,13 +75,12 @@ TEST(Coverify, PassingTableExitsZero) {
 // key the report does not have: exit 1, both reported, the passing row still
 // passes, JUnit has a failure and an error.
 TEST(Coverify, FailingRowAndMissingKey) {
-    const std::string table =
-        writeTable("fail.csv", "# a table with problems\n" + kHeader +
+    const TableFile table("fail.csv", "# a table with problems\n" + kHeader +
                                    "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
                                    "too fast,n300,eth_ping,--samples 5,results.one_way_ns,300,5%\n"
                                    "no key,n300,eth_ping,--samples 5,results.no_such_figure,1,5%\n");
     const std::string junit = tmp("fail.xml");
-    const Outcome r = run(table + " -q --junit " + junit);
+    const Outcome r = run(table.path + " -q --junit " + junit);
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find("3 row(s): 1 pass, 1 fail, 1 error"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("vs measured 300"), std::string::npos) << r.out;
@@ -102,11 +104,11 @@ TEST(Coverify, BoardErrorsAndRelativePaths) {
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     ASSERT_EQ(std::system(("cp " CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0.yaml " + dir + "/my_arch.yaml").c_str()),
               0);
-    const std::string table = writeTable(
+    const TableFile table(
         "dir/t.csv", kHeader + "mine,n300,eth_ping,--samples 5 --arch my_arch.yaml,results.one_way_ns,575,+-45\n"
                                "bad,n300,eth_ping,--packet 24,results.one_way_ns,575,+-45\n"
                                "unknown,n300,eth_ping,--bogus,results.one_way_ns,575,+-45\n");
-    const Outcome r = run(table + " -q");
+    const Outcome r = run(table.path + " -q");
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find("3 row(s): 1 pass, 0 fail, 2 error"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("the board exited with code 3"), std::string::npos) << r.out;
@@ -119,9 +121,8 @@ TEST(Coverify, BoardErrorsAndRelativePaths) {
 
 // A row that runs longer than --timeout is killed and reported.
 TEST(Coverify, TimeoutKillsTheRow) {
-    const std::string table =
-        writeTable("slow.csv", kHeader + "slow,t3000,all_gather,--size 256M --no-data,results.busbw_GBps,24,5%\n");
-    const Outcome r = run(table + " -q --timeout 0.3");
+    const TableFile table("slow.csv", kHeader + "slow,t3000,all_gather,--size 256M --no-data,results.busbw_GBps,24,5%\n");
+    const Outcome r = run(table.path + " -q --timeout 0.3");
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find("timed out after"), std::string::npos) << r.out;
 }
@@ -129,22 +130,21 @@ TEST(Coverify, TimeoutKillsTheRow) {
 // A bad table stops before anything runs, naming file:line:column (exit 3);
 // usage errors exit 2.
 TEST(Coverify, BadTableAndUsage) {
-    const std::string table =
-        writeTable("bad.csv", kHeader + "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
+    const TableFile table("bad.csv", kHeader + "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
                                         "typo,n3000,eth_ping,,results.one_way_ns,575,+-45\n");
-    Outcome r = run(table);
+    Outcome r = run(table.path);
     EXPECT_EQ(r.code, 3) << r.out;
-    EXPECT_NE(r.out.find(table + ":3:6: unknown board 'n3000'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(table.path + ":3:6: unknown board 'n3000'"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("row(s)"), std::string::npos) << "nothing may run";
 
-    const std::string noTol = writeTable("notol.csv", "name,board,workload,options,key,measured\nx,n300,eth_ping,,k,1\n");
-    r = run(noTol);
+    const TableFile noTol("notol.csv", "name,board,workload,options,key,measured\nx,n300,eth_ping,,k,1\n");
+    r = run(noTol.path);
     EXPECT_EQ(r.code, 3);
-    EXPECT_NE(r.out.find(noTol + ":1:1: the header has no 'tolerance' column"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(noTol.path + ":1:1: the header has no 'tolerance' column"), std::string::npos) << r.out;
 
     EXPECT_EQ(run("").code, 2);
-    EXPECT_EQ(run(table + " --bogus").code, 2);
-    EXPECT_EQ(run(table + " -j 0").code, 2);
+    EXPECT_EQ(run(table.path + " --bogus").code, 2);
+    EXPECT_EQ(run(table.path + " -j 0").code, 2);
     EXPECT_EQ(run("/nonexistent.csv").code, 3);
     EXPECT_EQ(run("--help").code, 0);
 }
