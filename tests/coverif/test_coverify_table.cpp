@@ -47,6 +47,9 @@ TEST(CoverifyTable, ReadsQuotedFieldsCommentsAndAnyColumnOrder) {
     EXPECT_EQ(r.measured, 650.0);
     EXPECT_EQ(r.tolerance.kind, Tolerance::Kind::Relative);
     EXPECT_DOUBLE_EQ(r.tolerance.allowed(650), 32.5);
+    // A spreadsheet's UTF-8 byte-order mark before the header is not part of the first column's name.
+    EXPECT_EQ(parseTable("\xEF\xBB\xBF" + kHeader + "p,n300,eth_ping,,results.x,1,1%,s\r\n", "t.csv", kBoards).rows.size(),
+              1u);
     const Row& p = t.rows[1];
     EXPECT_TRUE(p.args.empty());
     EXPECT_EQ(p.name, "eth_ping results.one_way_ns");  // a default name when the field is empty

@@ -169,6 +169,8 @@ Table parseTable(const std::string& text, const std::string& file, const std::ve
     while (std::getline(is, line)) {
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        // Spreadsheets write UTF-8 files with a byte-order mark.
+        if (lineNo == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
         const std::string t = trim(line);
         if (t.empty() || t[0] == '#') continue;
         const auto fields = splitCsvLine(line, file, lineNo);
