@@ -122,14 +122,14 @@ std::vector<std::string> boardsIn(const std::string& dir) {
 
 std::vector<RowResult> runTable(const Table& table, const RunOptions& options) {
     std::vector<RowResult> results(table.rows.size());
-    char tmpl[] = "/tmp/cclsim_coverify_XXXXXX";
+    // The rows' reports and logs go to a private directory ($TMPDIR or /tmp).
     const char* tmpEnv = std::getenv("TMPDIR");
-    std::string tmpPattern = std::string(tmpEnv && *tmpEnv ? tmpEnv : "/tmp") + "/cclsim_coverify_XXXXXX";
+    const std::string tmpPattern = std::string(tmpEnv && *tmpEnv ? tmpEnv : "/tmp") + "/cclsim_coverify_XXXXXX";
     std::vector<char> pattern(tmpPattern.begin(), tmpPattern.end());
     pattern.push_back('\0');
     const char* tmpDir = mkdtemp(pattern.data());
-    if (!tmpDir) tmpDir = mkdtemp(tmpl);
-    if (!tmpDir) throw std::runtime_error(std::string("cannot create a temporary directory: ") + std::strerror(errno));
+    if (!tmpDir)
+        throw std::runtime_error("cannot create a temporary directory " + tmpPattern + ": " + std::strerror(errno));
 
     std::deque<std::size_t> pending;
     for (std::size_t i = 0; i < table.rows.size(); ++i) pending.push_back(i);
