@@ -63,8 +63,8 @@ const std::string kHeader = "name,board,workload,options,key,measured,tolerance\
 
 TEST(Coverify, PassingTableExitsZero) {
     const TableFile table("pass.csv", kHeader +
-                                                         "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
-                                                         "rtt,n300,eth_ping,--samples 5,results.round_trip_ns,1100,10%\n");
+                                          "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
+                                          "rtt,n300,eth_ping,--samples 5,results.round_trip_ns,1100,10%\n");
     const Outcome r = run(table.path + " -j 2");
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("2 row(s): 2 pass, 0 fail, 0 error"), std::string::npos) << r.out;
@@ -76,9 +76,9 @@ TEST(Coverify, PassingTableExitsZero) {
 // passes, JUnit has a failure and an error.
 TEST(Coverify, FailingRowAndMissingKey) {
     const TableFile table("fail.csv", "# a table with problems\n" + kHeader +
-                                   "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
-                                   "too fast,n300,eth_ping,--samples 5,results.one_way_ns,300,5%\n"
-                                   "no key,n300,eth_ping,--samples 5,results.no_such_figure,1,5%\n");
+                                          "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
+                                          "too fast,n300,eth_ping,--samples 5,results.one_way_ns,300,5%\n"
+                                          "no key,n300,eth_ping,--samples 5,results.no_such_figure,1,5%\n");
     const std::string junit = tmp("fail.xml");
     const Outcome r = run(table.path + " -q --junit " + junit);
     EXPECT_EQ(r.code, 1) << r.out;
@@ -102,12 +102,13 @@ TEST(Coverify, FailingRowAndMissingKey) {
 TEST(Coverify, BoardErrorsAndRelativePaths) {
     const std::string dir = tmp("dir");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
-    ASSERT_EQ(std::system(("cp " CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0.yaml " + dir + "/my_arch.yaml").c_str()),
-              0);
-    const TableFile table(
-        "dir/t.csv", kHeader + "mine,n300,eth_ping,--samples 5 --arch my_arch.yaml,results.one_way_ns,575,+-45\n"
-                               "bad,n300,eth_ping,--packet 24,results.one_way_ns,575,+-45\n"
-                               "unknown,n300,eth_ping,--bogus,results.one_way_ns,575,+-45\n");
+    ASSERT_EQ(
+        std::system(("cp " CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0.yaml " + dir + "/my_arch.yaml").c_str()), 0);
+    const TableFile table("dir/t.csv",
+                          kHeader +
+                              "mine,n300,eth_ping,--samples 5 --arch my_arch.yaml,results.one_way_ns,575,+-45\n"
+                              "bad,n300,eth_ping,--packet 24,results.one_way_ns,575,+-45\n"
+                              "unknown,n300,eth_ping,--bogus,results.one_way_ns,575,+-45\n");
     const Outcome r = run(table.path + " -q");
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find("3 row(s): 1 pass, 0 fail, 2 error"), std::string::npos) << r.out;
@@ -121,7 +122,8 @@ TEST(Coverify, BoardErrorsAndRelativePaths) {
 
 // A row that runs longer than --timeout is killed and reported.
 TEST(Coverify, TimeoutKillsTheRow) {
-    const TableFile table("slow.csv", kHeader + "slow,t3000,all_gather,--size 256M --no-data,results.busbw_GBps,24,5%\n");
+    const TableFile table("slow.csv",
+                          kHeader + "slow,t3000,all_gather,--size 256M --no-data,results.busbw_GBps,24,5%\n");
     const Outcome r = run(table.path + " -q --timeout 0.3");
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find("timed out after"), std::string::npos) << r.out;
@@ -130,8 +132,9 @@ TEST(Coverify, TimeoutKillsTheRow) {
 // A bad table stops before anything runs, naming file:line:column (exit 3);
 // usage errors exit 2.
 TEST(Coverify, BadTableAndUsage) {
-    const TableFile table("bad.csv", kHeader + "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
-                                        "typo,n3000,eth_ping,,results.one_way_ns,575,+-45\n");
+    const TableFile table("bad.csv", kHeader +
+                                         "ping,n300,eth_ping,--samples 5,results.one_way_ns,575,+-45\n"
+                                         "typo,n3000,eth_ping,,results.one_way_ns,575,+-45\n");
     Outcome r = run(table.path);
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find(table.path + ":3:6: unknown board 'n3000'"), std::string::npos) << r.out;

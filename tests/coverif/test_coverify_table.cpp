@@ -48,8 +48,9 @@ TEST(CoverifyTable, ReadsQuotedFieldsCommentsAndAnyColumnOrder) {
     EXPECT_EQ(r.tolerance.kind, Tolerance::Kind::Relative);
     EXPECT_DOUBLE_EQ(r.tolerance.allowed(650), 32.5);
     // A spreadsheet's UTF-8 byte-order mark before the header is not part of the first column's name.
-    EXPECT_EQ(parseTable("\xEF\xBB\xBF" + kHeader + "p,n300,eth_ping,,results.x,1,1%,s\r\n", "t.csv", kBoards).rows.size(),
-              1u);
+    EXPECT_EQ(
+        parseTable("\xEF\xBB\xBF" + kHeader + "p,n300,eth_ping,,results.x,1,1%,s\r\n", "t.csv", kBoards).rows.size(),
+        1u);
     const Row& p = t.rows[1];
     EXPECT_TRUE(p.args.empty());
     EXPECT_EQ(p.name, "eth_ping results.one_way_ns");  // a default name when the field is empty
@@ -72,8 +73,9 @@ TEST(CoverifyTable, ErrorsNameFileLineAndColumn) {
     // a missing column in the header
     EXPECT_EQ(errorOf("board,workload,options,key,measured\n"), "t.csv:1:1: the header has no 'tolerance' column");
     // an unknown column (a typo) at its column
-    EXPECT_EQ(errorOf("board,workload,options,key,measured,tolerance,sorce\n").rfind("t.csv:1:47: unknown column 'sorce'", 0),
-              0u);
+    EXPECT_EQ(
+        errorOf("board,workload,options,key,measured,tolerance,sorce\n").rfind("t.csv:1:47: unknown column 'sorce'", 0),
+        0u);
     // too few and too many fields
     EXPECT_NE(errorOf(kHeader + "ping,n300,eth_ping\n").find("t.csv:2:19: expected 8 fields"), std::string::npos);
     EXPECT_NE(errorOf(kHeader + "p,n300,eth_ping,,results.x,1,1%,s,extra\n").find("t.csv:2:35: expected 8 fields"),
@@ -99,7 +101,10 @@ TEST(CoverifyTable, ErrorsNameFileLineAndColumn) {
 TEST(CoverifyTable, TolerancesAndOptions) {
     EXPECT_DOUBLE_EQ(parseTolerance("2.5%").allowed(-200), 5.0);
     EXPECT_DOUBLE_EQ(parseTolerance("+-0.5").allowed(1e9), 0.5);
-    EXPECT_DOUBLE_EQ(parseTolerance("\xC2\xB1" "3").allowed(1), 3.0);
+    EXPECT_DOUBLE_EQ(parseTolerance("\xC2\xB1"
+                                    "3")
+                         .allowed(1),
+                     3.0);
     for (const char* bad : {"", "%", "ten%", "+-", "5", "+-x", "-1%", "+--1"})
         EXPECT_THROW(parseTolerance(bad), std::invalid_argument) << bad;
     EXPECT_EQ(splitOptions("  --a 1\t--b 'x y' --c=\"z\"  "),
@@ -186,5 +191,7 @@ TEST(CoverifyReport, JunitHasOneTestcasePerRowAndEscapes) {
     EXPECT_NE(xml.find("name=\"line 2: a &lt;b&gt; &amp; &apos;c&apos;\""), std::string::npos) << xml;
     EXPECT_NE(xml.find("message=\"model 104 vs measured 100: off by 4 (+4.00%), outside the tolerance +-2\""),
               std::string::npos);
-    EXPECT_EQ(xmlEscape(std::string("a\x01" "b")), "a b");
+    EXPECT_EQ(xmlEscape(std::string("a\x01"
+                                    "b")),
+              "a b");
 }

@@ -21,7 +21,7 @@ struct RowResult {
     double errorPct = 0;          ///< (model - measured) / |measured| x 100 (if measured != 0)
     std::string message;          ///< why it failed or errored
     double wallSeconds = 0;
-    std::string command;          ///< the command line that ran
+    std::string command;  ///< the command line that ran
 };
 
 /// Look up a dotted path in a report; an array segment is an index. The value

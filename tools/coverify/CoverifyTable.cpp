@@ -197,8 +197,8 @@ Table parseTable(const std::string& text, const std::string& file, const std::ve
         }
 
         if (fields.size() != header.size()) {
-            const int column = fields.size() > header.size() ? fields[header.size()].column
-                                                             : static_cast<int>(line.size()) + 1;
+            const int column =
+                fields.size() > header.size() ? fields[header.size()].column : static_cast<int>(line.size()) + 1;
             throw TableError(file, lineNo, column,
                              "expected " + std::to_string(header.size()) + " fields (as in the header), found " +
                                  std::to_string(fields.size()));
@@ -216,8 +216,7 @@ Table parseTable(const std::string& text, const std::string& file, const std::ve
         if (has("source")) row.source = field("source").text;
 
         if (row.board.empty()) throw TableError(file, lineNo, field("board").column, "empty board");
-        if (!knownBoards.empty() &&
-            std::find(knownBoards.begin(), knownBoards.end(), row.board) == knownBoards.end()) {
+        if (!knownBoards.empty() && std::find(knownBoards.begin(), knownBoards.end(), row.board) == knownBoards.end()) {
             std::string list;
             for (const auto& b : knownBoards) list += (list.empty() ? "" : ", ") + b;
             throw TableError(file, lineNo, field("board").column,

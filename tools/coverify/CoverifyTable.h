@@ -71,8 +71,7 @@ struct Table {
 
 /// Parse `text` (the contents of `file`). A board not in `knownBoards` is an
 /// error at its field.
-Table parseTable(const std::string& text, const std::string& file,
-                 const std::vector<std::string>& knownBoards);
+Table parseTable(const std::string& text, const std::string& file, const std::vector<std::string>& knownBoards);
 
 /// Read and parse a file (an unreadable file is a TableError at line 0).
 Table loadTable(const std::string& file, const std::vector<std::string>& knownBoards);

@@ -30,7 +30,9 @@ using Clock = std::chrono::steady_clock;
 // Rows run in their own process groups, so a Ctrl-C on the terminal reaches
 // only the runner: it kills the rows it started and stops.
 volatile std::sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int sig) { gInterrupted = sig; }
+extern "C" void onInterrupt(int sig) {
+    gInterrupted = sig;
+}
 
 struct Running {
     std::size_t row;
@@ -184,7 +186,8 @@ std::vector<RowResult> runTable(const Table& table, const RunOptions& options) {
     struct sigaction sa {};
     sa.sa_handler = onInterrupt;
     sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt {}, oldTerm {};
+    struct sigaction oldInt {
+    }, oldTerm{};
     sigaction(SIGINT, &sa, &oldInt);
     sigaction(SIGTERM, &sa, &oldTerm);
 

@@ -13,11 +13,11 @@
 namespace cclsim::coverify {
 
 struct RunOptions {
-    std::string boardDir;       ///< where the board executables are
-    std::string workDir;        ///< the rows' working directory (relative paths in options)
-    unsigned jobs = 1;          ///< rows at once
+    std::string boardDir;  ///< where the board executables are
+    std::string workDir;   ///< the rows' working directory (relative paths in options)
+    unsigned jobs = 1;     ///< rows at once
     double timeoutSeconds = 600;
-    bool progress = true;       ///< a line on stderr as each row finishes
+    bool progress = true;  ///< a line on stderr as each row finishes
 };
 
 /// The executables in `dir` a table may name as boards (every executable file

@@ -16,8 +16,8 @@
 #include "tools/coverify/RowRunner.h"
 
 #include <CLI/CLI.hpp>
-
 #include <climits>
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -60,8 +60,7 @@ int main(int argc, char** argv) {
     bool quiet = false;
     app.add_option("table", tableFile, "CSV table: board,workload,options,key,measured,tolerance[,name,source]")
         ->required();
-    app.add_option("-j,--jobs", jobs, "rows run at once (default: the number of CPUs)")
-        ->check(CLI::Range(1u, 1024u));
+    app.add_option("-j,--jobs", jobs, "rows run at once (default: the number of CPUs)")->check(CLI::Range(1u, 1024u));
     app.add_option("--junit", junitFile, "write JUnit XML (one testcase per row) to this file");
     app.add_option("--boards", boardDir, "directory of the board executables (default: beside coverify)");
     app.add_option("--timeout", timeout, "wall-clock seconds a row may run before it is killed (default 600)")
