@@ -15,6 +15,12 @@ namespace cclsim::microbench {
 
 namespace {
 
+// NoCs of the guide's Receiver and Sender kernels (tt-metal
+// test_ethernet_hop_latencies_no_edm.cpp: EthernetConfig{.noc = RISCV_0_default}
+// for the Receiver, RISCV_1_default for the Sender).
+constexpr unsigned kReceiverNoc = 0;
+constexpr unsigned kSenderNoc = 1;
+
 struct Hop {
     LinkEnds link;          ///< A = sender side (order[i]), B = receiver side (order[i+1])
     const LinkDesc* desc;
@@ -36,10 +42,15 @@ public:
             ->check(CLI::Range(1u, 100000u));
         cmd.add_option("--order", order_, "chip order of the ring, e.g. 0,4,5,1 (default: the board's order for --hops)")
             ->delimiter(',');
+        cmd.add_option("--links", links_,
+                       "per hop, which of the chip pair's user links it takes (0 = the first in the cluster "
+                       "descriptor), e.g. 0,0,0,1,... (default: the n-th visit of a pair takes its n-th link)")
+            ->delimiter(',');
     }
     nlohmann::json params() const override {
         return {{"hops", hops_},       {"packet", packet_},   {"separate_sync", separate_},
-                {"channels", channels_}, {"samples", samples_}, {"order", used_}};
+                {"channels", channels_}, {"samples", samples_}, {"order", used_},
+                {"links", links_}};
     }
 
     void build(Runtime& rt) override {
@@ -51,17 +62,24 @@ public:
         for (unsigned c : used_)
             if (c >= d.chips.size()) throw ConfigError(fmt::format("--order: chip {} does not exist", c));
 
-        // One link per hop; the n-th visit of a directed chip pair uses its n-th link.
+        // One link per hop; the n-th visit of a directed chip pair uses its n-th
+        // link (the guide's build_eth_sockets_list), unless --links says which.
+        if (!links_.empty() && links_.size() != hops_)
+            throw ConfigError(fmt::format("--links has {} entries but --hops is {}", links_.size(), hops_));
         std::map<std::pair<unsigned, unsigned>, unsigned> visits;
         hopsV_.clear();
         for (unsigned i = 0; i < hops_; ++i) {
             const unsigned a = used_[i], b = used_[(i + 1) % hops_];
             if (a == b) throw ConfigError(fmt::format("--order: hop {} goes from chip {} to itself", i, a));
-            const unsigned n = visits[{a, b}]++;
+            const unsigned visit = visits[{a, b}]++;
+            const unsigned n = links_.empty() ? visit : links_[i];
             const auto links = d.userLinksBetween(a, b);
             if (links.empty())
                 throw ConfigError(fmt::format("hop {}: chips {} and {} have no user Ethernet link (the ring order {} is "
                                               "not connected)", i, a, b, fmt::join(used_, ",")));
+            if (!links_.empty() && n >= links.size())
+                throw ConfigError(fmt::format("--links: hop {} ({} -> {}) asks for link {} but the chips have {} user "
+                                              "link(s)", i, a, b, n, links.size()));
             if (n >= links.size())
                 throw ConfigError(fmt::format("hop {}: the ring uses chips {} -> {} {} times but they have {} user links",
                                               i, a, b, n + 1, links.size()));
@@ -171,11 +189,13 @@ public:
             const Pos& p = pos[i];
             Program& prog = rt.program(p.chip);
             auto make = [&](CoreCoord c, bool rxRole, bool txRole, const char* nm) {
-                // The Receiver forwards over whichever NoC reaches the Sender in fewer hops.
+                // As tt-metal's ring ping creates them: the Receiver on NoC0
+                // (NOC::RISCV_0_default), the Sender on NoC1 (RISCV_1_default).
+                // The Receiver's forward to the Sender therefore takes NoC0's
+                // one-way (+x, +y) torus route whatever the distance the other
+                // way; the Sender issues no NoC traffic while pinging.
                 KernelConfig kc;
-                const Noc& n0 = rt.platform().chip(p.chip).noc(0);
-                const Noc& n1 = rt.platform().chip(p.chip).noc(1);
-                kc.noc = n1.hops(p.rx, p.tx) < n0.hops(p.rx, p.tx) ? 1 : 0;
+                kc.noc = rxRole ? kReceiverNoc : kSenderNoc;
                 KernelHandle k = prog.createKernel(nm, fw::microbench::ring_ping_kernel_main, c, kc);
                 prog.setRuntimeArgs(k, argsFor(i, rxRole, txRole));
             };
@@ -230,6 +250,7 @@ private:
     unsigned channels_ = 1;
     unsigned samples_ = 10;
     std::vector<unsigned> order_;
+    std::vector<unsigned> links_;
     std::vector<unsigned> used_;
     std::vector<Hop> hopsV_;
     CoreRef master_{};

@@ -1,5 +1,11 @@
 // Calibration figures measured on T3000 rings (the Ethernet guide's ring ping).
+#include "platforms/ClusterDescriptor.h"
 #include "tests/coverif/CoverifHelpers.h"
+#include "tests/coverif/SubprocessRunner.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
 
 using cclsim::test::result;
 using cclsim::test::runT3000;
@@ -24,6 +30,104 @@ TEST(CalibrationT3000, RingPing12Hops) {
     const auto rep = runT3000({"ring_ping", "--hops", "12"});
     EXPECT_WITHIN_PCT(result(rep, "per_hop_ns"), 650.0, 5);
     EXPECT_EQ(rep["results"]["hops"].size(), 12u);
+    // The revisits of 1 -> 2 and 3 -> 0 take the pairs' second links.
+    EXPECT_EQ(rep["results"]["hops"][7], "chip 1 ch 7 -> chip 2 ch 7");
+    EXPECT_EQ(rep["results"]["hops"][11], "chip 3 ch 1 -> chip 0 ch 1");
+}
+
+namespace {
+
+double perHop(const std::string& args) {
+    return cclsim::test::runBinary(CCLSIM_T3000_BIN, "ring_ping " + args)["results"]["per_hop_ns"].get<double>();
+}
+
+/// Every --links assignment of a ring order: per hop an index below the pair's
+/// user-link count, a revisited pair never taking the same link twice.
+std::vector<std::string> linkAssignments(const std::vector<unsigned>& order) {
+    const auto d = cclsim::loadClusterDescriptor(CCLSIM_SOURCE_DIR "/platforms/t3000.yaml");
+    const std::size_t h = order.size();
+    std::vector<std::string> out;
+    std::vector<unsigned> pick(h, 0);
+    while (true) {
+        std::set<std::tuple<unsigned, unsigned, unsigned>> used;
+        bool ok = true;
+        for (std::size_t i = 0; i < h && ok; ++i)
+            ok = used.insert({order[i], order[(i + 1) % h], pick[i]}).second;
+        if (ok) {
+            std::string s;
+            for (unsigned p : pick) s += (s.empty() ? "" : ",") + std::to_string(p);
+            out.push_back(s);
+        }
+        std::size_t i = 0;
+        for (; i < h; ++i) {
+            if (++pick[i] < d.userLinksBetween(order[i], order[(i + 1) % h]).size()) break;
+            pick[i] = 0;
+        }
+        if (i == h) return out;
+    }
+}
+
+}  // namespace
+
+// Ethernet guide: per hop, the 12-hop ring is "similar, though slightly
+// higher" than the 8-hop one. Nothing in a hop's firmware differs between the
+// rings; the difference is the NoC0 hand-off from each chip's receiving to its
+// sending Ethernet core (tt-metal's Receiver kernel runs on NoC0), longer on
+// the PCIe chips that make up 8 of the 12-hop ring's stops. With the
+// descriptor's link order that (+0.17 NoC hops per hop) and the round trip's
+// fixed cost spread over more hops nearly cancel (README: +0.07 ns), so this
+// asserts only "similar"; the sign is asserted over every link choice below.
+TEST(CalibrationT3000, RingPing12HopsSimilarTo8Hops) {
+    for (const char* sync : {"", " --separate-sync"}) {
+        const double eight = perHop(std::string("--hops 8") + sync);
+        const double twelve = perHop(std::string("--hops 12") + sync);
+        EXPECT_NEAR(twelve, eight, 0.01 * eight) << sync;
+    }
+}
+
+// Which of a pair's two links a hop takes (tt-metal's host takes them in the
+// order of a hash set, not published with the guide's figure) moves the
+// per-hop figure by the NoC0 distance between the Ethernet cores. Averaged
+// over every link assignment the 12-hop ring is slightly above the 8-hop one
+// (README: +6.3 ns, +0.9%), and so in most pairings.
+TEST(CalibrationT3000, RingPing12HopsAboveOnAverageOverLinkChoices) {
+    auto mean = [](const std::vector<unsigned>& order, unsigned hops, std::vector<double>& all) {
+        double sum = 0;
+        for (const auto& links : linkAssignments(order)) {
+            all.push_back(perHop("--hops " + std::to_string(hops) + " --links " + links));
+            sum += all.back();
+        }
+        return sum / all.size();
+    };
+    std::vector<double> eight, twelve;
+    const double m8 = mean({0, 4, 5, 1, 2, 6, 7, 3}, 8, eight);
+    const double m12 = mean({0, 4, 5, 1, 2, 3, 0, 1, 2, 6, 7, 3}, 12, twelve);
+    EXPECT_EQ(eight.size(), 16u);
+    EXPECT_EQ(twelve.size(), 64u);
+    EXPECT_GT(m12, m8);
+    EXPECT_LT(m12, m8 * 1.02);
+    std::size_t above = 0;
+    for (double a : eight)
+        for (double b : twelve) above += b > a;
+    EXPECT_GT(above, eight.size() * twelve.size() * 3 / 4);
+    // The link choice matters: the spread of one ring is larger than the gap of the means.
+    EXPECT_GT(*std::max_element(eight.begin(), eight.end()) - *std::min_element(eight.begin(), eight.end()), m12 - m8);
+}
+
+// --links picks a hop's link; a link a revisit already used, or one the pair
+// does not have, is refused with the hop and the chips.
+TEST(CalibrationT3000, RingPingLinksOption) {
+    const auto rep = runT3000({"ring_ping", "--hops", "8", "--links", "0,0,0,0,0,0,0,1"});
+    EXPECT_EQ(rep["results"]["hops"][7], "chip 3 ch 1 -> chip 0 ch 1");
+    EXPECT_EQ(rep["params"]["links"], nlohmann::json::array({0, 0, 0, 0, 0, 0, 0, 1}));
+}
+TEST(CalibrationT3000, RingPingLinksErrors) {
+    auto err = [](const std::vector<std::string>& args) {
+        return runT3000(args, 3)["error"].get<std::string>();
+    };
+    EXPECT_NE(err({"ring_ping", "--hops", "8", "--links", "0,0,1,0,0,0,0,0"}).find("hop 2 (5 -> 1) asks for link 1"),
+              std::string::npos);
+    EXPECT_NE(err({"ring_ping", "--hops", "8", "--links", "0,0"}).find("--links has 2 entries"), std::string::npos);
 }
 
 // 1 KB packets: ~1 us per hop (+-15%).
