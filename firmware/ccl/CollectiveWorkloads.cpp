@@ -428,14 +428,14 @@ public:
     }
 
     std::string csvHeader() const override {
-        return "op,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,count,"
+        return "op,impl,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,count,"
                "dtype,time_us,algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds";
     }
     std::string csvRow(const nlohmann::json& rep) const override {
         const nlohmann::json& r = rep.at("results");
         if (r.contains("skipped")) return {};
-        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f}", name(),
-                           r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(), r["topology"].get<std::string>(),
+        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f}", name(),
+                           r["impl"].get<std::string>(), r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(), r["topology"].get<std::string>(),
                            r["method"].get<std::string>(), r["reduce_op"].get<std::string>(), r["links"].get<unsigned>(),
                            r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
                            r["page_bytes"].get<unsigned>(), r["size_bytes"].get<std::uint64_t>(),
