@@ -208,6 +208,17 @@ Tick Runtime::programDone(unsigned chip) const {
     return f == kNever ? kNever : f + plans_.at(chip).completion;
 }
 
+Tick Runtime::endToEndWithDispatch(const std::vector<unsigned>& chips) const {
+    Tick enqueued = kNever, done = 0;
+    for (unsigned c : chips) {
+        const Tick d = programDone(c);
+        if (d == kNever) return kNever;
+        enqueued = std::min(enqueued, dispatchTime(c));
+        done = std::max(done, d);
+    }
+    return chips.empty() ? 0 : done - enqueued;
+}
+
 unsigned Runtime::tunnelHops(unsigned chip) const {
     const ClusterDescriptor& d = platform_.descriptor();
     const unsigned n = unsigned(d.chips.size());

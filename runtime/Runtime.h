@@ -147,6 +147,9 @@ public:
     /// finish + the completion report (kNever if a kernel did not finish;
     /// the launch time for a chip without kernels).
     Tick programDone(unsigned chip) const;
+    /// An op over `chips` end to end with dispatch: from the first host
+    /// enqueue to the last program completion (kNever if one did not finish).
+    Tick endToEndWithDispatch(const std::vector<unsigned>& chips) const;
     /// Ethernet hops from `chip` to the nearest PCIe-attached chip (0 on a
     /// PCIe chip, or when the descriptor marks none).
     unsigned tunnelHops(unsigned chip) const;

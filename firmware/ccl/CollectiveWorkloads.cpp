@@ -240,13 +240,11 @@ public:
             if (rt.launchTime(c) > rt.launchTime(last)) last = c;
         const Tick t0 = rt.launchTime(last);
         const double ns = ticksToNs(rt.chipFinish(last) - t0);
-        Tick first = kNever, end = 0, enqueued = kNever, done = 0;
+        Tick first = kNever, end = 0;
         nlohmann::json perChip = nlohmann::json::object(), perChipDispatch = nlohmann::json::object();
         for (unsigned c : chips) {
             first = std::min(first, rt.launchTime(c));
             end = std::max(end, rt.chipFinish(c));
-            enqueued = std::min(enqueued, rt.dispatchTime(c));
-            done = std::max(done, rt.programDone(c));
             perChip[std::to_string(c)] = ticksToNs(rt.chipFinish(c) - rt.launchTime(c)) / 1000.0;
             perChipDispatch[std::to_string(c)] = ticksToNs(rt.launchTime(c) - rt.dispatchTime(c)) / 1000.0;
         }
@@ -305,7 +303,7 @@ public:
                 {"end_to_end_us", ticksToNs(end - first) / 1000.0},
                 {"dispatch_us", ticksToNs(plan.launch()) / 1000.0},
                 {"completion_us", ticksToNs(plan.completion) / 1000.0},
-                {"end_to_end_with_dispatch_us", ticksToNs(done - enqueued) / 1000.0},
+                {"end_to_end_with_dispatch_us", ticksToNs(rt.endToEndWithDispatch(chips)) / 1000.0},
                 {"chip_dispatch_us", perChipDispatch},
                 {"dispatch_binaries", plan.binaries},
                 {"dispatch_binary_bytes", plan.binaryBytes},

@@ -130,6 +130,7 @@ public:
         r["count"] = bytes / pg.shape().elemBytes();
         r["dtype"] = golden::dtypeName(pg.shape().dtype);
         r["sim_time_us"] = ns / 1000.0;
+        r["end_to_end_with_dispatch_us"] = ticksToNs(rt.endToEndWithDispatch(pg.chips())) / 1000.0;
         r["algbw_GBps"] = algbw;
         r["busbw_GBps"] = algbw * factor;
         r["bus_factor"] = factor;
