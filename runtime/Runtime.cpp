@@ -3,6 +3,7 @@
 #include "models/common/Report.h"
 
 #include <chrono>
+#include <deque>
 
 namespace cclsim {
 
@@ -50,6 +51,7 @@ std::uint32_t Program::createSemaphore(CoreCoord c, std::uint32_t initial, const
     p.l1.markControl(addr, 4);
     p.l1.writeU32(addr, initial);
     p.traceWord(addr, label);
+    ++semaphores_[c];
     return addr;
 }
 
@@ -141,8 +143,10 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
     l.processor = !cfg.processor.empty() ? cfg.processor : (p.isEthernet() ? "erisc" : "brisc");
     if (p.isEthernet() && l.processor != "erisc")
         throw ConfigError(fmt::format("kernel '{}': Ethernet cores run one kernel on processor 'erisc'", name));
-    if (!p.isEthernet() && l.processor != "brisc" && l.processor != "ncrisc")
-        throw ConfigError(fmt::format("kernel '{}': worker data-movement kernels run on 'brisc' or 'ncrisc'", name));
+    if (!p.isEthernet() && l.processor != "brisc" && l.processor != "ncrisc" && l.processor != "trisc0" &&
+        l.processor != "trisc1" && l.processor != "trisc2")
+        throw ConfigError(fmt::format("kernel '{}': worker kernels run on 'brisc' or 'ncrisc' (data movement) or "
+                                      "'trisc0'..'trisc2' (compute)", name));
     for (const PendingKernel& k : kernels_)
         if (k.core == c && k.launch.processor == l.processor)
             throw ConfigError(fmt::format("kernel '{}': chip {} core {} processor {} already runs kernel '{}'", name,
@@ -156,7 +160,7 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
     l.traceSlots = cfg.traceSlots;
     l.scoreboard = &rt_.scoreboard();
     l.persistent = cfg.persistent;
-    kernels_.push_back(PendingKernel{std::move(l), c});
+    kernels_.push_back(PendingKernel{std::move(l), c, cfg.resident, cfg.binaryBytes});
     return KernelHandle{chip_, kernels_.size() - 1};
 }
 
@@ -192,12 +196,77 @@ Program& Runtime::program(unsigned chip) {
 void Runtime::setDispatchTime(unsigned chip, Tick t) { dispatch_.at(chip) = t; }
 Tick Runtime::dispatchTime(unsigned chip) const { return dispatch_.at(chip); }
 
+Tick Runtime::launchTime(unsigned chip) const {
+    return dispatch_.at(chip) + (launched_ ? plans_.at(chip).launch() : 0);
+}
+
+Tick Runtime::programDone(unsigned chip) const {
+    bool any = false;
+    for (const KernelContext* k : kernels_) any |= k->core().chipId() == chip && !k->persistent();
+    if (!any) return launchTime(chip);
+    const Tick f = chipFinish(chip);
+    return f == kNever ? kNever : f + plans_.at(chip).completion;
+}
+
+Tick Runtime::endToEndWithDispatch(const std::vector<unsigned>& chips) const {
+    Tick enqueued = kNever, done = 0;
+    for (unsigned c : chips) {
+        const Tick d = programDone(c);
+        if (d == kNever) return kNever;
+        enqueued = std::min(enqueued, dispatchTime(c));
+        done = std::max(done, d);
+    }
+    return chips.empty() ? 0 : done - enqueued;
+}
+
+unsigned Runtime::tunnelHops(unsigned chip) const {
+    const ClusterDescriptor& d = platform_.descriptor();
+    const unsigned n = unsigned(d.chips.size());
+    std::vector<unsigned> hops(n, ~0u);
+    std::deque<unsigned> q;
+    for (const ChipDesc& c : d.chips)
+        if (c.pcie && c.id < n) hops[c.id] = 0, q.push_back(c.id);
+    if (q.empty()) return 0;
+    while (!q.empty()) {
+        const unsigned c = q.front();
+        q.pop_front();
+        for (const LinkDesc& l : d.links) {
+            const unsigned other = l.a.chip == c ? l.b.chip : l.b.chip == c ? l.a.chip : n;
+            if (other < n && hops[other] == ~0u) hops[other] = hops[c] + 1, q.push_back(other);
+        }
+    }
+    return hops.at(chip) == ~0u ? 0 : hops[chip];
+}
+
+namespace {
+std::uintptr_t entryIdentity(const std::function<void()>& f) {
+    if (const auto* fn = f.target<void (*)()>()) return reinterpret_cast<std::uintptr_t>(*fn);
+    return reinterpret_cast<std::uintptr_t>(&f.target_type());
+}
+}  // namespace
+
 void Runtime::launch() {
     if (launched_) throw std::logic_error("Runtime::launch called twice");
+    const DispatchArch& da = platform_.descriptor().arch.dispatch;
+    for (auto& prog : programs_) {
+        std::vector<DispatchKernel> dk;
+        for (const auto& pk : prog->kernels_) {
+            if (pk.resident) continue;
+            ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);
+            auto sem = prog->semaphores_.find(pk.core);
+            dk.push_back(DispatchKernel{pk.launch.name, pk.binaryBytes, pk.launch.processor,
+                                        entryIdentity(pk.launch.entry), pk.core, p->isEthernet(), pk.launch.ctArgs,
+                                        pk.launch.rtArgs.size(),
+                                        sem == prog->semaphores_.end() ? 0u : sem->second});
+        }
+        plans_.push_back(planDispatch(da, dk, tunnelHops(prog->chip())));
+    }
     launched_ = true;
     for (auto& prog : programs_) {
         for (auto& pk : prog->kernels_) {
-            pk.launch.startAt = dispatch_[prog->chip()];
+            pk.launch.startAt = pk.resident ? dispatch_[prog->chip()] : launchTime(prog->chip());
+            auto sem = prog->semaphores_.find(pk.core);
+            pk.launch.semaphores = sem == prog->semaphores_.end() ? 0u : sem->second;
             if (pk.launch.persistent) {
                 anyPersistent_ = true;
             } else {

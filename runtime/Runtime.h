@@ -10,6 +10,7 @@
 #include "models/common/Scoreboard.h"
 #include "models/core/KernelContext.h"
 #include "platforms/Platform.h"
+#include "runtime/Dispatch.h"
 
 #include <functional>
 #include <map>
@@ -28,6 +29,13 @@ struct KernelConfig {
     /// A service kernel (fabric router, mux) that never returns on its own:
     /// the run completes when every non-persistent kernel has returned.
     bool persistent = false;
+    /// Launched before the op by a program of its own (tt-metal starts the
+    /// fabric routers when the fabric is set up): not part of this program's
+    /// dispatch; it starts at the chip's enqueue time.
+    bool resident = false;
+    /// Kernel binary bytes for the dispatch model (0: the arch YAML's
+    /// dispatch.kernel_binary_bytes entry for the kernel's name).
+    std::uint32_t binaryBytes = 0;
 };
 
 struct KernelHandle {
@@ -91,6 +99,8 @@ private:
     struct PendingKernel {
         KernelLaunch launch;
         CoreCoord core;
+        bool resident = false;
+        std::uint32_t binaryBytes = 0;
     };
     ProgrammableCore& core(CoreCoord c, const char* what);
 
@@ -99,6 +109,7 @@ private:
     std::map<CoreCoord, std::uint32_t> next_;  ///< allocation cursor per core
     std::uint64_t dramNext_ = 0;               ///< allocation cursor in every DRAM bank
     std::map<unsigned, std::uint64_t> sramNext_;  ///< allocation cursor per SRAM bank
+    std::map<CoreCoord, std::uint32_t> semaphores_;  ///< semaphores per core
     std::vector<PendingKernel> kernels_;
 };
 
@@ -122,9 +133,26 @@ public:
 
     Platform& platform() { return platform_; }
     Program& program(unsigned chip);
-    /// Dispatch time of a chip's program (programs on different chips start at different times).
+    /// When the host enqueues a chip's program (programs on different chips
+    /// are enqueued at different times). Its kernels start `launchTime` later,
+    /// once the chip's dispatcher has sent the program (runtime/Dispatch.h).
     void setDispatchTime(unsigned chip, Tick t);
     Tick dispatchTime(unsigned chip) const;
+    /// When a chip's kernels start: enqueue + the dispatch plan's launch
+    /// (the enqueue time before launch()).
+    Tick launchTime(unsigned chip) const;
+    /// The dispatch of a chip's program (valid after launch()).
+    const DispatchPlan& dispatchPlan(unsigned chip) const { return plans_.at(chip); }
+    /// When the dispatcher sees a chip's program complete: its last kernel's
+    /// finish + the completion report (kNever if a kernel did not finish;
+    /// the launch time for a chip without kernels).
+    Tick programDone(unsigned chip) const;
+    /// An op over `chips` end to end with dispatch: from the first host
+    /// enqueue to the last program completion (kNever if one did not finish).
+    Tick endToEndWithDispatch(const std::vector<unsigned>& chips) const;
+    /// Ethernet hops from `chip` to the nearest PCIe-attached chip (0 on a
+    /// PCIe chip, or when the descriptor marks none).
+    unsigned tunnelHops(unsigned chip) const;
     Scoreboard& scoreboard() { return scoreboard_; }
 
     /// Create every kernel thread (elaboration). Call once, before tracing.
@@ -152,6 +180,7 @@ private:
     Platform& platform_;
     std::vector<std::unique_ptr<Program>> programs_;
     std::vector<Tick> dispatch_;
+    std::vector<DispatchPlan> plans_;
     std::vector<KernelContext*> kernels_;
     Scoreboard scoreboard_;
     bool launched_ = false;

@@ -21,7 +21,7 @@ BoardInfo board(const char* name, const char* descriptor, const char* defaultWor
                    microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
                    microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth,
                    microbench::makeFabricTraffic, ipcq::makeIpcqAllReduce,     ipcq::makeIpcqLatency,
-                   pto::makePto};
+                   pto::makePto,                microbench::makeDispatch};
     return b;
 }
 }  // namespace

@@ -3,10 +3,14 @@
 //
 // Time is measured on the last chip to start, as the CCL guide recommends
 // (programs start at different times; earlier chips wait for their
-// neighbours): op time = when that chip's last kernel finished minus its
-// dispatch time. algbw = S / time, busbw = algbw x the nccl-tests factor,
-// linkbw = payload bytes through the busiest neighbour pair / (time x links
-// x directions used).
+// neighbours): op time = when that chip's last kernel finished minus when
+// its kernels started (device kernel time, after dispatch). algbw = S / time,
+// busbw = algbw x the nccl-tests factor, linkbw = payload bytes through the
+// busiest neighbour pair / (time x links x directions used).
+//
+// The report also gives the op end to end with dispatch (runtime/Dispatch.h):
+// from the first host enqueue to the last chip's program completion as its
+// dispatcher sees it, and the dispatch of the chip that started last.
 #include "firmware/ccl/CollectiveWorkloads.h"
 
 #include "firmware/ccl/CclOp.h"
@@ -284,16 +288,18 @@ public:
         // Measured on the chip that started last (CCL guide, "Measuring Op Performance").
         unsigned last = chips.front();
         for (unsigned c : chips)
-            if (rt.dispatchTime(c) > rt.dispatchTime(last)) last = c;
-        const Tick t0 = rt.dispatchTime(last);
+            if (rt.launchTime(c) > rt.launchTime(last)) last = c;
+        const Tick t0 = rt.launchTime(last);
         const double ns = ticksToNs(rt.chipFinish(last) - t0);
         Tick first = kNever, end = 0;
-        nlohmann::json perChip = nlohmann::json::object();
+        nlohmann::json perChip = nlohmann::json::object(), perChipDispatch = nlohmann::json::object();
         for (unsigned c : chips) {
-            first = std::min(first, rt.dispatchTime(c));
+            first = std::min(first, rt.launchTime(c));
             end = std::max(end, rt.chipFinish(c));
-            perChip[std::to_string(c)] = ticksToNs(rt.chipFinish(c) - rt.dispatchTime(c)) / 1000.0;
+            perChip[std::to_string(c)] = ticksToNs(rt.chipFinish(c) - rt.launchTime(c)) / 1000.0;
+            perChipDispatch[std::to_string(c)] = ticksToNs(rt.launchTime(c) - rt.dispatchTime(c)) / 1000.0;
         }
+        const DispatchPlan& plan = rt.dispatchPlan(last);
         const unsigned n = op.ranks();
         const std::uint64_t sizeBytes = sizeBytesOf(op_, s.count, n, s.dtype);
         const double algbw = double(sizeBytes) / ns;  // bytes per ns == GB/s
@@ -346,6 +352,13 @@ public:
                 {"root", op_ == Op::Broadcast ? int(s.root) : -1},
                 {"sim_time_us", ns / 1000.0},
                 {"end_to_end_us", ticksToNs(end - first) / 1000.0},
+                {"dispatch_us", ticksToNs(plan.launch()) / 1000.0},
+                {"completion_us", ticksToNs(plan.completion) / 1000.0},
+                {"end_to_end_with_dispatch_us", ticksToNs(rt.endToEndWithDispatch(chips)) / 1000.0},
+                {"chip_dispatch_us", perChipDispatch},
+                {"dispatch_binaries", plan.binaries},
+                {"dispatch_binary_bytes", plan.binaryBytes},
+                {"dispatch_kernel_groups", plan.kernelGroups},
                 {"measured_on_chip", last},
                 {"chip_time_us", perChip},
                 {"algbw_GBps", algbw},
@@ -365,7 +378,8 @@ public:
     void decorate(nlohmann::json& rep) const override {
         const nlohmann::json& r = rep["results"];
         for (const char* k : {"op", "n_chips", "topology", "method", "links", "packet_bytes", "size_bytes",
-                              "sim_time_us", "algbw_GBps", "busbw_GBps", "linkbw_GBps"})
+                              "sim_time_us", "algbw_GBps", "busbw_GBps", "linkbw_GBps", "dispatch_us",
+                              "end_to_end_with_dispatch_us"})
             if (r.contains(k)) rep[k] = r[k];
     }
 
@@ -393,12 +407,18 @@ public:
             r["directions"].get<unsigned>() > 1 ? " and direction" : "", r["worker_cores_per_chip"].get<unsigned>(),
             r["packet_bytes"].get<unsigned>(), r["edm_channels_per_core"].get<unsigned>());
         out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});
-        out += fmt::format("  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time measured on chip "
-                           "{} (started last), end to end {:.3f} us\n",
+        out += fmt::format("  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "
+                           "kernel time on chip {} (started last), kernels end to end {:.3f} us\n",
                            r["impl"].get<std::string>(), r["method"].get<std::string>(),
                            r["method_rule"] == "given" ? "given" : "auto: " + r["method_rule"].get<std::string>(),
                            r["bus_factor"].get<double>(), r["linkbw_normalised_by"].get<std::string>(),
                            r["measured_on_chip"].get<unsigned>(), r["end_to_end_us"].get<double>());
+        out += fmt::format("  with dispatch: end to end {:.3f} us (first enqueue to last program complete); dispatch of "
+                           "chip {} {:.3f} us ({} binaries, {} B, {} kernel groups), completion {:.3f} us\n",
+                           r["end_to_end_with_dispatch_us"].get<double>(), r["measured_on_chip"].get<unsigned>(),
+                           r["dispatch_us"].get<double>(), r["dispatch_binaries"].get<unsigned>(),
+                           r["dispatch_binary_bytes"].get<std::uint64_t>(), r["dispatch_kernel_groups"].get<unsigned>(),
+                           r["completion_us"].get<double>());
         return out;
     }
 
@@ -429,20 +449,23 @@ public:
 
     std::string csvHeader() const override {
         return "op,impl,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,count,"
-               "dtype,time_us,algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds";
+               "dtype,time_us,algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds,dispatch_us,"
+               "end_to_end_with_dispatch_us";
     }
     std::string csvRow(const nlohmann::json& rep) const override {
         const nlohmann::json& r = rep.at("results");
         if (r.contains("skipped")) return {};
-        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f}", name(),
-                           r["impl"].get<std::string>(), r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(), r["topology"].get<std::string>(),
+        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f},{:.4f},{:.4f}",
+                           name(), r["impl"].get<std::string>(), r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(),
+                           r["topology"].get<std::string>(),
                            r["method"].get<std::string>(), r["reduce_op"].get<std::string>(), r["links"].get<unsigned>(),
                            r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
                            r["page_bytes"].get<unsigned>(), r["size_bytes"].get<std::uint64_t>(),
                            r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
                            r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
                            r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
-                           rep.value("wall_seconds", 0.0));
+                           rep.value("wall_seconds", 0.0), r["dispatch_us"].get<double>(),
+                           r["end_to_end_with_dispatch_us"].get<double>());
     }
 
 private:

@@ -334,6 +334,7 @@ void FabricBuilder::build() {
 
         KernelConfig kc;
         kc.persistent = true;
+        kc.resident = true;  // started when the fabric is set up, before any op
         kc.noc = arch.fabric.forwardNoc;
         kc.traceSlots = {"tx_packets", "rx_packets"};
         const std::string name = fmt::format("fabric_router_{}{}", dirName(ri.dir), ri.plane);

@@ -24,10 +24,10 @@ std::FILE* openTrace(const std::string& path) {
     return f;
 }
 
-/// Op time of a group: from the latest dispatch of its chips to its last rank's finish.
+/// Op time of a group: from the latest kernel start (after dispatch) of its chips to its last rank's finish.
 double groupTimeNs(Runtime& rt, const ProcessGroup& pg) {
     Tick start = 0, end = 0;
-    for (unsigned c : pg.chips()) start = std::max(start, rt.dispatchTime(c));
+    for (unsigned c : pg.chips()) start = std::max(start, rt.launchTime(c));
     for (const KernelContext* k : rt.kernels())
         for (const RankInfo& r : pg.ranks())
             if (!k->persistent() && k->core().chipId() == r.chip && k->core().coord() == r.core)
@@ -130,6 +130,7 @@ public:
         r["count"] = bytes / pg.shape().elemBytes();
         r["dtype"] = golden::dtypeName(pg.shape().dtype);
         r["sim_time_us"] = ns / 1000.0;
+        r["end_to_end_with_dispatch_us"] = ticksToNs(rt.endToEndWithDispatch(pg.chips())) / 1000.0;
         r["algbw_GBps"] = algbw;
         r["busbw_GBps"] = algbw * factor;
         r["bus_factor"] = factor;

@@ -58,6 +58,8 @@ FirmwareCosts firmwareCosts(const YamlMap& fw, const ArchConfig& a, bool eth) {
     c.pollIteration = a.cycles(fw.get<double>("poll_iteration_cycles"));
     c.nocCmdIssue = a.cycles(fw.get<double>("noc_cmd_issue_cycles"));
     c.timerRead = a.cycles(fw.get<double>("timer_read_cycles"));
+    c.kernelStart = a.cycles(fw.get<double>("kernel_start_cycles"));
+    c.semaphoreInit = a.cycles(fw.get<double>("semaphore_init_cycles"));
     if (eth) {
         c.ethSendIssue = nsToTicks(fw.get<double>("eth_send_issue_ns"));
         c.runRouting = nsToTicks(fw.get<double>("run_routing_ns"));
@@ -68,7 +70,48 @@ FirmwareCosts firmwareCosts(const YamlMap& fw, const ArchConfig& a, bool eth) {
     return c;
 }
 
+void decodeDispatch(const YamlMap& d, DispatchArch& out) {
+    out.present = true;
+    auto ns = [&](const char* key) {
+        const double v = d.get<double>(key);
+        if (v < 0) d.fail(key, "must be >= 0");
+        return nsToTicks(v);
+    };
+    out.programOverhead = ns("program_overhead_ns");
+    out.launchMessage = ns("launch_message_ns");
+    out.binaryWrite = ns("binary_write_ns");
+    out.binaryBytesPerNs = positive<double>(d, "binary_bytes_per_ns");
+    out.unicastWrite = ns("unicast_write_ns");
+    out.argBytesPerNs = positive<double>(d, "arg_bytes_per_ns");
+    out.goSignal = ns("go_signal_ns");
+    out.completion = ns("completion_ns");
+    out.tunnelHop = ns("tunnel_hop_ns");
+    const YamlMap bin = d.map("kernel_binary_bytes");
+    for (const std::string& k : bin.keys()) {
+        const auto v = bin.get<std::uint32_t>(k);
+        if (v == 0 || v % 4) bin.fail(k, "a kernel binary is a non-zero whole number of 4-byte words");
+        if (k == "default")
+            out.defaultBinaryBytes = v;
+        else
+            out.binaryBytes[k] = v;
+    }
+    if (!out.defaultBinaryBytes) bin.fail("default", "missing: the binary size of kernels no other entry names");
+    bin.finish();
+    d.finish();
+}
+
 }  // namespace
+
+std::uint32_t DispatchArch::binaryBytesOf(const std::string& kernelName) const {
+    std::uint32_t bytes = defaultBinaryBytes;
+    std::size_t best = 0;
+    for (const auto& [prefix, b] : binaryBytes)
+        if (prefix.size() > best && kernelName.compare(0, prefix.size(), prefix) == 0) {
+            best = prefix.size();
+            bytes = b;
+        }
+    return bytes;
+}
 
 ArchConfig loadArchConfig(const std::string& file) {
     const YamlMap root = YamlMap::loadFile(file);
@@ -252,6 +295,7 @@ ArchConfig loadArchConfig(const std::string& file) {
         fa.bubbleFlowControl = f->get<bool>("bubble_flow_control");
         f->finish();
     }
+    if (auto d = root.optMap("dispatch")) decodeDispatch(*d, a.dispatch);
     root.finish();
 
     // Cores may not share a coordinate.

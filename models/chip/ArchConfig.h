@@ -8,6 +8,7 @@
 #include "models/pe/PeCore.h"
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,27 @@ struct SramArch {
     bool present() const { return !endpoints.empty(); }
 };
 
+/// Fast dispatch of a program (tt-metal's prefetcher + dispatcher kernels):
+/// the cost of each piece of work the dispatcher does before a program's
+/// kernels start (runtime/Dispatch.h turns a program into these pieces).
+struct DispatchArch {
+    bool present = false;               ///< the arch YAML has a dispatch section (else kernels start at once)
+    Tick programOverhead = 0;           ///< per program: fetch + parse of its command stream, write barriers
+    Tick launchMessage = 0;             ///< per kernel group: the launch message (kernel config) write
+    Tick binaryWrite = 0;               ///< per kernel binary: one (multicast) write command
+    double binaryBytesPerNs = 1;        ///< kernel binary bytes the dispatcher streams per ns
+    Tick unicastWrite = 0;              ///< per core: one sub-command of a packed write (runtime args, semaphores)
+    double argBytesPerNs = 1;           ///< runtime-argument / config bytes per ns of a packed write
+    Tick goSignal = 0;                  ///< go signal multicast to every core of the program
+    Tick completion = 0;                ///< last core done -> the dispatcher sees the program complete
+    Tick tunnelHop = 0;                 ///< per Ethernet hop between a chip and the nearest PCIe chip
+    std::uint32_t defaultBinaryBytes = 0;               ///< a kernel whose name matches no entry below
+    std::map<std::string, std::uint32_t> binaryBytes;   ///< kernel name prefix -> binary bytes (assumptions)
+
+    /// Binary bytes of a kernel: the longest matching name prefix, else the default.
+    std::uint32_t binaryBytesOf(const std::string& kernelName) const;
+};
+
 struct ArchConfig {
     std::string name;
     std::string file;
@@ -72,6 +94,7 @@ struct ArchConfig {
     DramArch dram;
     SramArch sram;
     FabricArch fabric;
+    DispatchArch dispatch;
     bool hasDram() const { return !dram.channelEndpoints.empty(); }
 
     Tick cycles(double n) const { return nsToTicks(n * 1000.0 / aiclkMhz); }

@@ -39,6 +39,9 @@ void KernelContext::run() {
     current_ = this;
     state_ = State::Running;
     startedAt_ = now();
+    // Firmware before kernel_main: the launch message, NoC and argument
+    // base setup, the core's semaphores (paid with the kernel's first sync).
+    advance(costs_.kernelStart + Tick(launch_.semaphores) * costs_.semaphoreInit);
     setWaypoint("RUN");
     launch_.entry();
     current_ = this;

@@ -50,7 +50,8 @@ struct KernelLaunch {
     std::vector<std::uint32_t> rtArgs;  ///< runtime arguments
     unsigned noc = 0;                   ///< noc_index
     unsigned vc = 0;                    ///< default PE_DMA virtual channel for noc_async_*
-    Tick startAt = 0;                   ///< dispatch time on this chip
+    Tick startAt = 0;                   ///< go signal: when the dispatcher starts the kernel
+    std::uint32_t semaphores = 0;       ///< semaphores of its core (start-up firmware sets them up)
     std::vector<std::string> traceSlots;  ///< names of kernel-owned trace values
     Scoreboard* scoreboard = nullptr;     ///< testbench data checks (testbench_check)
     /// A service kernel (a fabric router, a mux) that runs until the run
