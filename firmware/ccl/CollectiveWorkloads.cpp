@@ -88,6 +88,9 @@ public:
         cmd.add_option("--packet", packet_, "EDM packet (message) bytes, a whole number of pages; 0: auto")
             ->check(CLI::Range(0u, 1u << 20));
         cmd.add_option("--links", links_, "Ethernet links per hop")->check(CLI::Range(1u, 16u));
+        cmd.add_option("--edm-buffers", edmBuffers_, "--impl edm: buffers (slots) per EDM channel (default 2, as "
+                                                     "tt-metal's legacy all-gather)")
+            ->check(CLI::Range(1u, 16u));
         cmd.add_option("--workers", workers_, "worker units per link and direction (default: edm 4; fabric by "
                                               "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
             ->check(CLI::Range(1u, 64u));
@@ -113,6 +116,7 @@ public:
                          {"group", group_},       {"axis", axis_},         {"size", size_},
                          {"count", count_},       {"dtype", dtype_},       {"page_bytes", pageBytes_},
                          {"packet", packet_},     {"links", links_},       {"workers", workers_},  {"impl", impl_},
+                         {"edm_buffers", edmBuffers_},
                          {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_},
                          {"inputs", inputs_},     {"dump_outputs", dump_}, {"methods", methodsFile()}};
         if (reduces()) p["reduce_op"] = redop_;
@@ -147,6 +151,7 @@ public:
         s.links = links_;
         s.pageBytes = pageBytes_;
         s.packetBytes = packet_;
+        s.edmBuffers = edmBuffers_;
         s.dim = dim_;
         s.rowPages = rowPages_;
         s.root = root_;
@@ -306,7 +311,8 @@ public:
                 {"elements_checked", check_.elementsChecked},
                 {"wrong_elements", check_.wrongElements},
                 {"worker_cores_per_chip", op.workerCoresPerChip()},
-                {"edm_channels_per_core", op.edmChannelsPerCore()}};
+                {"edm_channels_per_core", op.edmChannelsPerCore()},
+                {"edm_buffers_per_channel", op.edmBuffersPerChannel()}};
     }
 
     std::string dataCheck(Runtime&) const override { return check_.status; }
@@ -497,6 +503,7 @@ private:
     unsigned packet_ = 0;
     unsigned links_ = 1;
     unsigned workers_ = 0;  ///< 0: the implementation's default
+    unsigned edmBuffers_ = 2;
     std::string impl_ = "edm";
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;
