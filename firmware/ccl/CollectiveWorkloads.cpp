@@ -202,6 +202,8 @@ public:
             const std::uint64_t perLink = s.count * e * ((n - 1 + 1) / 2);
             s.workers = perLink <= 4096 ? 1 : perLink <= 262144 ? 2 : 4;
         } else {
+            // tt-metal's legacy all-gather (AllGatherConfig): 8 EDM channels per link on a
+            // ring, half each way, 4 on a line, used both ways; one worker per channel.
             s.workers = 4;
         }
         // The method: given, or from the rule table.
