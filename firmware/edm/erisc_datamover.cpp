@@ -45,10 +45,7 @@
 // than its lowest receiver channel id sends the handshake; a side with no
 // receiver channels always does), so a late-starting peer never finds
 // payloads in a buffer it is still initialising and neither side moves data
-// before both have started. Sender channels offer their first slot to their
-// workers before the handshake (tt-metal's EDM does so when it sets up a
-// channel), so the first fill overlaps it; nothing goes on the link until it
-// is done. Termination: MESSAGE_COUNT_REACHED (fixed count
+// before both have started. Termination: MESSAGE_COUNT_REACHED (fixed count
 // per channel) or WORKER_INITIATED (the worker adds worker_signal::kTerminate
 // to its last signal). Teardown (the exit barrier): a sender waits for the
 // final done of every slot of each channel, so it cannot finish before the
@@ -148,13 +145,7 @@ public:
             noc_semaphore_set(c.edm_sem, 0);
             for (std::uint32_t k = 0; k < c.slots; ++k) eth_write_channel_sync(c.sync(k), eth_channel_sync_t{0, 0, 0, 0});
             const bool active = mode_ == TerminationMode::WORKER_INITIATED || c.messages > 0;
-            if (active && c.is_sender) {
-                // Offer slot 0 at once: the worker fills it during the handshake.
-                signal_workers(c);
-                set_state(i, SENDER_WAITING_FOR_WORKER);
-            } else {
-                set_state(i, active ? RECEIVER_WAITING_FOR_ETH : DONE);
-            }
+            set_state(i, !active ? DONE : c.is_sender ? SENDER_SIGNALING_WORKER : RECEIVER_WAITING_FOR_ETH);
         }
     }
 
