@@ -757,7 +757,7 @@ struct CclOp::Impl {
     void choosePacket() {
         const std::uint32_t page = s.pageBytes;
         const unsigned ch = std::max(1u, channelsPerLinkEnd());
-        const unsigned slots = s.edmBuffers;
+        const unsigned slots = s.impl == CclSpec::Impl::Edm ? s.edmBuffers : 1;  // EDM channels only
         // Kernel region after the handshake word and the EDM's ack word; per
         // channel: its semaphore and `slots` slots of payload + sync word.
         const std::uint32_t region = arch.erisc.kernelRegionEnd() - (arch.erisc.unreservedBase + 32);
