@@ -1060,25 +1060,27 @@ struct CclOp::Impl {
     void choosePacket() {
         const std::uint32_t page = s.pageBytes;
         const unsigned ch = std::max(1u, channelsPerLinkEnd());
+        const unsigned slots = s.impl == CclSpec::Impl::Edm ? s.edmBuffers : 1;  // EDM channels only
         // Kernel region after the handshake word and the EDM's ack word; per
-        // channel: buffer + its sync word + its semaphore.
+        // channel: its semaphore and `slots` slots of payload + sync word.
         const std::uint32_t region = arch.erisc.kernelRegionEnd() - (arch.erisc.unreservedBase + 32);
         const std::uint32_t perChannel = region / ch;
-        const std::uint32_t fit = perChannel > 32 ? (perChannel - 32) / page * page : 0;
+        const std::uint32_t perSlot = perChannel > 16 ? (perChannel - 16) / slots : 0;
+        const std::uint32_t fit = perSlot > 16 ? (perSlot - 16) / page * page : 0;
         std::uint32_t packet = s.packetBytes;
         if (packet == 0) {
             packet = std::min(fit, std::max(page, kMaxAutoPacket / page * page));
             if (packet < page)
                 throw ConfigError(fmt::format(
-                    "{}: {} EDM channels per Ethernet core leave {} B each, less than one {} B page; use fewer "
-                    "--workers", opName(s.op), ch, perChannel, page));
+                    "{}: {} EDM channels of {} buffer(s) per Ethernet core leave {} B per buffer, less than one {} B "
+                    "page; use fewer --workers or --edm-buffers", opName(s.op), ch, slots, perSlot, page));
         } else {
             if (packet % page)
                 throw ConfigError(fmt::format("--packet {}: must be a whole number of {} B pages", packet, page));
             if (packet > fit)
                 throw ConfigError(fmt::format(
-                    "--packet {}: {} EDM channels per Ethernet core ({} link(s) x {} worker(s)) fit at most {} B each "
-                    "in the {} B kernel region", packet, ch, s.links, s.workers, fit, region));
+                    "--packet {}: {} EDM channels per Ethernet core ({} link(s) x {} worker(s)) of {} buffer(s) fit at "
+                    "most {} B per buffer in the {} B kernel region", packet, ch, s.links, s.workers, slots, fit, region));
         }
         // Chunks never span blocks.
         op.pagesPerChunk_ = std::uint32_t(std::min<std::uint64_t>(packet / page, op.blockPages_));
@@ -1101,6 +1103,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         throw ConfigError(fmt::format("--page-bytes {} does not hold whole {} elements", s.pageBytes,
                                       golden::dtypeName(s.dtype)));
     if (s.workers == 0) throw ConfigError("--workers must be at least 1");
+    if (s.edmBuffers < 1 || s.edmBuffers > edm::kMaxBuffersPerChannel)
+        throw ConfigError(fmt::format("--edm-buffers {}: must be 1..{}", s.edmBuffers, edm::kMaxBuffersPerChannel));
     const bool reduces = s.op == Op::ReduceScatter || s.op == Op::AllReduce;
     if (reduces && !golden::supports(s.redop, s.dtype))
         throw ConfigError(fmt::format("--op {} does not support --dtype {}: {} takes {}", golden::redOpName(s.redop),
@@ -1174,7 +1178,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
                                         : mp.gatherDirs;
     impl.blockPages = std::uint32_t(blockPages_);
     impl.choosePacket();
-    fabric_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes());
+    fabric_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
 
     for (CclGroup& g : groups_) {
         golden::Collective& gc = g.golden;

@@ -44,6 +44,9 @@ struct CclSpec {
     golden::DType dtype = golden::DType::BF16;
     std::uint32_t pageBytes = 2048;
     std::uint32_t packetBytes = 0;  ///< EDM payload; 0: as large as the EDM's L1 allows, <= 16 KB
+    /// --impl edm: slots per EDM channel (tt-metal's num_buffers_per_channel;
+    /// its legacy all-gather used 2): a worker fills one while others are in flight.
+    unsigned edmBuffers = 2;
     unsigned dim = 0;               ///< all_gather: gather dimension (0 or 1)
     std::uint32_t rowPages = 1;     ///< all_gather dim 1: pages per rank row
     unsigned root = 0;              ///< broadcast: root rank (position in the order)
@@ -115,6 +118,7 @@ public:
     const BlockLayout& outputLayout() const { return outLayout_; }
     unsigned workerCoresPerChip() const { return maxCores_; }
     unsigned edmChannelsPerCore() const { return fabric_->maxChannels(); }
+    unsigned edmBuffersPerChannel() const { return fabric_->buffersPerChannel(); }
     /// Does the op move data over the packet fabric (the broadcast method's exchange)?
     bool usesPacketFabric() const { return !packetFabrics_.empty(); }
     /// Ethernet payload bytes the op moves in all (EDM messages, syncs and acks).

@@ -111,6 +111,9 @@ public:
                        "Ethernet links per hop (default: the fewest user links of any hop of the op, i.e. tt-metal's "
                        "routing planes less the link reserved for dispatch: n300 1, t3000 1, galaxy 4)")
             ->check(CLI::Range(1u, 16u));
+        cmd.add_option("--edm-buffers", edmBuffers_, "--impl edm: buffers (slots) per EDM channel (default 2, as "
+                                                     "tt-metal's legacy all-gather)")
+            ->check(CLI::Range(1u, 16u));
         cmd.add_option("--workers", workers_, "worker units per link and direction (default: edm 4; fabric by "
                                               "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
             ->check(CLI::Range(1u, 64u));
@@ -137,6 +140,7 @@ public:
                          {"group", group_},       {"axis", axis_},         {"size", size_},
                          {"count", count_},       {"dtype", dtype_},       {"page_bytes", pageBytes_},
                          {"packet", packet_},     {"links", links_},       {"workers", workers_},  {"impl", impl_},
+                         {"edm_buffers", edmBuffers_},
                          {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_},
                          {"inputs", inputs_},     {"dump_outputs", dump_}, {"methods", methodsFile()}};
         if (reduces()) p["reduce_op"] = redop_;
@@ -171,6 +175,7 @@ public:
         s.links = links_ ? links_ : defaultLinks(d, s.groups, topo);
         s.pageBytes = pageBytes_;
         s.packetBytes = packet_;
+        s.edmBuffers = edmBuffers_;
         s.dim = dim_;
         s.rowPages = rowPages_;
         s.root = root_;
@@ -272,6 +277,8 @@ public:
             const std::uint64_t perLink = s.count * e * ((n - 1 + 1) / 2);
             s.workers = perLink <= 4096 ? 1 : perLink <= 262144 ? 2 : 4;
         } else {
+            // tt-metal's legacy all-gather (AllGatherConfig): 8 EDM channels per link on a
+            // ring, half each way, 4 on a line, used both ways; one worker per channel.
             s.workers = 4;
         }
         // Consecutive and orthogonal groups whose members are not neighbours
@@ -370,7 +377,8 @@ public:
                 {"elements_checked", check_.elementsChecked},
                 {"wrong_elements", check_.wrongElements},
                 {"worker_cores_per_chip", op.workerCoresPerChip()},
-                {"edm_channels_per_core", op.edmChannelsPerCore()}};
+                {"edm_channels_per_core", op.edmChannelsPerCore()},
+                {"edm_buffers_per_channel", op.edmBuffersPerChannel()}};
     }
 
     std::string dataCheck(Runtime&) const override { return check_.status; }
@@ -571,6 +579,7 @@ private:
     unsigned packet_ = 0;
     unsigned links_ = 0;  ///< 0: the fewest user links of any hop
     unsigned workers_ = 0;  ///< 0: the implementation's default
+    unsigned edmBuffers_ = 2;
     std::string impl_;  ///< empty: fabric (relayed groups: edm)
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;

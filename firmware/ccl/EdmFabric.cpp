@@ -6,14 +6,14 @@
 
 namespace cclsim::ccl {
 
-EdmFabric::EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes)
-    : rt_(rt), mode_(mode), payload_(payloadBytes) {}
+EdmFabric::EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes, unsigned buffersPerChannel)
+    : rt_(rt), mode_(mode), payload_(payloadBytes), buffers_(buffersPerChannel) {}
 
 edm::EdmBuilder& EdmFabric::edmAt(unsigned chip, unsigned chan) {
     auto& slot = edms_[{chip, chan}];
     if (!slot) {
         const CoreCoord core = rt_.platform().descriptor().arch.ethCores.at(chan);
-        slot = std::make_unique<edm::EdmBuilder>(rt_.program(chip), core, mode_);
+        slot = std::make_unique<edm::EdmBuilder>(rt_.program(chip), core, mode_, 1, buffers_);
     }
     return *slot;
 }
@@ -37,8 +37,10 @@ EdmConnection EdmFabric::connect(const LinkDesc& link, unsigned fromChip, CoreCo
     const edm::ChannelInterface& r = rxEdm.add_receiver_channel(rxSem, messages, {receiverWorker}, payload_);
     messages_ += messages;
     EdmConnection c;
-    c.sender = EdmPort{t.edm_core.x, t.edm_core.y, t.eth_buffer_l1_address, t.eth_semaphore_l1_address, txSem};
-    c.receiver = EdmPort{r.edm_core.x, r.edm_core.y, r.eth_buffer_l1_address, r.eth_semaphore_l1_address, rxSem};
+    c.sender = EdmPort{t.edm_core.x, t.edm_core.y, t.eth_buffer_l1_address, t.eth_semaphore_l1_address, txSem,
+                       t.num_buffers, t.buffer_stride};
+    c.receiver = EdmPort{r.edm_core.x, r.edm_core.y, r.eth_buffer_l1_address, r.eth_semaphore_l1_address, rxSem,
+                         r.num_buffers, r.buffer_stride};
     return c;
 }
 

@@ -7,6 +7,8 @@
 // kernel's rule) and both ends place their buffers at the same addresses.
 // `build` checks every pair with EdmBuilder::check_peer and creates the EDM
 // kernels (once per Ethernet core, as ccl::generate_edm_kernel requires).
+// Every channel has `buffersPerChannel` slots (tt-metal's legacy ops:
+// num_buffers_per_channel; the all-gather used 2).
 #pragma once
 
 #include "firmware/ccl/ccl_args.h"
@@ -27,7 +29,7 @@ struct EdmConnection {
 
 class EdmFabric {
 public:
-    EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes);
+    EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes, unsigned buffersPerChannel = 1);
 
     /// A channel over `link` from chip `fromChip` to the other end, moving
     /// `messages` payloads from `senderWorker` to `receiverWorker`.
@@ -38,6 +40,7 @@ public:
     void build();
 
     std::uint32_t payloadBytes() const { return payload_; }
+    unsigned buffersPerChannel() const { return buffers_; }
     /// Total messages over all channels (for progress reports).
     std::uint64_t messages() const { return messages_; }
     /// Largest number of channels on one Ethernet core.
@@ -49,6 +52,7 @@ private:
     Runtime& rt_;
     edm::TerminationMode mode_;
     std::uint32_t payload_;
+    unsigned buffers_;
     std::map<std::pair<unsigned, unsigned>, std::unique_ptr<edm::EdmBuilder>> edms_;
     std::vector<std::pair<edm::EdmBuilder*, edm::EdmBuilder*>> peers_;
     std::uint64_t messages_ = 0;

@@ -8,13 +8,14 @@
 // u + 2U, ...), as the guide's multi-worker reduce-scatter does.
 //
 // No deadlock at any size: every kernel of the collectives processes one
-// chunk at a time per channel and each EDM channel buffers one message, and
+// chunk at a time per channel and each EDM channel buffers at least one
+// message (one per slot, --edm-buffers), and
 // the stream schedules (ccl_schedule.h) only ever make a chip wait for data
 // that an upstream chip sends without waiting for this chip (reduce-scatter
 // consumes a partial before it produces the next; all-to-all relays through
 // unbounded scratch). So the pipeline never needs more buffering than one
-// EDM buffer per channel, whatever the tensor size; the slicer's job is to
-// keep every message within that buffer.
+// EDM slot per channel, whatever the tensor size (more slots only add
+// slack); the slicer's job is to keep every message within a slot.
 #pragma once
 
 #include <cstdint>

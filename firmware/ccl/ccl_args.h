@@ -18,15 +18,21 @@ namespace cclsim::ccl {
 constexpr std::uint32_t kArgsEndMarker = 0xCC10;
 
 /// One EDM channel as a worker sees it (CCL guide, "EDM Communication
-/// Interface"): where the channel buffer and semaphore live on the Ethernet
-/// core, and the worker's own semaphore the EDM increments.
+/// Interface"): where the channel's slots and semaphore live on the Ethernet
+/// core, and the worker's own semaphore the EDM increments. The worker walks
+/// the slots in order, as the EDM does (tt-metal's WorkerToEdmSender /
+/// WorkerToEdmReader keep the same buffer index).
 struct EdmPort {
     std::uint32_t x = 0, y = 0;     ///< the EDM's Ethernet core
-    std::uint32_t buffer = 0;       ///< channel buffer in its L1
+    std::uint32_t buffer = 0;       ///< slot 0 of the channel in its L1
     std::uint32_t semaphore = 0;    ///< EDM channel semaphore in its L1
     std::uint32_t local_sem = 0;    ///< this worker's semaphore (EDM -> worker)
+    std::uint32_t slots = 1;        ///< buffers per channel
+    std::uint32_t stride = 0;       ///< bytes from one slot to the next
+    /// Device-side state, not an argument: the slot the worker uses next.
+    mutable std::uint32_t next_slot = 0;
     template <class V> void visit(V& v) {
-        v(x), v(y), v(buffer), v(semaphore), v(local_sem);
+        v(x), v(y), v(buffer), v(semaphore), v(local_sem), v(slots), v(stride);
     }
 };
 

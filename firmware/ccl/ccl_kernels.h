@@ -75,12 +75,12 @@ void write_pages(const TensorArgs& t, std::uint32_t page_bytes, std::uint32_t n,
         noc_async_write(l1 + i * page_bytes, tensor_page_addr(t, page_of(i), page_bytes), page_bytes);
 }
 
-/// Sender side of an EDM channel: wait until the EDM offers its buffer,
-/// clear our semaphore, write `bytes` from L1, signal "payload ready" (the
-/// increment rides the same VC, so it lands after the payload).
+/// Sender side of an EDM channel: wait until the EDM offers its next slot,
+/// clear our semaphore, write `bytes` from L1 into that slot, signal "payload
+/// ready" (the increment rides the same VC, so it lands after the payload).
 void edm_push(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
-/// Receiver side: wait for a payload, clear our semaphore, copy `bytes` of it
-/// to L1, then tell the EDM the buffer may be overwritten.
+/// Receiver side: wait for a payload in the next slot, clear our semaphore,
+/// copy `bytes` of it to L1, then tell the EDM the slot may be overwritten.
 void edm_pull(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes);
 
 void semaphore_inc(const RemoteSem& s, std::uint32_t incr = 1);

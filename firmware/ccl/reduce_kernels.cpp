@@ -25,8 +25,8 @@
 //
 // Per chunk of its range a mover visits the fractures whose partial passes
 // it, farthest destination first, so its first visit only sends: a ring of
-// movers never waits on itself, and each EDM channel holds at most one
-// message (the tensor slicer's deadlock rule):
+// movers never waits on itself, and each EDM channel needs to hold only one
+// message (the tensor slicer's deadlock rule; more slots add slack):
 //
 //   mover of chip p, direction 0, one chunk (clockwise: reach n-1):
 //     f = p-1 (start)  read x_p[f] ---------------------------------> push

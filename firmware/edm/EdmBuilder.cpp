@@ -5,13 +5,17 @@
 
 namespace cclsim::edm {
 
-EdmBuilder::EdmBuilder(Program& program, CoreCoord ethCore, TerminationMode mode, unsigned creditTxq)
-    : program_(program), core_(ethCore), mode_(mode), creditTxq_(creditTxq) {
+EdmBuilder::EdmBuilder(Program& program, CoreCoord ethCore, TerminationMode mode, unsigned creditTxq,
+                       unsigned buffersPerChannel)
+    : program_(program), core_(ethCore), mode_(mode), creditTxq_(creditTxq), buffers_(buffersPerChannel) {
     if (creditTxq > 1) throw ConfigError("EDM credit tx_cmd_q must be 0 or 1");
+    if (buffersPerChannel < 1 || buffersPerChannel > kMaxBuffersPerChannel)
+        throw ConfigError(fmt::format("EDM buffers per channel must be 1..{}, not {}", kMaxBuffersPerChannel,
+                                      buffersPerChannel));
     // Fixed layout from the start of the kernel region, so both ends of a link
     // place their buffers at the same addresses: handshake word (the region's
-    // first 16 B, reserved by the runtime), ack word, then per channel buffer
-    // + semaphore.
+    // first 16 B, reserved by the runtime), ack word, then per channel its
+    // slots (payload + sync word each) and its semaphore.
     ackWord_ = program_.allocateL1(core_, 16, 16);
     program_.markControl(core_, ackWord_, 16);
 }
@@ -29,8 +33,11 @@ const ChannelInterface& EdmBuilder::add(bool sender, std::uint32_t workerSem, st
     ci.is_sender = sender;
     ci.edm_core = core_;
     ci.payload_bytes = payload;
-    ci.eth_buffer_l1_address = program_.allocateL1(core_, payload + 16, 16);
-    program_.markControl(core_, ci.eth_buffer_l1_address + payload, 16);
+    ci.num_buffers = buffers_;
+    ci.buffer_stride = payload + 16;
+    ci.eth_buffer_l1_address = program_.allocateL1(core_, buffers_ * ci.buffer_stride, 16);
+    for (unsigned k = 0; k < buffers_; ++k)
+        program_.markControl(core_, ci.eth_buffer_l1_address + k * ci.buffer_stride + payload, 16);
     ci.eth_semaphore_l1_address =
         program_.createSemaphore(core_, 0, fmt::format("edm_ch{}_{}_sem", ci.channel, sender ? "tx" : "rx"));
     channels_.push_back(ci);
@@ -49,7 +56,7 @@ const ChannelInterface& EdmBuilder::add_receiver_channel(std::uint32_t workerSem
 }
 
 std::vector<std::uint32_t> EdmBuilder::compile_args() const {
-    return {static_cast<std::uint32_t>(mode_), creditTxq_};
+    return {static_cast<std::uint32_t>(mode_), creditTxq_, buffers_};
 }
 
 std::vector<std::uint32_t> EdmBuilder::runtime_args() const {
@@ -89,6 +96,9 @@ void EdmBuilder::check_peer(const EdmBuilder& peer) const {
                                       channels_.size(), peer.channels_.size()));
     if (peer.mode_ != mode_)
         throw ConfigError(fmt::format("EDMs on {} and {} use different termination modes", where(*this), where(peer)));
+    if (peer.buffers_ != buffers_)
+        throw ConfigError(fmt::format("EDMs on {} and {} have {} and {} buffers per channel", where(*this),
+                                      where(peer), buffers_, peer.buffers_));
     for (std::size_t i = 0; i < channels_.size(); ++i) {
         const ChannelInterface &a = channels_[i], &b = peer.channels_[i];
         if (a.is_sender == b.is_sender)

@@ -27,11 +27,14 @@ enum ChannelState : std::uint32_t {
     SENDER_SIGNALING_WORKER = 1,        ///< tell the worker the buffer can be filled
     SENDER_WAITING_FOR_WORKER = 2,      ///< waiting for the worker's "payload written"
     SENDER_READY_FOR_ETH_TRANSFER = 3,  ///< waiting for the remote buffer and a tx_cmd_q slot
-    SENDER_WAITING_FOR_ETH = 4,         ///< waiting for the receiver's first-level ack
+    SENDER_WAITING_FOR_ETH = 4,         ///< waiting for the next slot's first-level ack (its last use)
     RECEIVER_SIGNALING_WORKER = 5,      ///< tell the worker a payload is available
     RECEIVER_WAITING_FOR_WORKER = 6,    ///< waiting for the worker's "payload read"
     RECEIVER_WAITING_FOR_ETH = 7,       ///< waiting for a payload from the link
 };
+
+/// Most slots per channel (tt-metal's EDM keeps the index in a uint8_t).
+constexpr std::uint32_t kMaxBuffersPerChannel = 16;
 
 /// Ends the EDM's runtime argument list (builder and kernel must agree).
 constexpr std::uint32_t kArgsEndMarker = 0xED0E;

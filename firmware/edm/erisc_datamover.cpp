@@ -1,51 +1,65 @@
 // ERISC Data Mover (EDM): a multi-channel, bidirectional data mover that runs
 // on the Ethernet cores at both ends of a link (CCL developer guide, "ERISC
-// Data Mover (EDM) Engine").
+// Data Mover (EDM) Engine"; tt-metal's legacy ccl/kernels/edm).
 //
-// Every channel owns one buffer in this core's L1: the payload followed by an
-// eth_channel_sync_t. A sender channel of one EDM is paired with the receiver
-// channel of the same index on the other EDM, at the same address; a payload
-// and its sync word go out in one eth_send_packet (sync last, so the receiver
-// never sees the sync before the data).
+// Every channel owns a ring of N slots in this core's L1 (N = buffers per
+// channel, a compile-time argument like tt-metal's num_buffers_per_channel):
+// slot k is a payload followed by its own eth_channel_sync_t. A sender
+// channel of one EDM is paired with the receiver channel of the same index on
+// the other EDM, at the same addresses; a payload and its sync word go out in
+// one eth_send_packet (sync last, so the receiver never sees the sync before
+// the data). Both ends and their workers walk the slots in the same order
+// (0, 1, ..., N-1, 0, ...), so no slot index travels with a message.
 //
-// Worker <-> EDM, per channel (two semaphores, one on each side):
+// Worker <-> EDM, per channel and message (two semaphores, one on each side):
 //
 //   sender worker                 EDM sender ch        EDM receiver ch        receiver worker
-//   wait worker_sem >= 1  <------ inc worker_sem
+//   wait worker_sem >= 1  <------ inc worker_sem (slot k may be filled)
 //   worker_sem = 0
-//   noc_async_write(buffer)
+//   noc_async_write(slot k)
 //   noc_semaphore_inc(edm_sem) -> edm_sem >= workers
 //                                 edm_sem = 0
-//                                 send payload+sync --> bytes_sent != 0
+//                                 send slot k+sync --> bytes_sent != 0
+//                                 (k = k+1: signal the worker for slot k+1
+//                                  once that slot's previous message was acked)
 //                                 receiver_ack != 0 <-- first-level ack (from a separate ack word)
-//                                 inc worker_sem ... (buffer may be refilled)
 //                                                      inc worker_sem ------> wait worker_sem >= 1
 //                                                                             worker_sem = 0
-//                                                                             noc_async_read(buffer)
+//                                                                             noc_async_read(slot k)
 //                                                      edm_sem >= workers <-- noc_semaphore_inc(edm_sem)
 //                                                      edm_sem = 0
-//                                 bytes_sent == 0 <--- done (cleared sync word): remote buffer free
+//                                 bytes_sent == 0 <--- done (cleared sync word of slot k): remote slot free
 //
-// A sender sends its next payload only when the remote buffer is free
-// (bytes_sent == 0 again) and tx_cmd_q 0 has room. Acks and dones travel on
-// the credit tx_cmd_q (default 1) so they never wait behind queued payloads.
+// With one slot the worker refills the buffer only after the first-level ack
+// of the previous message, a round trip over the link; with N slots it fills
+// slot k+1 while slot k is on the wire, and the link carries up to N messages
+// of a channel at once. A sender sends slot k only when the remote slot k is
+// free (its bytes_sent == 0 again) and tx_cmd_q 0 has room. Acks and dones
+// travel on the credit tx_cmd_q (default 1) so they never wait behind queued
+// payloads. The EDM signals a worker for one slot at a time (the next one only
+// after the worker filled or emptied the current one), so a worker semaphore
+// never holds two signals and resetting it to 0 loses nothing.
 //
-// Start: both EDMs clear their channel words, then handshake over the link
-// (the side whose lowest sender channel id is lower than its lowest receiver
-// channel id sends the handshake; a side with no receiver channels always
-// does), so a late-starting peer never finds payloads in a buffer it is
-// still initialising. Termination: MESSAGE_COUNT_REACHED (fixed count per
-// channel) or WORKER_INITIATED (the worker adds worker_signal::kTerminate to
-// its last signal). Teardown: a sender waits for the final done of each
-// channel, so no credit from this op can be misread by the next one.
+// Start (the launch barrier): both EDMs clear their channel words, then
+// handshake over the link (the side whose lowest sender channel id is lower
+// than its lowest receiver channel id sends the handshake; a side with no
+// receiver channels always does), so a late-starting peer never finds
+// payloads in a buffer it is still initialising and neither side moves data
+// before both have started. Termination: MESSAGE_COUNT_REACHED (fixed count
+// per channel) or WORKER_INITIATED (the worker adds worker_signal::kTerminate
+// to its last signal). Teardown (the exit barrier): a sender waits for the
+// final done of every slot of each channel, so it cannot finish before the
+// receiving end has drained it, and no credit from this op can be misread by
+// the next one.
 //
 // Args:
-//   compile-time: 0 termination mode, 1 credit tx_cmd_q
+//   compile-time: 0 termination mode, 1 credit tx_cmd_q, 2 buffers per channel
 //   runtime:      0 handshake address, 1 ack word address (16 B, {1,1,0,0}),
-//                 2 number of channels; per channel: is_sender, buffer address,
+//                 2 number of channels; per channel: is_sender, address of slot 0,
 //                 payload bytes, messages (MESSAGE_COUNT_REACHED), EDM semaphore
 //                 address, worker semaphore address, number of workers, then
 //                 one packed (x,y) per worker; finally the end marker 0xED0E.
+//                 Slot k is at slot 0 + k * (payload bytes + 16).
 #include "firmware/edm/erisc_datamover.h"
 
 #include "firmware/api/eth_dataflow_api.h"
@@ -62,24 +76,34 @@ namespace {
 
 struct Channel {
     bool is_sender = false;
-    std::uint32_t buffer = 0;
+    std::uint32_t buffer = 0;            ///< slot 0
     std::uint32_t payload = 0;
     std::uint32_t messages = 0;
     std::uint32_t edm_sem = 0;
     std::uint32_t worker_sem = 0;
     std::vector<std::uint32_t> workers;  ///< packed (x, y)
-    std::uint32_t moved = 0;
+    std::uint32_t slots = 1;
+    std::uint32_t index = 0;             ///< the slot the channel works on now
+    std::uint32_t moved = 0;             ///< sender: messages sent; receiver: messages emptied
     bool last_signalled = false;         ///< worker sent kTerminate with its signal
     ChannelState state = DONE;
 
-    std::uint32_t sync() const { return buffer + payload; }
-    std::uint32_t words() const { return (payload + sizeof(eth_channel_sync_t)) >> 4; }
+    std::uint32_t stride() const { return payload + sizeof(eth_channel_sync_t); }
+    std::uint32_t slot(std::uint32_t k) const { return buffer + k * stride(); }
+    std::uint32_t sync(std::uint32_t k) const { return slot(k) + payload; }
+    std::uint32_t sync() const { return sync(index); }
+    std::uint32_t previous() const { return index == 0 ? slots - 1 : index - 1; }
+    void advance() { index = index + 1 == slots ? 0 : index + 1; }
+    std::uint32_t words() const { return stride() >> 4; }
     std::uint32_t num_workers() const { return std::uint32_t(workers.size()); }
 };
 
 class Datamover {
 public:
-    Datamover(TerminationMode mode, std::uint32_t credit_txq) : mode_(mode), credit_txq_(credit_txq) {}
+    Datamover(TerminationMode mode, std::uint32_t credit_txq, std::uint32_t slots)
+        : mode_(mode), credit_txq_(credit_txq), slots_(slots) {
+        fw_assert(slots >= 1 && slots <= kMaxBuffersPerChannel, "EDM buffers per channel out of range");
+    }
 
     void read_args() {
         handshake_ = get_arg_val<std::uint32_t>(0);
@@ -88,6 +112,7 @@ public:
         int a = 3;
         for (std::uint32_t i = 0; i < n; ++i) {
             Channel c;
+            c.slots = slots_;
             c.is_sender = get_arg_val<std::uint32_t>(a++) != 0;
             c.buffer = get_arg_val<std::uint32_t>(a++);
             c.payload = get_arg_val<std::uint32_t>(a++);
@@ -118,7 +143,7 @@ public:
         for (std::uint32_t i = 0; i < channels_.size(); ++i) {
             Channel& c = channels_[i];
             noc_semaphore_set(c.edm_sem, 0);
-            eth_write_channel_sync(c.sync(), eth_channel_sync_t{0, 0, 0, 0});
+            for (std::uint32_t k = 0; k < c.slots; ++k) eth_write_channel_sync(c.sync(k), eth_channel_sync_t{0, 0, 0, 0});
             const bool active = mode_ == TerminationMode::WORKER_INITIATED || c.messages > 0;
             set_state(i, !active ? DONE : c.is_sender ? SENDER_SIGNALING_WORKER : RECEIVER_WAITING_FOR_ETH);
         }
@@ -143,6 +168,12 @@ private:
     void set_state(std::uint32_t i, ChannelState s) {
         channels_[i].state = s;
         trace_value(i, s);
+    }
+
+    /// Slot k's last message got its first-level ack (or already its done,
+    /// or the slot was never used): the worker may fill it again.
+    static bool slot_refillable(const Channel& c, std::uint32_t k) {
+        return l1_word_is_not(c.sync(k) + 4, 0) || l1_word_is(c.sync(k), 0);
     }
 
     bool more_messages(const Channel& c) const {
@@ -176,22 +207,22 @@ private:
                 if (workers_signalled(c)) set_state(i, SENDER_READY_FOR_ETH_TRANSFER);
                 break;
             case SENDER_READY_FOR_ETH_TRANSFER:
-                // The remote buffer is free once its receiver's done cleared bytes_sent.
+                // The remote slot is free once its receiver's done cleared bytes_sent.
                 if (l1_word_is(c.sync(), 0) && !eth_txq_is_busy(0)) {
                     eth_write_channel_sync(c.sync(), eth_channel_sync_t{c.payload, 0, 0, 0});
-                    eth_send_packet(0, c.buffer >> 4, c.buffer >> 4, c.words());
+                    eth_send_packet(0, c.slot(c.index) >> 4, c.slot(c.index) >> 4, c.words());
+                    ++c.moved;
+                    c.advance();
                     set_state(i, SENDER_WAITING_FOR_ETH);
                 }
                 break;
             case SENDER_WAITING_FOR_ETH:
-                // First-level ack (receiver_ack) or already the done (bytes_sent == 0).
-                if (l1_word_is_not(c.sync() + 4, 0) || l1_word_is(c.sync(), 0)) {
-                    ++c.moved;
-                    if (more_messages(c)) {
-                        set_state(i, SENDER_SIGNALING_WORKER);
-                    } else {
-                        set_state(i, DONE);
-                    }
+                if (more_messages(c)) {
+                    // The next slot may be filled once its previous message was acked.
+                    if (slot_refillable(c, c.index)) set_state(i, SENDER_SIGNALING_WORKER);
+                } else if (slot_refillable(c, c.previous())) {
+                    // The last message arrived (its done is awaited at teardown).
+                    set_state(i, DONE);
                 }
                 break;
             case RECEIVER_WAITING_FOR_ETH:
@@ -210,6 +241,7 @@ private:
                     eth_write_channel_sync(c.sync(), eth_channel_sync_t{0, 0, 0, 0});
                     eth_send_packet(credit_txq_, c.sync() >> 4, c.sync() >> 4, 1);
                     ++c.moved;
+                    c.advance();
                     set_state(i, more_messages(c) ? RECEIVER_WAITING_FOR_ETH : DONE);
                 }
                 break;
@@ -222,14 +254,16 @@ private:
         WAYPOINT("TEAR");
         for (const Channel& c : channels_) {
             if (!c.is_sender) continue;
-            while (!l1_word_is(c.sync(), 0)) {
-            }
+            for (std::uint32_t k = 0; k < c.slots; ++k)
+                while (!l1_word_is(c.sync(k), 0)) {
+                }
         }
         WAYPOINT("DONE");
     }
 
     TerminationMode mode_;
     std::uint32_t credit_txq_;
+    std::uint32_t slots_;
     std::uint32_t handshake_ = 0;
     std::uint32_t ack_word_ = 0;
     std::vector<Channel> channels_;
@@ -238,7 +272,8 @@ private:
 }  // namespace
 
 void erisc_datamover_kernel_main() {
-    Datamover dm(static_cast<TerminationMode>(get_compile_time_arg_val(0)), get_compile_time_arg_val(1));
+    Datamover dm(static_cast<TerminationMode>(get_compile_time_arg_val(0)), get_compile_time_arg_val(1),
+                 get_compile_time_arg_val(2));
     dm.read_args();
     dm.init();
     dm.run();

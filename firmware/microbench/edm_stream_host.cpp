@@ -27,13 +27,14 @@ public:
         cmd.add_flag("--bidir", bidir_, "stream in both directions at once");
         cmd.add_option("--termination", termination_, "EDM termination mode")
             ->check(CLI::IsMember({"message_count", "worker_initiated"}));
+        cmd.add_option("--buffers", buffers_, "buffers (slots) per EDM channel")->check(CLI::Range(1u, 16u));
         cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q for the EDM's acks and credits")->check(CLI::Range(0u, 1u));
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }
     nlohmann::json params() const override {
         return {{"packets", packets_}, {"packet", packet_},           {"channels", channels_},
-                {"bidir", bidir_},     {"termination", termination_}, {"credit_txq", creditTxq_},
+                {"bidir", bidir_},     {"termination", termination_}, {"credit_txq", creditTxq_}, {"buffers", buffers_},
                 {"chips", chips_},     {"link", link_}};
     }
 
@@ -45,8 +46,8 @@ public:
                                                              : edm::TerminationMode::MESSAGE_COUNT_REACHED;
         Program& pa = rt.program(ends_.chipA);
         Program& pb = rt.program(ends_.chipB);
-        edm::EdmBuilder edmA(pa, ends_.coreA, mode, creditTxq_);
-        edm::EdmBuilder edmB(pb, ends_.coreB, mode, creditTxq_);
+        edm::EdmBuilder edmA(pa, ends_.coreA, mode, creditTxq_, buffers_);
+        edm::EdmBuilder edmB(pb, ends_.coreB, mode, creditTxq_, buffers_);
         const unsigned dirs = bidir_ ? 2 : 1;
         if (2 * dirs * channels_ > d.arch.workers.size())
             throw ConfigError(fmt::format("--channels {}: needs {} worker cores per chip, the chip has {}", channels_,
@@ -77,7 +78,7 @@ public:
                                          ci.eth_semaphore_l1_address, sem, packets_, packet_,
                                          p.allocateL1(core, packet_, 32), stream,
                                          mode == edm::TerminationMode::WORKER_INITIATED ? 1u : 0u,
-                                         fw::microbench::kArgsEndMarker});
+                                         ci.num_buffers, ci.buffer_stride, fw::microbench::kArgsEndMarker});
                 };
                 worker(src, sw, ti, sSem, true);
                 worker(dst, rw, ri, rSem, false);
@@ -101,6 +102,7 @@ public:
                 {"framing_limit_pct", 100.0 * gbps / (eth.lineBytesPerNs * packet_ / eth.wireBytes(packet_))},
                 {"bytes_per_direction", bytes},
                 {"directions", bidir_ ? 2 : 1},
+                {"buffers_per_channel", buffers_},
                 {"op_time_ns", ns},
                 {"messages", messages},
                 {"messages_per_wall_second", run.wallSeconds > 0 ? messages / run.wallSeconds : 0.0},
@@ -108,10 +110,10 @@ public:
                 {"link", fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
     }
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("edm_stream over {}: {} channel(s) x {} packets of {} B, {}, {} termination\n"
+        return fmt::format("edm_stream over {}: {} channel(s) of {} buffer(s) x {} packets of {} B, {}, {} termination\n"
                            "  payload bandwidth {:8.3f} GB/s per direction = {:.1f}% of line rate ({:.1f}% of framing limit)\n"
                            "  bytes checked     {:.0f}\n",
-                           r["link"].get<std::string>(), channels_, packets_, packet_,
+                           r["link"].get<std::string>(), channels_, buffers_, packets_, packet_,
                            bidir_ ? "both directions" : "one direction", termination_,
                            r["payload_GBps_per_direction"].get<double>(), r["line_rate_pct"].get<double>(),
                            r["framing_limit_pct"].get<double>(), r["bytes_checked"].get<double>());
@@ -124,6 +126,7 @@ private:
     bool bidir_ = false;
     std::string termination_ = "message_count";
     unsigned creditTxq_ = 1;
+    unsigned buffers_ = 1;
     std::vector<unsigned> chips_{0, 1};
     unsigned link_ = 0;
     LinkEnds ends_{};

@@ -4,11 +4,15 @@
 // semaphore protocol. The payload is a reference byte stream (standing in for
 // a tensor read from DRAM) and the receiver checks every byte it gets.
 //
+// The channel has one or more slots; both workers walk them in order, as the
+// EDM does (slot k at the channel buffer + k * stride).
+//
 // Args (runtime, both kernels):
-//   0 EDM core x   1 EDM core y   2 EDM channel buffer   3 EDM channel semaphore
+//   0 EDM core x   1 EDM core y   2 EDM channel buffer (slot 0)   3 EDM channel semaphore
 //   4 local semaphore (incremented by the EDM)          5 messages
 //   6 payload bytes   7 local L1 buffer   8 reference stream id
-//   9 termination mode (0 message count, 1 worker initiated)   10 end marker
+//   9 termination mode (0 message count, 1 worker initiated)
+//   10 slots per channel   11 slot stride   12 end marker
 #include "firmware/edm/edm_types.h"
 #include "firmware/microbench/microbench_kernels.h"
 
@@ -19,7 +23,7 @@ namespace cclsim::fw::microbench {
 namespace {
 struct StreamArgs {
     std::uint64_t edm_buffer, edm_sem;
-    std::uint32_t local_sem, messages, payload, local_buffer, stream;
+    std::uint32_t local_sem, messages, payload, local_buffer, stream, slots, stride;
     bool worker_terminates;
 };
 StreamArgs stream_args() {
@@ -33,9 +37,14 @@ StreamArgs stream_args() {
     a.local_buffer = get_arg_val<std::uint32_t>(7);
     a.stream = get_arg_val<std::uint32_t>(8);
     a.worker_terminates = get_arg_val<std::uint32_t>(9) != 0;
-    check_end_marker(10);
+    a.slots = get_arg_val<std::uint32_t>(10);
+    a.stride = get_arg_val<std::uint32_t>(11);
+    check_end_marker(12);
+    fw_assert(a.slots >= 1, "edm_stream: a channel needs at least one slot");
     return a;
 }
+/// NoC address of the slot message i uses.
+std::uint64_t slot_addr(const StreamArgs& a, std::uint32_t i) { return a.edm_buffer + (i % a.slots) * a.stride; }
 std::uint32_t signal(const StreamArgs& a, std::uint32_t i) {
     const bool last = i + 1 == a.messages;
     return edm::worker_signal::kNextMessage + (a.worker_terminates && last ? edm::worker_signal::kTerminate : 0);
@@ -52,7 +61,7 @@ void edm_stream_sender_main() {
         // Wait for the EDM to offer its buffer, reset our semaphore first.
         noc_semaphore_wait(a.local_sem, 1);
         noc_semaphore_set(a.local_sem, 0);
-        noc_async_write(a.local_buffer, a.edm_buffer, a.payload);
+        noc_async_write(a.local_buffer, slot_addr(a, i), a.payload);
         // Same VC as the write: the increment lands after the payload.
         noc_semaphore_inc(a.edm_sem, signal(a, i));
     }
@@ -65,7 +74,7 @@ void edm_stream_receiver_main() {
     for (std::uint32_t i = 0; i < a.messages; ++i) {
         noc_semaphore_wait(a.local_sem, 1);
         noc_semaphore_set(a.local_sem, 0);
-        noc_async_read(a.edm_buffer, a.local_buffer, a.payload);
+        noc_async_read(slot_addr(a, i), a.local_buffer, a.payload);
         noc_async_read_barrier();
         // The EDM may now refill its buffer.
         noc_semaphore_inc(a.edm_sem, signal(a, i));

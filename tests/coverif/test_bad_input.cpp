@@ -1,5 +1,6 @@
 // Bad input: a clear error naming what and where, a non-zero exit, never a hang.
 #include "firmware/api/eth_dataflow_api.h"
+#include "firmware/edm/EdmBuilder.h"
 #include "firmware/microbench/microbench_kernels.h"
 #include "models/common/Report.h"
 #include "runtime/Runtime.h"
@@ -194,4 +195,27 @@ TEST(BadInput, TimeLimitBeforeTheNextEventEndsTheRun) {
     const auto rep = runN300({"eth_ping", "--max-sim-us", "1"}, 5);
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
     EXPECT_NE(errorOf(rep).find("time limit reached"), std::string::npos) << errorOf(rep);
+}
+
+// The two EDMs of a link must agree on the slots per channel (the workers and
+// both EDMs walk the same ring of slots); a slot count out of range is refused.
+TEST(BadInput, EdmPeersWithDifferentBuffersPerChannel) {
+    Bench b;
+    const CoreCoord w = b.desc.arch.workers[0];
+    edm::EdmBuilder a(b.rt.program(0), b.userEth0, edm::TerminationMode::MESSAGE_COUNT_REACHED, 1, 2);
+    edm::EdmBuilder c(b.rt.program(1), b.userEth1, edm::TerminationMode::MESSAGE_COUNT_REACHED, 1, 3);
+    a.add_sender_channel(b.rt.program(0).createSemaphore(w, 0, "tx"), 4, {w}, 1024);
+    c.add_receiver_channel(b.rt.program(1).createSemaphore(w, 0, "rx"), 4, {w}, 1024);
+    try {
+        a.check_peer(c);
+        FAIL() << "check_peer accepted EDMs with 2 and 3 buffers per channel";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("have 2 and 3 buffers per channel"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(edm::EdmBuilder(b.rt.program(0), b.desc.arch.ethCores[8], edm::TerminationMode::MESSAGE_COUNT_REACHED,
+                                 1, 0),
+                 ConfigError);
+    EXPECT_THROW(edm::EdmBuilder(b.rt.program(0), b.desc.arch.ethCores[8], edm::TerminationMode::MESSAGE_COUNT_REACHED,
+                                 1, edm::kMaxBuffersPerChannel + 1),
+                 ConfigError);
 }

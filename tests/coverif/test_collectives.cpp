@@ -62,18 +62,21 @@ std::vector<Case> allCases() {
 
 }  // namespace
 
-// 13 pages per rank block (odd), 6-page packets (chunks of 6, 6 and 1), two
-// worker units per link: every op, topology, ring size and dtype is exact.
+// 13 pages per rank block (odd), 3-page packets (chunks of 3, 3, 3, 3 and 1),
+// two worker units per link, the EDM's default two buffers per channel: every
+// op, topology, ring size and dtype is exact.
 class CollectiveExact : public ::testing::TestWithParam<Case> {};
 TEST_P(CollectiveExact, MatchesGolden) {
     const Case& c = GetParam();
     const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * c.n;
-    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(c.n), "--dtype", c.dtype,
-                               "--size", std::to_string(pages * 2048), "--packet", "12288", "--workers", "2"});
+    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(c.n),
+                               "--dtype", c.dtype, "--size", std::to_string(pages * 2048), "--packet", "6144",
+                               "--workers", "2"});
     expectExact(rep, outputPages(c.op, pages, c.n));
     EXPECT_EQ(rep["n_chips"], c.n);
     EXPECT_EQ(rep["topology"], c.topology);
-    EXPECT_EQ(rep["packet_bytes"], 12288);
+    EXPECT_EQ(rep["packet_bytes"], 6144);
+    EXPECT_EQ(rep["results"]["edm_buffers_per_channel"], 2);
 }
 INSTANTIATE_TEST_SUITE_P(T3000, CollectiveExact, ::testing::ValuesIn(allCases()), caseName);
 
@@ -91,6 +94,35 @@ TEST_P(CollectiveExactFabric, MatchesGolden) {
     EXPECT_EQ(rep["n_chips"], c.n);
 }
 INSTANTIATE_TEST_SUITE_P(T3000, CollectiveExactFabric, ::testing::ValuesIn(allCases()), caseName);
+
+// EDM channels of one slot (the CCL guide's EDM) and of three (a slot count
+// that does not divide the messages of a channel): every op exact on the
+// 8-chip ring and the 4-chip line, 2-page packets (chunks of 2 x 6 and 1).
+struct SlotCase {
+    std::string op, topology;
+    unsigned buffers;
+};
+class CollectiveEdmSlots : public ::testing::TestWithParam<SlotCase> {};
+TEST_P(CollectiveEdmSlots, MatchesGolden) {
+    const SlotCase& c = GetParam();
+    const unsigned n = c.topology == "ring" ? 8 : 4;
+    const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * n;
+    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(n),
+                               "--size", std::to_string(pages * 2048), "--packet", "4096", "--workers", "2",
+                               "--edm-buffers", std::to_string(c.buffers)});
+    expectExact(rep, outputPages(c.op, pages, n));
+    EXPECT_EQ(rep["results"]["edm_buffers_per_channel"], c.buffers);
+}
+INSTANTIATE_TEST_SUITE_P(T3000, CollectiveEdmSlots, ::testing::ValuesIn([] {
+                             std::vector<SlotCase> out;
+                             for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"})
+                                 for (const char* topo : {"ring", "line"})
+                                     for (unsigned b : {1u, 3u}) out.push_back(SlotCase{op, topo, b});
+                             return out;
+                         }()),
+                         [](const ::testing::TestParamInfo<SlotCase>& i) {
+                             return fmt::format("{}_{}_{}buffers", i.param.op, i.param.topology, i.param.buffers);
+                         });
 
 // ---- variants on T3000 --------------------------------------------------------
 
@@ -208,6 +240,14 @@ void expectConfigError(const nlohmann::json& rep, const std::string& fragment) {
     EXPECT_NE(rep["error"].get<std::string>().find(fragment), std::string::npos) << rep["error"];
 }
 }  // namespace
+
+TEST(CollectiveBadInput, EdmBuffersBeyondTheEthernetL1) {
+    // 16 channels per Ethernet core (all-reduce, 4 workers per direction) of 16 slots: < one page each.
+    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--edm-buffers", "16", "--size", "1M"}, 3),
+                      "use fewer --workers or --edm-buffers");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--edm-buffers", "4", "--packet", "6144"}, 3),
+                      "8 EDM channels per Ethernet core (1 link(s) x 4 worker(s)) of 4 buffer(s) fit at most 4096 B");
+}
 
 TEST(CollectiveBadInput, SizeNotWholeElements) {
     expectConfigError(runT3000({"broadcast", "--impl", "edm", "--size", "1001", "--dtype", "fp32"}, 3),

@@ -43,3 +43,29 @@ TEST(EdmStream, ManyChannelsApproachLineRate) {
     EXPECT_GT(result(rep, "line_rate_pct"), 70.0);
     EXPECT_EQ(rep["data_check"], "off");
 }
+
+// Channels of several slots (tt-metal's num_buffers_per_channel): the workers
+// and both EDMs walk the slots in the same order; a packet count that is not
+// a multiple of the slot count ends part-way round the ring.
+TEST(EdmStream, MultiSlotBidirectionalBytesExact) {
+    const auto rep = runN300({"edm_stream", "--packets", "41", "--packet", "2048", "--channels", "2", "--buffers", "3",
+                              "--bidir"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_EQ(result(rep, "bytes_checked"), 2 * 41.0 * 2048 * 2);
+    EXPECT_EQ(result(rep, "buffers_per_channel"), 3.0);
+}
+
+TEST(EdmStream, MultiSlotWorkerInitiatedBytesExact) {
+    const auto rep = runN300({"edm_stream", "--packets", "33", "--packet", "1024", "--channels", "3", "--buffers", "2",
+                              "--termination", "worker_initiated", "--credit-txq", "0"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_EQ(result(rep, "bytes_checked"), 33.0 * 1024 * 3);
+}
+
+// A late receiver: the sender may fill every slot, then waits for the dones.
+TEST(EdmStream, MultiSlotSkewedStartBytesExact) {
+    const auto rep = runN300({"edm_stream", "--packets", "20", "--channels", "1", "--buffers", "4", "--start",
+                              "1:30000"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_GT(rep["sim_time_ns"].get<double>(), 30000.0);
+}
