@@ -67,9 +67,10 @@ struct NocCounters {
     std::uint64_t tridFlushed[kTrids] = {};
     /// The kernel's NoC command buffer: packets accepted by the NIU that have
     /// not yet left the source (bounded by NocConfig::cmdQueueDepth), and the
-    /// tick the buffer is ready for the next command (noc_cmd_buf_ready).
+    /// tick each command buffer is ready for its next command (noc_cmd_buf_ready).
     std::uint32_t cmdInFlight = 0;
-    Tick cmdBufReadyAt = 0;
+    enum CmdBuf : unsigned { kWriteBuf, kReadBuf, kAtomicBuf, kInlineBuf, kCmdBufs };
+    Tick cmdBufReadyAt[kCmdBufs] = {};
     std::function<void()> onChange;
     void changed() const {
         if (onChange) onChange();
