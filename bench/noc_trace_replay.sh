@@ -6,11 +6,16 @@
 # tt_npe/workload/noc_trace_json (README "Replaying NoC traces").
 #
 #   bench/noc_trace_replay.sh TRACE-DIR [build-dir] [out.csv] [board]
-#   (or: ninja -C build bench-noc-trace TRACES=... is not possible; use
-#        cmake -DCCLSIM_NOC_TRACES=DIR, then ninja -C build bench-noc-trace)
+#   (or: cmake -B build -DCCLSIM_NOC_TRACES=TRACE-DIR && ninja -C build bench-noc-trace)
+# Writes out.csv (trace, model_cycles, measured_cycles, error_pct) and prints the table.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:?usage: noc_trace_replay.sh TRACE-DIR [build-dir] [out.csv] [board]}
+dir=${1:-}
+if [ -z "$dir" ]; then
+    echo "usage: noc_trace_replay.sh TRACE-DIR [build-dir] [out.csv] [board]" >&2
+    echo "  (for the bench-noc-trace target: cmake -B build -DCCLSIM_NOC_TRACES=TRACE-DIR)" >&2
+    exit 2
+fi
 build=${2:-$root/build}
 out=${3:-$build/bench-out/noc_trace_replay.csv}
 board=${4:-n300}
