@@ -25,9 +25,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <numeric>
 
 namespace cclsim::noctrace {
 
@@ -93,7 +91,7 @@ public:
             kc.processor = s.proc == "BRISC" ? "brisc" : "ncrisc";
             KernelHandle k = p.createKernel("noc_trace_" + kc.processor, fwt::noc_trace_replay_kernel_main, s.core, kc);
             p.setRuntimeArgs(k, std::move(args));
-            results_.push_back({s.core, h.result});
+            resultWords_.push_back({s.core, h.result});
         }
         start_ = rt.dispatchTime(chip_);
         cycleTicks_ = arch.cycles(1);
@@ -101,7 +99,7 @@ public:
 
     nlohmann::json results(Runtime& rt, const RunResult& /*run*/) override {
         std::uint64_t last = 0;
-        for (const auto& [core, addr] : results_) {
+        for (const auto& [core, addr] : resultWords_) {
             const std::uint64_t lo = rt.readL1({chip_, core}, addr);
             const std::uint64_t hi = rt.readL1({chip_, core}, addr + 4);
             last = std::max(last, lo | (hi << 32));
@@ -211,7 +209,7 @@ private:
     std::string file_;
     unsigned chip_ = 0;
     NocTrace trace_;
-    std::vector<std::pair<CoreCoord, std::uint32_t>> results_;
+    std::vector<std::pair<CoreCoord, std::uint32_t>> resultWords_;
     Tick start_ = 0;
     Tick cycleTicks_ = 1;
 };
