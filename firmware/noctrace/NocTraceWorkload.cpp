@@ -46,8 +46,12 @@ public:
     void addOptions(CLI::App& cmd) override {
         cmd.add_option("--trace", file_, "tt-metal NoC event trace (JSON array of profiler events)")->required();
         cmd.add_option("--chip", chip_, "chip to replay on");
+        cmd.add_option("--gaps", gaps_,
+                       "recorded: each op no earlier than its recorded gap after the previous one; none: as soon "
+                       "as the model allows (kernel start offsets kept), the NoC-bound time of the same commands")
+            ->check(CLI::IsMember({"recorded", "none"}));
     }
-    nlohmann::json params() const override { return {{"trace", file_}, {"chip", chip_}}; }
+    nlohmann::json params() const override { return {{"trace", file_}, {"chip", chip_}, {"gaps", gaps_}}; }
 
     void build(Runtime& rt) override {
         trace_ = loadNocTrace(file_);
@@ -64,7 +68,7 @@ public:
             std::uint32_t largest = 4;
             for (const TraceOp& o : s.ops) largest = std::max(largest, isTransfer(o.kind) ? o.bytes : 0u);
             fwt::ReplayHeader h;
-            h.start_gap = gap(s.begin - t0, s.beginEvent);
+            h.start_gap = offset(s.begin - t0, s.beginEvent);
             h.op_count = std::uint32_t(s.ops.size());
             h.staging = p.allocateL1(s.core, largest, 32);
             h.result = p.allocateL1(s.core, 8, 8);
@@ -107,6 +111,7 @@ public:
         const double model = double(last) - double(start_) / double(cycleTicks_);
         const double measured = double(trace_.measuredCycles());
         return {{"model_cycles", model},
+                {"gaps", gaps_},
                 {"measured_cycles", measured},
                 {"error_pct", measured > 0 ? 100.0 * (model - measured) / measured : 0.0},
                 {"kernels", trace_.streams.size()},
@@ -117,10 +122,10 @@ public:
     }
 
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("noc_trace: {} ({} kernels, {} transfers, {} B)\n"
+        return fmt::format("noc_trace: {} ({} kernels, {} transfers, {} B, gaps {})\n"
                            "  model {:.0f} cycles, measured {:.0f} cycles: {:+.1f}%\n",
                            file_, r["kernels"].get<std::size_t>(), r["transfers"].get<std::size_t>(),
-                           r["bytes"].get<std::uint64_t>(), r["model_cycles"].get<double>(),
+                           r["bytes"].get<std::uint64_t>(), gaps_, r["model_cycles"].get<double>(),
                            r["measured_cycles"].get<double>(), r["error_pct"].get<double>());
     }
     std::string csvHeader() const override { return "trace,model_cycles,measured_cycles,error_pct"; }
@@ -131,7 +136,11 @@ public:
     }
 
 private:
+    /// A recorded gap between two events of one kernel (0 with --gaps none).
     std::uint32_t gap(std::uint64_t cycles, std::size_t event) const {
+        return gaps_ == "none" ? 0u : offset(cycles, event);
+    }
+    std::uint32_t offset(std::uint64_t cycles, std::size_t event) const {
         if (cycles > UINT32_MAX)
             throw ConfigError(fmt::format("{}: event {}: a gap of {} cycles is too long to replay", file_, event, cycles));
         return std::uint32_t(cycles);
@@ -208,6 +217,7 @@ private:
 
     std::string file_;
     unsigned chip_ = 0;
+    std::string gaps_ = "recorded";
     NocTrace trace_;
     std::vector<std::pair<CoreCoord, std::uint32_t>> resultWords_;
     Tick start_ = 0;
