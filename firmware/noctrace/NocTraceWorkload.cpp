@@ -35,6 +35,14 @@ namespace fwt = fw::noctrace;
 
 constexpr std::uint32_t kSlotAlign = 64;
 
+// The op kinds travel as their OpKind value (noc_trace_args.h lists them in the same order).
+static_assert(std::uint32_t(OpKind::Read) == fwt::kOpRead && std::uint32_t(OpKind::Write) == fwt::kOpWrite &&
+              std::uint32_t(OpKind::ReadBarrier) == fwt::kOpReadBarrier &&
+              std::uint32_t(OpKind::WriteBarrier) == fwt::kOpWriteBarrier &&
+              std::uint32_t(OpKind::AtomicBarrier) == fwt::kOpAtomicBarrier &&
+              std::uint32_t(OpKind::FullBarrier) == fwt::kOpFullBarrier &&
+              std::uint32_t(OpKind::WriteFlush) == fwt::kOpWriteFlush);
+
 std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
 class NocTraceWorkload final : public Workload {
@@ -77,9 +85,8 @@ public:
             h.visit([&args](std::uint32_t& f) { args.push_back(f); });
             std::uint64_t ref = s.begin;
             for (const TraceOp& o : s.ops) {
-                std::uint32_t w0 = std::uint32_t(o.kind) | (o.noc << fwt::kNocShift);
-                const bool hasEnd = o.hasEnd;
-                if (hasEnd) w0 |= fwt::kHasEnd;
+                const std::uint32_t w0 =
+                    std::uint32_t(o.kind) | (o.noc << fwt::kNocShift) | (o.hasEnd ? fwt::kHasEnd : 0u);
                 std::uint64_t addr = 0;
                 if (isTransfer(o.kind)) {
                     const auto d = dramAddr.find(&o);
@@ -87,7 +94,7 @@ public:
                 }
                 args.insert(args.end(), {w0, gap(o.timestamp - ref, o.event), std::uint32_t(o.remote.x | (o.remote.y << 8)),
                                          std::uint32_t(addr), isTransfer(o.kind) ? o.bytes : 0u});
-                ref = hasEnd ? o.endTimestamp : o.timestamp;
+                ref = o.hasEnd ? o.endTimestamp : o.timestamp;
             }
             args.push_back(s.hasEnd ? gap(s.end - ref, s.beginEvent) : 0u);
             args.push_back(fwt::kArgsEndMarker);
