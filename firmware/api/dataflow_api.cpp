@@ -9,7 +9,7 @@ using detail::ctx;
 
 namespace {
 
-enum CounterKind : unsigned { WritesAcked = 1, WritesFlushed = 2, ReadsDone = 3, AtomicsAcked = 4 };
+enum CounterKind : unsigned { WritesAcked = 1, WritesFlushed = 2, ReadsDone = 3, AtomicsAcked = 4, CmdBufReady = 5 };
 
 Niu& checkRemote(KernelContext& k, unsigned noc, const char* api, std::uint64_t nocAddr, std::uint64_t size) {
     const CoreCoord c = nocaddr::coord(nocAddr);
@@ -30,6 +30,27 @@ template <class Done> void waitCounter(KernelContext& k, unsigned noc, unsigned 
     }
 }
 
+/// Wait for the kernel's NoC command buffer (noc_cmd_buf_ready) and program
+/// `commands` commands into it. The buffer is not ready while the NIU's request
+/// queue is full (packets that have not left the core: a congested NoC
+/// back-pressures the core here) nor, after a command, for the NIU's busy
+/// time. Call acceptCommand once the command is handed to the NIU.
+void awaitCmdBuf(KernelContext& k, unsigned noc, const char* api, unsigned commands = 1) {
+    NocCounters& c = k.counters(noc);
+    const NocConfig& nc = k.core().niu(noc).noc().config();
+    if (nc.cmdQueueDepth > 0 && c.cmdInFlight >= nc.cmdQueueDepth) {
+        k.setWaypoint("NCBW");
+        waitCounter(k, noc, CmdBufReady, api, [&] { return c.cmdInFlight < nc.cmdQueueDepth; });
+        k.setWaypoint("NCBD");
+    }
+    if (c.cmdBufReadyAt > k.localTime()) k.advance(c.cmdBufReadyAt - k.localTime());
+    k.advance(commands * k.core().costs().nocCmdIssue + (commands - 1) * nc.cmdBufBusy);
+}
+
+void acceptCommand(KernelContext& k, unsigned noc) {
+    k.counters(noc).cmdBufReadyAt = k.localTime() + k.core().niu(noc).noc().config().cmdBufBusy;
+}
+
 void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t nocSel, bool posted,
                 const char* api) {
     KernelContext& k = ctx();
@@ -37,10 +58,11 @@ void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::u
     detail::checkLocal(k, api, src, size);
     checkRemote(k, noc, api, dst, size);
     if (size == 0) return;
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, api);
     // Submitted at the kernel's local time without a context switch (Niu::write).
     k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
                             posted, &k.counters(noc), k.localTime());
+    acceptCommand(k, noc);
     k.acted();
 }
 
@@ -85,9 +107,10 @@ void noc_async_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size, st
     detail::checkLocal(k, "noc_async_read", dst, size);
     checkRemote(k, noc, "noc_async_read", src, size);
     if (size == 0) return;
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, "noc_async_read");
     k.core().niu(noc).read(k.core().nocClass(k.dmaVc()), nocaddr::coord(src), nocaddr::local(src), dst, size,
                            &k.counters(noc), k.localTime());
+    acceptCommand(k, noc);
     k.acted();
 }
 
@@ -134,9 +157,10 @@ void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocS
     const unsigned noc = detail::resolveNoc(k, nocSel);
     checkRemote(k, noc, "noc_semaphore_inc", addr, 4);
     if (addr % 4) CCLSIM_ERROR(k.name(), "noc_semaphore_inc: address 0x{:x} is not 4 B aligned", addr);
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, "noc_semaphore_inc");
     k.core().niu(noc).atomicInc(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), incr, false,
                                 &k.counters(noc), k.localTime());
+    acceptCommand(k, noc);
     k.acted();
 }
 
@@ -147,9 +171,10 @@ void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t noc
     const unsigned noc = detail::resolveNoc(k, nocSel);
     checkRemote(k, noc, "noc_inline_dw_write", addr, 4);
     if (addr % 4) CCLSIM_ERROR(k.name(), "noc_inline_dw_write: address 0x{:x} is not 4 B aligned", addr);
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, "noc_inline_dw_write");
     k.core().niu(noc).writeInline(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), val, false,
                                   &k.counters(noc), k.localTime());
+    acceptCommand(k, noc);
     k.acted();
 }
 
@@ -170,9 +195,10 @@ void noc_async_write_one_packet_with_trid(std::uint32_t src, std::uint64_t dst, 
     detail::checkLocal(k, api, src, size);
     checkRemote(k, noc, api, dst, size);
     if (size == 0) return;
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, api);
     k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size, false,
                             &k.counters(noc), k.localTime(), trid);
+    acceptCommand(k, noc);
     k.acted();
 }
 
@@ -204,10 +230,11 @@ void noc_async_write_fused_atomic_inc(std::uint32_t src, std::uint64_t dst, std:
     checkRemote(k, noc, api, sem, 4);
     if (sem % 4) CCLSIM_ERROR(k.name(), "{}: semaphore address 0x{:x} is not 4 B aligned", api, sem);
     // Two commands on hardware (the write, then the increment behind it).
-    k.advance(2 * k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, api, 2);
     k.core().niu(noc).writeFused(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
                                  nocaddr::coord(sem), nocaddr::local(sem), incr, false, &k.counters(noc), k.localTime(),
                                  trid == 0xff ? Niu::kNoTrid : trid);
+    acceptCommand(k, noc);
     k.acted();
 }
 
