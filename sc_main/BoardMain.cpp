@@ -31,6 +31,7 @@ struct GlobalOptions {
     std::string vcd;
     std::string cluster;
     std::string arch;
+    double aiclkMhz = 0;
     bool noData = false;
     double skewNs = 0;
     std::vector<std::string> starts;
@@ -101,8 +102,8 @@ private:
 
 /// Run one simulation in this process and return its report.
 nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g, int& exitCode) {
-    const ClusterDescriptor desc =
-        loadClusterDescriptor(g.cluster.empty() ? board.descriptor : g.cluster, g.arch, g.torus);
+    ClusterDescriptor desc = loadClusterDescriptor(g.cluster.empty() ? board.descriptor : g.cluster, g.arch, g.torus);
+    if (g.aiclkMhz > 0) desc.arch = loadArchConfig(desc.arch.file, g.aiclkMhz);
     PlatformOptions po;
     po.storePayload = !g.noData;
     po.traceAllCores = g.traceAll;
@@ -134,6 +135,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     nlohmann::json params = w.params();
     params["cluster"] = desc.file;
     params["arch"] = desc.arch.file;
+    params["aiclk_mhz"] = desc.arch.aiclkMhz;
     params["no_data"] = g.noData;
     params["skew_ns"] = g.skewNs;
     params["start"] = g.starts;
@@ -267,6 +269,8 @@ struct Cli {
         app.add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
         app.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
         app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
+        app.add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
+            ->check(CLI::Range(100.0, 3000.0));
         app.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
         app.add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
         app.add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");

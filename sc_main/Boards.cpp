@@ -2,6 +2,7 @@
 #include "firmware/ccl/CollectiveWorkloads.h"
 #include "firmware/ipcq/IpcqWorkloads.h"
 #include "firmware/microbench/MicrobenchHosts.h"
+#include "firmware/noctrace/NocTraceWorkload.h"
 #include "firmware/pto/PtoWorkload.h"
 #include "sc_main/BoardMain.h"
 
@@ -21,7 +22,7 @@ BoardInfo board(const char* name, const char* descriptor, const char* defaultWor
                    microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
                    microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth,
                    microbench::makeFabricTraffic, ipcq::makeIpcqAllReduce,     ipcq::makeIpcqLatency,
-                   pto::makePto,                microbench::makeDispatch};
+                   pto::makePto,                microbench::makeDispatch,       noctrace::makeNocTrace};
     return b;
 }
 }  // namespace

@@ -3,13 +3,15 @@
 #include "firmware/api/api_internal.h"
 #include "models/noc/NocTypes.h"
 
+#include <algorithm>
+
 namespace cclsim::fw {
 
 using detail::ctx;
 
 namespace {
 
-enum CounterKind : unsigned { WritesAcked = 1, WritesFlushed = 2, ReadsDone = 3, AtomicsAcked = 4 };
+enum CounterKind : unsigned { WritesAcked = 1, WritesFlushed = 2, ReadsDone = 3, AtomicsAcked = 4, CmdBufReady = 5 };
 
 Niu& checkRemote(KernelContext& k, unsigned noc, const char* api, std::uint64_t nocAddr, std::uint64_t size) {
     const CoreCoord c = nocaddr::coord(nocAddr);
@@ -30,6 +32,35 @@ template <class Done> void waitCounter(KernelContext& k, unsigned noc, unsigned 
     }
 }
 
+/// Wait for the kernel's NoC command buffer `buf` (noc_cmd_buf_ready) and
+/// program a command into it; `alsoBuf` names a second buffer a two-command
+/// call programs right after (a fused write's atomic increment). A buffer is
+/// not ready while the NIU's request queue is full (packets that have not left
+/// the core: a congested NoC back-pressures the core here) nor, after a
+/// command, for the NIU's busy time. tt-metal gives writes, reads, atomics
+/// and inline writes separate buffers, so only commands of one kind pace each
+/// other. Call acceptCommand once the command is handed to the NIU.
+void awaitCmdBuf(KernelContext& k, unsigned noc, const char* api, unsigned buf, int alsoBuf = -1) {
+    NocCounters& c = k.counters(noc);
+    const NocConfig& nc = k.core().niu(noc).noc().config();
+    if (nc.cmdQueueDepth > 0 && c.cmdInFlight >= nc.cmdQueueDepth) {
+        k.setWaypoint("NCBW");
+        waitCounter(k, noc, CmdBufReady, api, [&] { return c.cmdInFlight < nc.cmdQueueDepth; });
+        k.setWaypoint("NCBD");
+    }
+    Tick ready = c.cmdBufReadyAt[buf];
+    if (alsoBuf >= 0) ready = std::max(ready, c.cmdBufReadyAt[alsoBuf]);
+    if (ready > k.localTime()) k.advance(ready - k.localTime());
+    k.advance((alsoBuf >= 0 ? 2 : 1) * k.core().costs().nocCmdIssue);
+}
+
+void acceptCommand(KernelContext& k, unsigned noc, unsigned buf, int alsoBuf = -1) {
+    NocCounters& c = k.counters(noc);
+    const Tick ready = k.localTime() + k.core().niu(noc).noc().config().cmdBufBusy;
+    c.cmdBufReadyAt[buf] = ready;
+    if (alsoBuf >= 0) c.cmdBufReadyAt[alsoBuf] = ready;
+}
+
 void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t nocSel, bool posted,
                 const char* api) {
     KernelContext& k = ctx();
@@ -37,10 +68,11 @@ void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::u
     detail::checkLocal(k, api, src, size);
     checkRemote(k, noc, api, dst, size);
     if (size == 0) return;
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, api, NocCounters::kWriteBuf);
     // Submitted at the kernel's local time without a context switch (Niu::write).
     k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
                             posted, &k.counters(noc), k.localTime());
+    acceptCommand(k, noc, NocCounters::kWriteBuf);
     k.acted();
 }
 
@@ -85,9 +117,10 @@ void noc_async_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size, st
     detail::checkLocal(k, "noc_async_read", dst, size);
     checkRemote(k, noc, "noc_async_read", src, size);
     if (size == 0) return;
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, "noc_async_read", NocCounters::kReadBuf);
     k.core().niu(noc).read(k.core().nocClass(k.dmaVc()), nocaddr::coord(src), nocaddr::local(src), dst, size,
                            &k.counters(noc), k.localTime());
+    acceptCommand(k, noc, NocCounters::kReadBuf);
     k.acted();
 }
 
@@ -134,9 +167,10 @@ void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocS
     const unsigned noc = detail::resolveNoc(k, nocSel);
     checkRemote(k, noc, "noc_semaphore_inc", addr, 4);
     if (addr % 4) CCLSIM_ERROR(k.name(), "noc_semaphore_inc: address 0x{:x} is not 4 B aligned", addr);
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, "noc_semaphore_inc", NocCounters::kAtomicBuf);
     k.core().niu(noc).atomicInc(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), incr, false,
                                 &k.counters(noc), k.localTime());
+    acceptCommand(k, noc, NocCounters::kAtomicBuf);
     k.acted();
 }
 
@@ -147,9 +181,10 @@ void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t noc
     const unsigned noc = detail::resolveNoc(k, nocSel);
     checkRemote(k, noc, "noc_inline_dw_write", addr, 4);
     if (addr % 4) CCLSIM_ERROR(k.name(), "noc_inline_dw_write: address 0x{:x} is not 4 B aligned", addr);
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, "noc_inline_dw_write", NocCounters::kInlineBuf);
     k.core().niu(noc).writeInline(k.core().nocClass(k.dmaVc()), nocaddr::coord(addr), nocaddr::local(addr), val, false,
                                   &k.counters(noc), k.localTime());
+    acceptCommand(k, noc, NocCounters::kInlineBuf);
     k.acted();
 }
 
@@ -170,9 +205,10 @@ void noc_async_write_one_packet_with_trid(std::uint32_t src, std::uint64_t dst, 
     detail::checkLocal(k, api, src, size);
     checkRemote(k, noc, api, dst, size);
     if (size == 0) return;
-    k.advance(k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, api, NocCounters::kWriteBuf);
     k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size, false,
                             &k.counters(noc), k.localTime(), trid);
+    acceptCommand(k, noc, NocCounters::kWriteBuf);
     k.acted();
 }
 
@@ -204,10 +240,11 @@ void noc_async_write_fused_atomic_inc(std::uint32_t src, std::uint64_t dst, std:
     checkRemote(k, noc, api, sem, 4);
     if (sem % 4) CCLSIM_ERROR(k.name(), "{}: semaphore address 0x{:x} is not 4 B aligned", api, sem);
     // Two commands on hardware (the write, then the increment behind it).
-    k.advance(2 * k.core().costs().nocCmdIssue);
+    awaitCmdBuf(k, noc, api, NocCounters::kWriteBuf, NocCounters::kAtomicBuf);
     k.core().niu(noc).writeFused(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
                                  nocaddr::coord(sem), nocaddr::local(sem), incr, false, &k.counters(noc), k.localTime(),
                                  trid == 0xff ? Niu::kNoTrid : trid);
+    acceptCommand(k, noc, NocCounters::kWriteBuf, NocCounters::kAtomicBuf);
     k.acted();
 }
 

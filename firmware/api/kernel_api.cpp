@@ -125,6 +125,11 @@ void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t strea
 
 bool testbench_stores_data() { return ctx().core().l1.storesPayload(); }
 
+std::uint64_t testbench_cycles() {
+    KernelContext& k = ctx();
+    return k.localTime() / k.core().costs().cycle;
+}
+
 void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset) {
     KernelContext& k = ctx();
     detail::checkLocal(k, "testbench_check", addr, bytes);

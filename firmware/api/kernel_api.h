@@ -69,6 +69,9 @@ void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t strea
 void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stream, std::uint64_t offset);
 /// False in timing-only runs (--no-data), where payload bytes are not kept.
 bool testbench_stores_data();
+/// The kernel's simulated time in AICLK cycles, read at no cost (testbench timing
+/// control, e.g. a trace replay issuing at recorded times; firmware uses get_timestamp).
+std::uint64_t testbench_cycles();
 
 template <> std::uint32_t get_arg_val<std::uint32_t>(int idx);
 template <> std::int32_t get_arg_val<std::int32_t>(int idx);

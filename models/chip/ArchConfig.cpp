@@ -113,12 +113,13 @@ std::uint32_t DispatchArch::binaryBytesOf(const std::string& kernelName) const {
     return bytes;
 }
 
-ArchConfig loadArchConfig(const std::string& file) {
+ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
     const YamlMap root = YamlMap::loadFile(file);
     ArchConfig a;
     a.file = file;
     a.name = root.get<std::string>("name");
     a.aiclkMhz = positive<double>(root, "aiclk_mhz");
+    if (aiclkMhz > 0) a.aiclkMhz = aiclkMhz;
 
     const YamlMap grid = root.map("grid");
     a.noc.gridX = positive<unsigned>(grid, "x");
@@ -133,7 +134,24 @@ ArchConfig loadArchConfig(const std::string& file) {
     a.noc.startupLatency = a.cycles(noc.get<double>("startup_latency_cycles"));
     a.noc.maxPacketBytes = positive<unsigned>(noc, "max_packet_bytes");
     a.noc.headerBytes = noc.get<unsigned>("header_bytes");
+    a.noc.routerBufferBytes = noc.get<std::uint32_t>("router_buffer_bytes");
+    a.noc.cmdBufBusy = a.cycles(noc.get<double>("cmd_buf_busy_cycles"));
+    a.noc.cmdQueueDepth = noc.get<std::uint32_t>("cmd_queue_depth");
+    const double clk = a.aiclkMhz / 1000.0;  // bytes per cycle -> bytes per ns
+    const YamlMap inj = noc.map("inject_bytes_per_cycle");
+    const double injectWorker = positive<double>(inj, "worker") * clk;
+    const double injectEth = positive<double>(inj, "eth") * clk;
+    inj.finish();
+    const YamlMap abs = noc.map("absorb_bytes_per_cycle");
+    const double absorbWorker = positive<double>(abs, "worker") * clk;
+    const double absorbEth = positive<double>(abs, "eth") * clk;
+    const double absorbDram = positive<double>(abs, "dram") * clk;
+    abs.finish();
     noc.finish();
+    const std::size_t cells = std::size_t(a.noc.gridX) * a.noc.gridY;
+    a.noc.absorbBytesPerNs.assign(cells, 0.0);
+    a.noc.requestAccept.assign(cells, 0);
+    auto cell = [&](CoreCoord c) { return std::size_t(c.y) * a.noc.gridX + c.x; };
 
     const YamlMap w = root.map("worker");
     const auto xs = uintList(w, "cores_x");
@@ -155,7 +173,8 @@ ArchConfig loadArchConfig(const std::string& file) {
     a.worker.dma.responseWeight = positive<double>(weights, "response");
     weights.finish();
     dma.finish();
-    a.worker.dma.injectBytesPerNs = a.noc.linkBytesPerNs;
+    a.worker.dma.injectBytesPerNs = injectWorker;
+    for (const CoreCoord& c : a.workers) a.noc.absorbBytesPerNs[cell(c)] = absorbWorker;
     if (auto q = w.optMap("pe_ipcq")) {
         a.worker.ipcq.registerBase = q->get<std::uint32_t>("register_base");
         if (a.worker.ipcq.registerBase % 16) q->fail("register_base", "must be 16 B aligned");
@@ -197,7 +216,8 @@ ArchConfig loadArchConfig(const std::string& file) {
     eth.txQueueDepth = positive<unsigned>(txq, "depth");
     txq.finish();
     ec.costs = firmwareCosts(e.map("firmware"), a, true);
-    ec.injectBytesPerNs = a.noc.linkBytesPerNs;
+    ec.injectBytesPerNs = injectEth;
+    for (const CoreCoord& c : a.ethCores) a.noc.absorbBytesPerNs[cell(c)] = absorbEth;
     e.finish();
 
     if (auto d = root.optMap("dram")) {
@@ -238,7 +258,17 @@ ArchConfig loadArchConfig(const std::string& file) {
         dr.channel.bytesPerNs = positive<double>(*d, "bank_bandwidth_gbps") / dr.channel.pseudoChannels;
         dr.channel.readLatency = nsToTicks(d->get<double>("read_latency_ns"));
         dr.channel.writeLatency = nsToTicks(d->get<double>("write_latency_ns"));
+        dr.channel.refreshInterval = nsToTicks(d->get<double>("refresh_interval_ns"));
+        dr.channel.refreshTicks = nsToTicks(d->get<double>("refresh_ns"));
+        if (dr.channel.refreshTicks >= dr.channel.refreshInterval && dr.channel.refreshTicks > 0)
+            d->fail("refresh_ns", "must be shorter than refresh_interval_ns");
         dr.endpointInjectBytesPerNs = positive<double>(*d, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
+        const Tick accept = a.cycles(d->get<double>("request_interval_cycles"));
+        for (const auto& eps : dr.channelEndpoints)
+            for (const CoreCoord& c : eps) {
+                a.noc.absorbBytesPerNs[cell(c)] = absorbDram;
+                a.noc.requestAccept[cell(c)] = accept;
+            }
         d->finish();
     }
     if (auto sm = root.optMap("sram")) {

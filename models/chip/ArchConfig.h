@@ -100,8 +100,9 @@ struct ArchConfig {
     Tick cycles(double n) const { return nsToTicks(n * 1000.0 / aiclkMhz); }
 };
 
-/// Read an arch YAML; errors name the file, line and key.
-ArchConfig loadArchConfig(const std::string& file);
+/// Read an arch YAML; errors name the file, line and key. `aiclkMhz` > 0
+/// replaces the file's aiclk_mhz (every cycle figure scales with it).
+ArchConfig loadArchConfig(const std::string& file, double aiclkMhz = 0);
 /// Parse "x-y" (the soc-descriptor coordinate notation).
 CoreCoord parseCoord(const std::string& text, const std::string& where);
 

@@ -40,8 +40,19 @@ Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency) {
         std::uint32_t k = std::min<std::uint64_t>(left, toBankEnd);
         if (pcs > 1) k = std::min(k, inChunk);
         Tick& free = freeAt_[bank * pcs + (pcs > 1 ? (a / cfg_.interleaveBytes) % pcs : 0)];
-        const Tick start = std::max(t, free);
-        free = start + transferTicks(k, cfg_.bytesPerNs);
+        Tick start = std::max(t, free);
+        Tick end = start + transferTicks(k, cfg_.bytesPerNs);
+        if (cfg_.refreshInterval > 0 && cfg_.refreshTicks > 0) {
+            // Refreshes occupy the last `refresh` ticks of every interval on
+            // every server; an access starting inside one waits for its end,
+            // and a refresh falling inside an access stretches it.
+            const Tick period = cfg_.refreshInterval;
+            const Tick busyFrom = period - cfg_.refreshTicks;
+            if (start % period >= busyFrom) start += period - start % period;
+            end = start + transferTicks(k, cfg_.bytesPerNs);
+            if (start / period * period + busyFrom < end) end += cfg_.refreshTicks;
+        }
+        free = end;
         done = std::max(done, free);
         a += k;
         left -= k;

@@ -5,7 +5,8 @@
 // It stores real bytes sparsely (2 GB cost only the pages written). Each bank
 // (a 1 GB GDDR6 channel; an HBM channel's pseudo-channels, interleaved by
 // address) is a FIFO server: an access starts when its bank is free,
-// occupies it for bytes / bandwidth, and completes `latency` later. The completion is returned as the TLM
+// occupies it for bytes / bandwidth, and completes `latency` later; every
+// refresh interval the bank stops for a refresh (an access waits it out). The completion is returned as the TLM
 // delay annotation (loosely-timed style), so the NIU acks a write or
 // injects a read response when the DRAM is done; contention between the
 // endpoints and the cores that share the channel is the queueing.
@@ -33,6 +34,10 @@ struct DramChannelConfig {
     double bytesPerNs = 24.0;              ///< per server (bank bandwidth / pseudo-channels)
     Tick readLatency = 300 * kTicksPerNs;
     Tick writeLatency = 300 * kTicksPerNs;
+    /// Refresh: every `refreshInterval` each server is unavailable for
+    /// `refreshTicks` (0: never); an access that meets a refresh waits it out.
+    Tick refreshInterval = 0;
+    Tick refreshTicks = 0;
     bool storePayload = true;
 };
 

@@ -19,7 +19,8 @@ Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoor
     : sc_core::sc_module(name), eq_(eq), noc_(noc), self_(self), cfg_(cfg),
       inject_(eq, std::string(this->name()) + ".inject",
               BandwidthServerConfig{cfg.injectBytesPerNs, cfg.chunkBytes, unsigned(cfg.classWeights.size() + 1)},
-              makePolicy(cfg)) {
+              makePolicy(cfg)),
+      classFreeAt_(cfg.classWeights.size() + 1, 0) {
     if (cfg_.classNames.size() != cfg_.classWeights.size())
         throw std::invalid_argument(std::string(this->name()) + ": class names and weights differ in length");
 }
@@ -111,17 +112,51 @@ void Niu::packetStarts(Transfer* t) {
     // The packet's head enters the NoC now: it books its links in the order
     // packets really reach them.
     const std::uint32_t wire = packetBytes(t, t->injected) + noc_.config().headerBytes;
+    t->packetTail = enterNoc(t, t->injectClass, t->injectTo, wire);
+}
+
+Tick Niu::enterNoc(Transfer* t, unsigned cls, CoreCoord to, std::uint32_t wireBytes) {
+    // The head follows the class's previous packet out of the source: a
+    // packet held by a blocked head holds the ones behind it.
     const Tick n = now();
-    t->injectStart = n;
-    t->packetTail = noc_.reservePacket(self_, t->injectTo, wire, n, n, t->injectClass);
+    const Tick head = std::max(n, classFreeAt_[cls]);
+    Tick free = head;
+    const Tick tail = noc_.reservePacket(self_, to, wireBytes, head, head, cls, &free);
+    t->serverStart = n;
+    t->injectStart = head;
+    t->holdExtra = free - head;
+    classFreeAt_[cls] =
+        head > n || t->holdExtra > 0 ? head + transferTicks(wireBytes, cfg_.injectBytesPerNs) + t->holdExtra : 0;
+    return tail;
+}
+
+Tick Niu::leavesAt(const Transfer* t) const { return now() + (t->injectStart - t->serverStart) + t->holdExtra; }
+
+void Niu::packetGone(Transfer* t) {
+    if (!t->counters) return;
+    --t->counters->cmdInFlight;
+    t->counters->changed();
 }
 
 void Niu::packetLeft(Transfer* t) {
     // A packet injected slowly (shared port) arrives no earlier than its last
-    // byte plus the path latency.
-    const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->injectTo));
+    // byte plus the path latency; a blocked one leaves the source late.
+    const Tick gone = leavesAt(t);
+    const Tick arrival = std::max(t->packetTail, gone + noc_.unloadedLatency(self_, t->injectTo));
     t->lastArrival = std::max(t->lastArrival, arrival);
-    if (++t->injected == t->packets) (this->*(t->arrived))(t);
+    const bool last = ++t->injected == t->packets;
+    const bool request = t->injectClass < numRequestClasses();
+    if (gone <= now()) {
+        if (request) packetGone(t);
+        if (last) (this->*(t->arrived))(t);
+        return;
+    }
+    expect(gone, ActivityLog::Other);
+    eq_.at(gone, [this, t, last, request] {
+        arrived(ActivityLog::Other);
+        if (request) packetGone(t);
+        if (last) (this->*(t->arrived))(t);
+    });
 }
 
 void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay) {
@@ -200,15 +235,23 @@ void Niu::start(Transfer* t) {
             // The request is one header-only packet.
             const double header = noc_.config().headerBytes;
             inject_.submit(t->cls, header,
+                           [this, t] { t->packetTail = enterNoc(t, t->cls, t->remote, noc_.config().headerBytes); },
                            [this, t] {
-                               t->packetTail =
-                                   noc_.reservePacket(self_, t->remote, noc_.config().headerBytes, now(), now(), t->cls);
-                           },
-                           [this, t] {
-                               const Tick arrival = std::max(t->packetTail, now() + noc_.unloadedLatency(self_, t->remote));
+                               const Tick gone = leavesAt(t);
+                               const Tick arrival =
+                                   std::max(t->packetTail, gone + noc_.unloadedLatency(self_, t->remote));
                                Niu* target = endpoint(t->remote);
                                target->expect(arrival, ActivityLog::Other);  // reads its memory
                                eq_.at(arrival, [target, t] { target->serveRead(t); });
+                               if (gone <= now()) {
+                                   packetGone(t);
+                               } else {
+                                   expect(gone, ActivityLog::Other);
+                                   eq_.at(gone, [this, t] {
+                                       arrived(ActivityLog::Other);
+                                       packetGone(t);
+                                   });
+                               }
                            });
             break;
         }
@@ -230,6 +273,7 @@ Niu::Transfer* Niu::newWrite(unsigned cls, CoreCoord dst, std::uint64_t dstAddr,
     t->fused = false;
     t->trid = std::uint8_t(trid);
     ++counters->writesIssued;
+    counters->cmdInFlight += packetCount(bytes);
     if (!posted) ++counters->nonpostedIssued;
     if (trid != kNoTrid) {
         if (trid >= NocCounters::kTrids)
@@ -292,6 +336,7 @@ void Niu::atomicInc(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uin
     t->fused = false;
     t->trid = kNoTrid;
     ++counters->atomicsIssued;
+    ++counters->cmdInFlight;
     issue(t, at);
 }
 
@@ -369,11 +414,31 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
     t->fused = false;
     t->trid = kNoTrid;
     ++counters->readsIssued;
+    ++counters->cmdInFlight;
     issue(t, at);
 }
 
 void Niu::serveRead(Transfer* t) {
     arrived(ActivityLog::Other);
+    // The endpoint takes one read request per interval on this NoC; later
+    // arrivals wait their turn (in arrival order).
+    const Tick interval = noc_.config().requestInterval(self_.x, self_.y);
+    if (interval > 0) {
+        const Tick at = std::max(now(), nextAccept_);
+        nextAccept_ = at + interval;
+        if (at > now()) {
+            expect(at, ActivityLog::Other);
+            eq_.at(at, [this, t] {
+                arrived(ActivityLog::Other);
+                acceptRead(t);
+            });
+            return;
+        }
+    }
+    acceptRead(t);
+}
+
+void Niu::acceptRead(Transfer* t) {
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_READ_COMMAND, t->remoteAddr, d);
     // The response leaves through this endpoint's injection port (its own class).

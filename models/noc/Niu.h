@@ -21,6 +21,14 @@
 //
 // Commands from one class are injected in order and follow the same path, so
 // a write and a following semaphore increment on the same VC arrive in order.
+//
+// Back-pressure: a packet whose head is blocked in the NoC for longer than the
+// routers behind it can buffer leaves its source late; the next packet of its
+// class waits for it, and the packet counts against the issuing kernel's
+// command queue (NocCounters::cmdInFlight) until it has left, so a kernel
+// whose queue is full stalls at its next command (noc_cmd_buf_ready).
+// A DRAM endpoint accepts one read request per NocConfig::requestInterval on
+// each NoC; later requests wait at the endpoint.
 #pragma once
 
 #include "models/common/ActivityLog.h"
@@ -57,6 +65,12 @@ struct NocCounters {
     static constexpr unsigned kTrids = 16;
     std::uint64_t tridIssued[kTrids] = {};
     std::uint64_t tridFlushed[kTrids] = {};
+    /// The kernel's NoC command buffer: packets accepted by the NIU that have
+    /// not yet left the source (bounded by NocConfig::cmdQueueDepth), and the
+    /// tick each command buffer is ready for its next command (noc_cmd_buf_ready).
+    std::uint32_t cmdInFlight = 0;
+    enum CmdBuf : unsigned { kWriteBuf, kReadBuf, kAtomicBuf, kInlineBuf, kCmdBufs };
+    Tick cmdBufReadyAt[kCmdBufs] = {};
     std::function<void()> onChange;
     void changed() const {
         if (onChange) onChange();
@@ -147,6 +161,8 @@ private:
         std::uint32_t injected = 0; ///< packets that have left the source
         Tick lastArrival = 0;       ///< arrival of the latest packet so far
         Tick packetTail = 0;        ///< when the packet being injected clears its path
+        Tick serverStart = 0;       ///< when the injection port started the packet
+        Tick holdExtra = 0;         ///< how much later than its last byte the packet leaves (blocked head)
         // Injection in progress (see injectPackets).
         std::uint8_t injectClass = 0;
         bool snapshot = false;      ///< read the source bytes as the first packet starts
@@ -164,6 +180,14 @@ private:
     void injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arrived)(Transfer*), bool snapshot);
     void packetStarts(Transfer* t);
     void packetLeft(Transfer* t);
+    /// The head of a packet of class `cls` enters the NoC (no earlier than the
+    /// class's previous packet has left the source); books its path and
+    /// returns the tick its tail reaches `to`. `t` receives the hold.
+    Tick enterNoc(Transfer* t, unsigned cls, CoreCoord to, std::uint32_t wireBytes);
+    /// When the packet whose injection ends now really leaves the source.
+    Tick leavesAt(const Transfer* t) const;
+    /// A packet of `t` has left the source: its command-queue slot frees.
+    void packetGone(Transfer* t);
     void checkTarget(CoreCoord dst, const char* what) const;
 
     /// Submit now, or at `at` on the calendar (see write()).
@@ -177,6 +201,7 @@ private:
     // Target side.
     void acceptWrite(Transfer* t);
     void serveRead(Transfer* t);
+    void acceptRead(Transfer* t);
     void responseLanded(Transfer* t);
     void memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay);
     /// Add `addend` to the word at `addr` of this endpoint's memory, now.
@@ -196,6 +221,8 @@ private:
     std::vector<TraceSignal> queued_;
     std::uint64_t memoryBytes_ = 0;
     unsigned deferred_ = 0;  ///< commands waiting on the calendar for their issue tick
+    std::vector<Tick> classFreeAt_;  ///< per injection class: when its last packet leaves the source
+    Tick nextAccept_ = 0;            ///< (target) when the endpoint accepts its next read request
     ActivityLog* activity_ = nullptr;
     void expect(Tick t, ActivityLog::Kind k) {
         if (activity_) activity_->expect(t, k);

@@ -62,31 +62,43 @@ Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, 
 }
 
 Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
-                        unsigned lane) {
+                        unsigned lane, Tick* sourceFree) {
     const unsigned gx = cfg_.gridX, gy = cfg_.gridY;
     const Tick dur = transferTicks(wireBytes, cfg_.linkBytesPerNs);
+    const Tick buffered = transferTicks(cfg_.routerBufferBytes, cfg_.linkBytesPerNs);
     Tick head = injectStart + cfg_.startupLatency;
     Tick tailOut = head;
+    Tick free = injectEnd;
+    unsigned hop = 0;
     const std::uint32_t source = ((std::uint32_t(src.y) * gx + src.x) << 4) | (lane & 0xf);
     const Tick nowTick = now();
-    auto use = [&](std::size_t link) {
-        const Tick start = book(link, head, dur, source, nowTick);
-        tailOut = start + dur;
+    auto use = [&](std::size_t link, Tick d) {
+        const Tick start = book(link, head, d, source, nowTick);
+        tailOut = start + d;
         bytes_[link] += wireBytes;
+        // Unblocked, the tail crosses this link startup + hop * hopLatency
+        // after it left the source; a head that waited here delays the tail
+        // by the wait less what the routers up to here hold.
+        const Tick unblocked = injectStart + cfg_.startupLatency + Tick(hop) * cfg_.hopLatency;
+        const Tick slack = Tick(hop + 1) * buffered;
+        if (start > unblocked + slack) free = std::max(free, injectEnd + (start - unblocked) - slack);
         head = start + cfg_.hopLatency;
+        ++hop;
     };
     unsigned x = src.x, y = src.y;
     if (id_ == 0) {
-        while (x != dst.x) { use(linkIndex(x, y, X)); x = (x + 1) % gx; }
-        while (y != dst.y) { use(linkIndex(x, y, Y)); y = (y + 1) % gy; }
+        while (x != dst.x) { use(linkIndex(x, y, X), dur); x = (x + 1) % gx; }
+        while (y != dst.y) { use(linkIndex(x, y, Y), dur); y = (y + 1) % gy; }
     } else {
-        while (y != dst.y) { use(linkIndex(x, y, Y)); y = (y + gy - 1) % gy; }
-        while (x != dst.x) { use(linkIndex(x, y, X)); x = (x + gx - 1) % gx; }
+        while (y != dst.y) { use(linkIndex(x, y, Y), dur); y = (y + gy - 1) % gy; }
+        while (x != dst.x) { use(linkIndex(x, y, X), dur); x = (x + gx - 1) % gx; }
     }
-    // The ejection port: the tail is absorbed when it has crossed it. A packet
-    // that was injected slowly (shared injection port) cannot arrive before
-    // its last byte left the source plus the path latency.
-    use(linkIndex(dst.x, dst.y, Eject));
+    // The ejection port (at the endpoint's absorption rate): the tail is
+    // absorbed when it has crossed it. A packet that was injected slowly
+    // (shared injection port) cannot arrive before its last byte left the
+    // source plus the path latency.
+    use(linkIndex(dst.x, dst.y, Eject), transferTicks(wireBytes, cfg_.absorbRate(dst.x, dst.y)));
+    if (sourceFree) *sourceFree = free;
     const Tick pathLatency = cfg_.startupLatency + Tick(hops(src, dst)) * cfg_.hopLatency;
     return std::max(tailOut, injectEnd + pathLatency);
 }

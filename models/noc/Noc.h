@@ -12,7 +12,11 @@
 // do not wait for each other: the port interleaves them chunk by chunk (PE_DMA)
 // and the link carries both at once. The
 // ejection port at the destination is a link too (many writers into one core
-// share it). Computation is arithmetic on busy intervals: no events.
+// share it; DRAM and Ethernet endpoints absorb slower than a link). A packet
+// whose head waits at a busy link keeps its tail in the routers behind it:
+// once those buffers are full its source cannot send the rest, so the packet
+// leaves its source late and the NIU's next packet waits (back-pressure).
+// Computation is arithmetic on busy intervals: no events.
 #pragma once
 
 #include "models/noc/NocTypes.h"
@@ -36,9 +40,12 @@ public:
 
     /// Reserve the path for one packet of `wireBytes` whose injection spans
     /// [injectStart, injectEnd]; returns the tick its tail reaches `dst`.
-    /// `lane` is the source port's class (virtual channel).
+    /// `lane` is the source port's class (virtual channel). `sourceFree`
+    /// (optional) receives when the packet's tail has left the source: later
+    /// than `injectEnd` when the head was blocked on the way for longer than
+    /// the routers behind the block can buffer (wormhole back-pressure).
     Tick reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
-                       unsigned lane = 0);
+                       unsigned lane = 0, Tick* sourceFree = nullptr);
 
     /// Bytes that crossed the busiest link (utilisation reports).
     double busiestLinkBytes() const;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cclsim {
 
@@ -40,6 +41,29 @@ struct NocConfig {
     Tick startupLatency = 30 * kTicksPerNs;  ///< NIU to first router and ejection
     std::uint32_t maxPacketBytes = 8192;      ///< NoC burst: a packet holds a link while it passes
     std::uint32_t headerBytes = 32;           ///< one header flit per packet
+    /// Bytes of a packet the routers of one hop can park while its head is
+    /// blocked further on (wormhole flow control): a blocked packet holds its
+    /// source until the rest of it fits into the buffers behind the block.
+    std::uint32_t routerBufferBytes = 256;
+    /// NIU command buffer (per kernel and NoC): after accepting a command it is
+    /// busy this long before noc_cmd_buf_ready; the core spins until then.
+    Tick cmdBufBusy = 0;
+    /// Packets a kernel may have accepted by its NIU that have not yet left
+    /// the source (the NIU request queue); when full the core stalls at issue.
+    std::uint32_t cmdQueueDepth = 0;  ///< 0: unbounded
+    /// Per grid cell (y * gridX + x): the rate its ejection port absorbs
+    /// (empty or 0: the link rate), and the interval at which its endpoint
+    /// accepts read requests on this NoC (0: no limit; DRAM endpoints).
+    std::vector<double> absorbBytesPerNs;
+    std::vector<Tick> requestAccept;
+    double absorbRate(unsigned x, unsigned y) const {
+        const std::size_t i = std::size_t(y) * gridX + x;
+        return i < absorbBytesPerNs.size() && absorbBytesPerNs[i] > 0 ? absorbBytesPerNs[i] : linkBytesPerNs;
+    }
+    Tick requestInterval(unsigned x, unsigned y) const {
+        const std::size_t i = std::size_t(y) * gridX + x;
+        return i < requestAccept.size() ? requestAccept[i] : 0;
+    }
 };
 
 }  // namespace cclsim

@@ -142,14 +142,36 @@ TEST(CalibrationT3000, RingNeedingMissingLinksIsRefused) {
     EXPECT_NE(rep["error"].get<std::string>().find("user links"), std::string::npos) << rep.dump();
 }
 
-// DRAM: many workers streaming pages reach most of the 288 GB/s of the
-// twelve GDDR6 channels (reads on NoC0, writes on NoC1, as tt-metal's
-// readers and writers do).
-TEST(DramBandwidth, Gddr6ReadAggregate) {
-    const auto rep = runT3000({"dram_bandwidth", "--bytes", "33554432"});
+// DRAM (tt-metal's DRAM read microbenchmarks on a whole Wormhole chip):
+// interleaved reads from many cores ~190 GB/s, sharded reads (one reader
+// per bank, beside it) ~240 GB/s, and 211-238 GB/s for the same 12 readers
+// at 900 MHz. Interleaved is lower because every reader's responses leave
+// every endpoint: a response blocked on a busy link holds its endpoint
+// (wormhole back-pressure), so the next response, to an idle reader, waits.
+TEST(DramBandwidth, Gddr6ReadInterleaved) {
+    const auto rep = runT3000({"dram_bandwidth"});
     EXPECT_EQ(result(rep, "peak_GBps"), 288.0);
-    EXPECT_GE(result(rep, "GBps"), 0.75 * 288);
-    EXPECT_LE(result(rep, "GBps"), 288.0);
+    EXPECT_WITHIN_PCT(result(rep, "GBps"), 190.0, 5);
+}
+
+TEST(DramBandwidth, Gddr6ReadSharded) {
+    const auto rep = runT3000({"dram_bandwidth", "--sharded", "--batch", "64"});
+    EXPECT_WITHIN_PCT(result(rep, "GBps"), 240.0, 5);
+}
+
+TEST(DramBandwidth, Gddr6ReadShardedAt900MHz) {
+    const auto rep = runT3000({"dram_bandwidth", "--sharded", "--batch", "64", "--aiclk-mhz", "900"});
+    EXPECT_GE(result(rep, "GBps"), 211.0);
+    EXPECT_LE(result(rep, "GBps"), 238.0);
+    EXPECT_EQ(rep["params"]["aiclk_mhz"], 900.0);
+}
+
+// Small pages are request-rate bound: a DRAM endpoint takes one read request
+// per 6.8 cycles per NoC, so 12 endpoints move at most 12 x 32 B / 6.8 ns.
+TEST(DramBandwidth, SmallPagesAreRequestRateBound) {
+    const auto rep = runT3000({"dram_bandwidth", "--page", "32", "--bytes", "1048576"});
+    EXPECT_LE(result(rep, "GBps"), 12 * 32 / 6.8);
+    EXPECT_GE(result(rep, "GBps"), 0.25 * 12 * 32 / 6.8);
 }
 
 TEST(DramBandwidth, Gddr6WriteAggregate) {
@@ -159,11 +181,11 @@ TEST(DramBandwidth, Gddr6WriteAggregate) {
 }
 
 // The HBM variant (more channels, pseudo-channels) is selected the same way
-// (--arch) and moves more than the GDDR6 chip's peak; the NoC around the DRAM
-// columns, not the memory, limits it.
+// (--arch) and moves more than the GDDR6 chip with the same readers; the NoC
+// around the DRAM columns, not the memory, limits it.
 TEST(DramBandwidth, HbmVariantExceedsGddr6) {
     const auto rep = runT3000({"dram_bandwidth", "--bytes", "33554432", "--arch",
                                CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0_hbm.yaml"});
     EXPECT_EQ(result(rep, "peak_GBps"), 576.0);
-    EXPECT_GT(result(rep, "GBps"), 288.0);
+    EXPECT_GT(result(rep, "GBps"), 1.2 * 190.0);
 }

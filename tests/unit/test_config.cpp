@@ -83,7 +83,7 @@ TEST_F(ArchConfigErrors, TheShippedFileLoads) {
     EXPECT_EQ(a.ethCores[0], (CoreCoord{9, 0}));
     EXPECT_EQ(a.ethCores[9], (CoreCoord{1, 6}));
     EXPECT_DOUBLE_EQ(a.erisc.eth.lineBytesPerNs, 12.5);
-    EXPECT_DOUBLE_EQ(a.worker.dma.injectBytesPerNs, 32.0);
+    EXPECT_DOUBLE_EQ(a.worker.dma.injectBytesPerNs, 28.1);
     EXPECT_EQ(a.noc.hopLatency, 10 * kTicksPerNs);
 }
 
