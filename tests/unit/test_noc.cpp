@@ -166,7 +166,7 @@ namespace {
 
 // Wormhole back-pressure: a packet whose head waits at a busy link for
 // longer than the routers behind it can buffer leaves its source late.
-TEST(NocBackPressure, BlockedHeadHoldsTheSourceBeyondTheBuffers) {
+TEST(NocSourceHold, BlockedHeadHoldsTheSourceBeyondTheBuffers) {
     NocConfig cfg;
     cfg.routerBufferBytes = 256;  // 8 ns of a 32 B/ns link per hop
     Noc noc(0, cfg);
@@ -183,7 +183,7 @@ TEST(NocBackPressure, BlockedHeadHoldsTheSourceBeyondTheBuffers) {
     EXPECT_GE(arrival, (286 + 64) * kTicksPerNs);
 }
 
-TEST(NocBackPressure, ShortWaitsAreAbsorbedByTheRouterBuffers) {
+TEST(NocSourceHold, ShortWaitsAreAbsorbedByTheRouterBuffers) {
     NocConfig cfg;
     cfg.routerBufferBytes = 8192;
     Noc noc(0, cfg);
