@@ -167,11 +167,13 @@ TEST(DramBandwidth, Gddr6ReadShardedAt900MHz) {
 }
 
 // Small pages are request-rate bound: a DRAM endpoint takes one read request
-// per 6.8 cycles per NoC, so 12 endpoints move at most 12 x 32 B / 6.8 ns.
+// per 6.8 cycles per NoC, so 12 endpoints move at most 12 x 32 B / 6.8 ns =
+// 56 GB/s; 64 readers with 64 reads in flight each come close (without the
+// limit the model gives 58.6 GB/s).
 TEST(DramBandwidth, SmallPagesAreRequestRateBound) {
-    const auto rep = runT3000({"dram_bandwidth", "--page", "32", "--bytes", "1048576"});
+    const auto rep = runT3000({"dram_bandwidth", "--page", "32", "--bytes", "1048576", "--batch", "64"});
     EXPECT_LE(result(rep, "GBps"), 12 * 32 / 6.8);
-    EXPECT_GE(result(rep, "GBps"), 0.25 * 12 * 32 / 6.8);
+    EXPECT_GE(result(rep, "GBps"), 0.75 * 12 * 32 / 6.8);
 }
 
 TEST(DramBandwidth, Gddr6WriteAggregate) {

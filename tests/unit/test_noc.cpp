@@ -160,3 +160,50 @@ TEST(Noc, LateReservationOfAnEarlierPacketDoesNotDelayLaterTraffic) {
 
 }  // namespace
 }  // namespace cclsim
+
+namespace cclsim {
+namespace {
+
+// Wormhole back-pressure: a packet whose head waits at a busy link for
+// longer than the routers behind it can buffer leaves its source late.
+TEST(NocSourceHold, BlockedHeadHoldsTheSourceBeyondTheBuffers) {
+    NocConfig cfg;
+    cfg.routerBufferBytes = 256;  // 8 ns of a 32 B/ns link per hop
+    Noc noc(0, cfg);
+    // An 8 KiB packet from 3-1 books the link 3-1 -> 4-1 and the ejection at 4-1 first.
+    Tick free = 0;
+    noc.reservePacket(at(3, 1), at(4, 1), 8192, 0, 0, 0, &free);
+    EXPECT_EQ(free, 0u);  // unblocked: leaves as its last byte is injected
+    // (The first packet holds the link 3-1 from 30 to 30 + 256 ns.) A 2 KiB
+    // packet from 1-1 to 4-1 reaches it at 30 + 20 ns and waits 236 ns; the
+    // routers of its three links so far park 3 x 256 B (24 ns) of it.
+    const Tick arrival = noc.reservePacket(at(1, 1), at(4, 1), 2048, 0, 0, 1, &free);
+    const Tick wait = (30 + 256) * kTicksPerNs - (30 + 20) * kTicksPerNs;
+    EXPECT_EQ(free, wait - 3 * 8 * kTicksPerNs);
+    EXPECT_GE(arrival, (286 + 64) * kTicksPerNs);
+}
+
+TEST(NocSourceHold, ShortWaitsAreAbsorbedByTheRouterBuffers) {
+    NocConfig cfg;
+    cfg.routerBufferBytes = 8192;
+    Noc noc(0, cfg);
+    Tick free = 0;
+    noc.reservePacket(at(3, 1), at(4, 1), 1024, 0, 0, 0, &free);
+    noc.reservePacket(at(1, 1), at(4, 1), 1024, 0, 0, 1, &free);
+    EXPECT_EQ(free, 0u);
+}
+
+TEST(NocAbsorption, SlowEndpointStretchesTheEjection) {
+    NocConfig cfg;
+    cfg.absorbBytesPerNs.assign(std::size_t(cfg.gridX) * cfg.gridY, 0.0);
+    cfg.absorbBytesPerNs[std::size_t(1) * cfg.gridX + 0] = 24.0;  // a DRAM endpoint at 0-1
+    Noc noc(1, cfg);
+    // NoC1 from 1-1 to 0-1: one hop west. The tail crosses the ejection at
+    // 24 B/ns: 30 + 10 + 2400 / 24 ns, not 2400 / 32.
+    const Tick arrival = noc.reservePacket(at(1, 1), at(0, 1), 2400, 0, 0);
+    EXPECT_EQ(arrival, (30 + 10 + 100) * kTicksPerNs);
+    EXPECT_DOUBLE_EQ(cfg.absorbRate(1, 1), 32.0);  // unlisted cells absorb at the link rate
+}
+
+}  // namespace
+}  // namespace cclsim
