@@ -11,6 +11,7 @@
 #include "models/common/Report.h"
 #include "tests/unit/TestSupport.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -378,4 +379,34 @@ TEST(MethodTable, TablesWithoutACatchAllOrWithBadKeysAreErrors) {
         EXPECT_NE(std::string(e.what()).find("max_bites"), std::string::npos) << e.what();
     }
     EXPECT_EQ(load("rules:\n  - {method: line, topology: line}\n  - {method: clockwise_ring}\n").rules.size(), 2u);
+}
+
+// ---- the fabric reduce-scatter's page split (tt-metal reduce_scatter_minimal_async) ----
+
+TEST(FabricRingPages, DirectionsTakeChunksInTurnsAndCoverTheRangeOnce) {
+    for (std::uint32_t count : {0u, 1u, 2u, 7u, 16u, 17u, 40u, 65u})
+        for (std::uint32_t G : {1u, 4u, 8u}) {
+            std::vector<std::uint32_t> first, second;
+            cclsim::ccl::for_each_ring_page(5, count, true, true, G, [&](std::uint32_t p) { first.push_back(p); });
+            cclsim::ccl::for_each_ring_page(5, count, true, false, G, [&](std::uint32_t p) { second.push_back(p); });
+            std::vector<int> seen(count, 0);
+            for (auto p : first) ++seen.at(p - 5);
+            for (auto p : second) ++seen.at(p - 5);
+            for (std::uint32_t i = 0; i < count; ++i) EXPECT_EQ(seen[i], 1) << count << " " << G << " page " << i;
+            EXPECT_TRUE(std::is_sorted(first.begin(), first.end()));
+            EXPECT_TRUE(std::is_sorted(second.begin(), second.end()));
+        }
+    // 40 pages, G = 8: the first direction takes min(40/2, 8) = 8, the other 8,
+    // then min(24/2, 8) = 8, 8, then min(8/2, 8) = 4 and the last 4.
+    std::vector<std::uint32_t> a;
+    cclsim::ccl::for_each_ring_page(0, 40, true, true, 8, [&](std::uint32_t p) { a.push_back(p); });
+    ASSERT_EQ(a.size(), 20u);
+    EXPECT_EQ(a[0], 0u);
+    EXPECT_EQ(a[8], 16u);
+    EXPECT_EQ(a[16], 32u);
+    EXPECT_EQ(a.back(), 35u);
+    // Without the split a worker moves its whole range.
+    std::vector<std::uint32_t> whole;
+    cclsim::ccl::for_each_ring_page(3, 5, false, false, 8, [&](std::uint32_t p) { whole.push_back(p); });
+    EXPECT_EQ(whole, (std::vector<std::uint32_t>{3, 4, 5, 6, 7}));
 }

@@ -298,3 +298,33 @@ TEST(GoldenOrder, MeanDividesOnceAtTheEnd) {
     c.dtype = DType::INT32;
     EXPECT_THROW(expectedOutputs(c, std::vector<Tensor>(3, values(DType::INT32, {1}))), std::invalid_argument);
 }
+
+// ---- the chunked bidirectional pair (the fabric ring reduce-scatter) ---------------------
+
+TEST(GoldenRecipe, ChunkedPairFollowsTheWorkerRangesAndTurns) {
+    using namespace cclsim::golden;
+    Collective c;
+    c.op = Op::ReduceScatter;
+    c.method = Method::BidirPair;
+    c.ranks = 4;
+    c.pageElements = 2;
+    c.count = 4 * 2 * 20;  // F = 40 elements = 20 pages per fracture
+    c.pairWorkers = 2;     // ranges of 10 pages
+    c.pairChunkPages = 2;
+    auto clockwise = [&](std::uint64_t page) { return !recipe(c, 1, page * 2).left.empty(); };
+    // Range 0 (pages 0..9): clockwise takes min(10/2, 2) = 2, the other 2, then 2, 2, then min(2/2, 2) = 1 and 1.
+    const std::vector<bool> want{true, true, false, false, true, true, false, false, true, false};
+    for (std::uint64_t p = 0; p < 10; ++p) EXPECT_EQ(clockwise(p), want[p]) << p;
+    // Range 1 starts over.
+    for (std::uint64_t p = 10; p < 20; ++p) EXPECT_EQ(clockwise(p), want[p - 10]) << p;
+    // Clockwise: x_{f+1} first, the owner last; anticlockwise: the owner's own value, then f-1, ..., f+1.
+    const Recipe cw = recipe(c, 1, 0), acw = recipe(c, 1, 4);
+    EXPECT_EQ(cw.left, (std::vector<unsigned>{2, 3, 0}));
+    EXPECT_TRUE(cw.right.empty());
+    EXPECT_EQ(acw.right, (std::vector<unsigned>{0, 3, 2}));
+    EXPECT_TRUE(acw.left.empty());
+    // The halves rule stays the default.
+    c.pairWorkers = 0;
+    EXPECT_TRUE(clockwise(9));
+    EXPECT_FALSE(clockwise(10));
+}
