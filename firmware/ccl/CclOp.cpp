@@ -1059,6 +1059,14 @@ struct CclOp::Impl {
 
     void choosePacket() {
         const std::uint32_t page = s.pageBytes;
+        if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
+            // No EDM: the fabric's packets carry up to two pages (scatter
+            // writes); --packet sizes EDM messages only. A page too large for
+            // the fabric's payload is refused when the fabric is built.
+            const std::uint32_t fits = std::max<std::uint32_t>(1, arch.fabric.maxPayloadBytes / page);
+            op.pagesPerChunk_ = std::uint32_t(std::min<std::uint64_t>(std::min<std::uint32_t>(2, fits), op.blockPages_));
+            return;
+        }
         const unsigned ch = std::max(1u, channelsPerLinkEnd());
         const unsigned slots = s.impl == CclSpec::Impl::Edm ? s.edmBuffers : 1;  // EDM channels only
         // Kernel region after the handshake word and the EDM's ack word; per

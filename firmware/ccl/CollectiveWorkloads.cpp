@@ -400,8 +400,7 @@ public:
         if (r.contains("skipped")) return fmt::format("{}: skipped ({})\n", name(), r["skipped"].get<std::string>());
         std::string out = fmt::format(
             "{} over {} {} of {} chips {}{}, {} link(s) per hop{}\n"
-            "  {} worker unit(s) per link{}, {} worker cores per chip, EDM packet {} B, {} EDM channels per Ethernet "
-            "core\n",
+            "  {} worker unit(s) per link{}, {} worker cores per chip, {}\n",
             name(), r["groups"].get<unsigned>() > 1 ? fmt::format("{} x", r["groups"].get<unsigned>()) : "a",
             r["topology"].get<std::string>(), r["n_chips"].get<unsigned>(), r["orders"][0].dump(),
             r["groups"].get<unsigned>() > 1 ? fmt::format(" (first group; groups {})", r["group"].get<std::string>())
@@ -413,7 +412,10 @@ public:
                                               : "",
             r["workers"].get<unsigned>(),
             r["directions"].get<unsigned>() > 1 ? " and direction" : "", r["worker_cores_per_chip"].get<unsigned>(),
-            r["packet_bytes"].get<unsigned>(), r["edm_channels_per_core"].get<unsigned>());
+            r["impl"] == "fabric" && r["edm_channels_per_core"].get<unsigned>() == 0
+                ? fmt::format("fabric packets of up to {} B payload", r["packet_bytes"].get<unsigned>())
+                : fmt::format("EDM packet {} B, {} EDM channels per Ethernet core", r["packet_bytes"].get<unsigned>(),
+                              r["edm_channels_per_core"].get<unsigned>()));
         out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});
         out += fmt::format("  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "
                            "kernel time on chip {} (started last), kernels end to end {:.3f} us\n",
