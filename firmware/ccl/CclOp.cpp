@@ -728,9 +728,6 @@ struct CclOp::Impl {
         };
         std::vector<K> ks;
         std::map<std::array<unsigned, 4>, std::size_t> index;  // (phase, pos, dir, unit) -> ks
-        auto syncsOf = [](std::uint32_t pages, std::uint32_t sync) {
-            return sync == 0 ? 1u : std::max<std::uint32_t>(1, (pages + sync - 1) / sync);
-        };
         auto pagesOf = [&](const FabricRingArgs& a) {
             std::uint32_t c = 0;
             for_each_ring_page(a.range_first, a.range_pages, a.split != 0, a.takes_first != 0, a.granularity,
@@ -849,20 +846,16 @@ struct CclOp::Impl {
                             k.sends = true;
                         }
                         const unsigned in = arriving(pos, d);
-                        std::uint32_t landOnly = 0;
                         for (unsigned kk = 1; kk <= in; ++kk) {
                             const unsigned b = d == 0 ? at(long(pos) - kk) : at(long(pos) + kk);
                             const bool onward = ring ? kk < reach(pos, d) : reach(pos, d) > 0;
-                            if (onward) {
+                            if (onward) {  // else it only lands here
                                 addStep(a, rs::kSrcRecv, b, rs::kDstSend);
                                 k.sends = true;
-                            } else {
-                                ++landOnly;
                             }
                         }
-                        const std::uint32_t mine = pagesOf(a);
                         a.sync_pages = 0;  // tt-metal: one increment per slice
-                        a.recv_count = (a.steps - (reach(pos, d) > 0 ? 1 : 0) + landOnly) * syncsOf(mine, 0);
+                        a.recv_count = in * ring_syncs(pagesOf(a), a.sync_pages);  // every block that arrives
                         index[{1, pos, d, u}] = ks.size();
                         ks.push_back(k);
                     }

@@ -235,6 +235,14 @@ struct ReducePlan {
     }
 };
 
+/// Semaphore increments a --impl fabric writer sends for one step of
+/// `pages` pages: one per `sync_pages` (0: one per step), at least one. The
+/// receiving reader expects the same count (host and kernel share this).
+inline std::uint32_t ring_syncs(std::uint32_t pages, std::uint32_t sync_pages) {
+    if (sync_pages == 0) return 1;
+    return std::max<std::uint32_t>(1, (pages + sync_pages - 1) / sync_pages);
+}
+
 /// The pages of a block one direction of a --impl fabric worker moves, in
 /// order: its range [first, first + count), or with `split` (ring
 /// reduce-scatter, tt-metal reduce_scatter_minimal_async) every other chunk

@@ -58,12 +58,6 @@ std::uint32_t landing_page(const FabricRingArgs& a, std::uint32_t block, std::ui
     return gathered_page(block, p, a.land_blocks, a.block_pages, a.land_row_pages);
 }
 
-/// Semaphore increments one step's pages take (one per sync_pages, at least one).
-std::uint32_t syncs_of(const FabricRingArgs& a, std::uint32_t pages) {
-    if (a.sync_pages == 0) return 1;
-    return std::max<std::uint32_t>(1, (pages + a.sync_pages - 1) / a.sync_pages);
-}
-
 bool needs_recv(std::uint32_t kind) { return kind == rs::kSrcRecv || kind == rs::kSrcReduce; }
 
 }  // namespace
@@ -79,34 +73,29 @@ void fabric_ring_reader_main() {
     const auto t = dtype_code(a.dtype);
     WAYPOINT("FRS");
     if (a.start_count) noc_semaphore_wait_min(a.start_sem, a.start_count);
+    // The writer upstream increments once per sync group of a step; the
+    // group holding page i + k - 1 has landed once the count reaches
+    // ceil((i + k) / sync_pages) for this step (one group: 1).
+    const std::uint32_t groups = ring_syncs(n, a.sync_pages);
+    auto groups_upto = [&](std::uint32_t pages) {
+        return std::min(groups, a.sync_pages ? (pages + a.sync_pages - 1) / a.sync_pages : 1u);
+    };
     std::uint32_t filled = 0;
-    std::uint32_t seen = 0;    // recv_sem value consumed so far
-    std::uint32_t seen_l = 0;  // final_l_sem
-    std::uint32_t seen_r = 0;  // final_r_sem
+    std::uint32_t seen = 0;  // recv_sem increments of earlier steps
     for (std::uint32_t s = 0; s < a.steps; ++s) {
         const std::uint32_t kind = a.kind[s], b = a.block[s];
         const bool last_local = (a.dst[s] & rs::kDstLocal) && !(a.dst[s] & rs::kDstSend);
-        std::uint32_t synced = 0, synced_l = 0, synced_r = 0;  // sync groups of this step seen
+        std::uint32_t synced = 0;  // sync groups of this step already waited for
         for (std::uint32_t i = 0; i < n; i += ppp) {
             const std::uint32_t k = std::min(ppp, n - i);
-            // Wait for the packets this chunk needs to have landed.
-            if (needs_recv(kind)) {
-                const std::uint32_t need = a.sync_pages ? (i + k + a.sync_pages - 1) / a.sync_pages : 1;
-                if (need > synced) {
-                    noc_semaphore_wait_min(a.recv_sem, seen + std::min(need, syncs_of(a, n)));
-                    synced = std::min(need, syncs_of(a, n));
-                }
-            } else if (kind == rs::kSrcFinal) {
-                const std::uint32_t need = std::min(a.sync_pages ? (i + k + a.sync_pages - 1) / a.sync_pages : 1u,
-                                                    syncs_of(a, n));
-                if (a.has_l && need > synced_l) {
-                    noc_semaphore_wait_min(a.final_l_sem, seen_l + need);
-                    synced_l = need;
-                }
-                if (a.has_r && need > synced_r) {
-                    noc_semaphore_wait_min(a.final_r_sem, seen_r + need);
-                    synced_r = need;
-                }
+            // Wait for the packets this chunk needs to have landed (the line's
+            // final step, its one block, on the two side semaphores).
+            const std::uint32_t need = groups_upto(i + k);
+            if (need > synced && (needs_recv(kind) || kind == rs::kSrcFinal)) {
+                if (needs_recv(kind)) noc_semaphore_wait_min(a.recv_sem, seen + need);
+                if (kind == rs::kSrcFinal && a.has_l) noc_semaphore_wait_min(a.final_l_sem, need);
+                if (kind == rs::kSrcFinal && a.has_r) noc_semaphore_wait_min(a.final_r_sem, need);
+                synced = need;
             }
             // A free slot of the circular buffer.
             if (filled >= a.cb_slots) noc_semaphore_wait_min(a.cb_freed, filled - a.cb_slots + 1);
@@ -164,11 +153,7 @@ void fabric_ring_reader_main() {
             ++filled;
             l1_write_u32(a.cb_filled, filled);
         }
-        if (needs_recv(kind)) seen += syncs_of(a, n);
-        if (kind == rs::kSrcFinal) {
-            if (a.has_l) seen_l += syncs_of(a, n);
-            if (a.has_r) seen_r += syncs_of(a, n);
-        }
+        if (needs_recv(kind)) seen += groups;
     }
     // Blocks that only land here (the end of their way): wait for all of them.
     if (a.recv_count) {
