@@ -103,7 +103,7 @@ TEST_P(OperatorType, ExactOnTwoThreeFourAndEightReplicas) {
     }
     // The fabric implementation's own order (chunks of the bidirectional ring
     // pair; line: both sides into the owner) on an odd ring, the 8-ring and a line.
-    for (const std::string where : {replicas(3), replicas(8), std::string("--chips 4 --topology line")}) {
+    for (const std::string& where : {replicas(3), replicas(8), std::string("--chips 4 --topology line")}) {
         const std::string common =
             fmt::format("{} --op {} --dtype {} --count 1037 --page-bytes 512 --impl fabric", where, p.op, p.dtype);
         expectExact(runBinary(kT3000, "all_reduce " + common), "all_reduce " + common);
