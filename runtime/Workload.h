@@ -41,6 +41,9 @@ public:
     virtual void selectSweepPoint(std::size_t /*i*/) {}
     virtual std::string sweepHeader() const { return {}; }
     virtual std::string sweepRow(const nlohmann::json& /*report*/) const { return {}; }
+    /// The plot series (--plot) of each point's report, in point order; empty:
+    /// one series named by the workload.
+    virtual std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& /*reports*/) const { return {}; }
 
     /// Extra top-level keys of the JSON report (taken from the results).
     virtual void decorate(nlohmann::json& /*report*/) const {}

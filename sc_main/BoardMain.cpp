@@ -2,19 +2,24 @@
 
 #include "models/common/Report.h"
 #include "platforms/Platform.h"
+#include "tools/sweep/SweepPlot.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <thread>
 
 namespace cclsim {
 
@@ -40,6 +45,8 @@ struct GlobalOptions {
     bool quiet = false;
     bool torus = false;
     std::string csv;
+    unsigned jobs = 0;  ///< sweep points at once (0: every core)
+    std::string plot;   ///< sweep plot image (.png or .svg)
 };
 
 double peakRssMiB() {
@@ -190,61 +197,138 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
     os << j.dump(2) << "\n";
 }
 
-/// Run every sweep point in a child process; collect their reports.
-int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
-    std::vector<nlohmann::json> reports;
-    int worst = kOk;
-    if (!g.quiet) std::cout << w.sweepHeader();
-    for (std::size_t i = 0; i < w.sweepPoints(); ++i) {
-        int fds[2];
-        if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-        std::fflush(stdout);
-        const pid_t pid = fork();
-        if (pid == 0) {
-            close(fds[0]);
-            int code = kOk;
-            std::string out;
-            try {
-                w.selectSweepPoint(i);
-                GlobalOptions child = g;
-                child.vcd.clear();
-                child.quiet = true;  // no progress lines from sweep points
-                nlohmann::json rep = runOnce(board, w, child, code);
-                out = rep.dump();
-            } catch (const std::exception& e) {
-                out = nlohmann::json{{"error", e.what()}}.dump();
-                code = kSimError;
-            }
-            std::size_t off = 0;
-            while (off < out.size()) {
-                const ssize_t n = write(fds[1], out.data() + off, out.size() - off);
-                if (n <= 0) break;
-                off += std::size_t(n);
-            }
-            close(fds[1]);
-            _exit(code);
+/// A sweep point running in its own process: its report arrives on a pipe.
+struct PointProcess {
+    pid_t pid = -1;
+    int fd = -1;
+    std::string buf;
+};
+
+/// Fork the process of sweep point `i`. The child selects the point, runs
+/// it, writes its JSON report to the pipe and exits with the run's exit code.
+PointProcess startPoint(const BoardInfo& board, Workload& w, const GlobalOptions& g, std::size_t i,
+                        const std::map<std::size_t, PointProcess>& running) {
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error(fmt::format("sweep point {}: pipe failed", i));
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(fmt::format("sweep point {}: fork failed", i));
+    if (pid == 0) {
+        close(fds[0]);
+        for (const auto& [j, p] : running) close(p.fd);  // the other points' pipes are not ours
+        int code = kOk;
+        std::string out;
+        try {
+            w.selectSweepPoint(i);
+            GlobalOptions child = g;
+            child.vcd.clear();
+            child.quiet = true;  // no progress lines from sweep points
+            nlohmann::json rep = runOnce(board, w, child, code);
+            out = rep.dump();
+        } catch (const ConfigError& e) {
+            out = nlohmann::json{{"error", std::string("configuration error: ") + e.what()}}.dump();
+            code = kConfig;
+        } catch (const sc_core::sc_report& e) {
+            out = nlohmann::json{{"error", std::string("simulation error ") + e.get_msg()}}.dump();
+            code = kSimError;
+        } catch (const std::exception& e) {
+            out = nlohmann::json{{"error", e.what()}}.dump();
+            code = kSimError;
+        }
+        std::size_t off = 0;
+        while (off < out.size()) {
+            const ssize_t n = write(fds[1], out.data() + off, out.size() - off);
+            if (n <= 0) break;
+            off += std::size_t(n);
         }
         close(fds[1]);
-        std::string buf;
-        char tmp[65536];
-        ssize_t n;
-        while ((n = read(fds[0], tmp, sizeof tmp)) > 0) buf.append(tmp, std::size_t(n));
-        close(fds[0]);
-        int status = 0;
-        waitpid(pid, &status, 0);
-        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kSimError;
-        nlohmann::json rep = buf.empty() ? nlohmann::json{{"error", "sweep point crashed"}} : nlohmann::json::parse(buf);
-        if (code != kOk) {
-            worst = std::max(worst, code);
-            std::cerr << fmt::format("sweep point {} failed: {}\n", i,
-                                     rep.contains("error") ? rep["error"].dump() : rep.value("data_check_failure", ""));
-        } else if (!g.quiet) {
-            std::cout << w.sweepRow(rep) << std::flush;
-        }
-        reports.push_back(std::move(rep));
+        _exit(code);
     }
+    close(fds[1]);
+    return PointProcess{pid, fds[0], {}};
+}
+
+/// Reap a finished point: its report (or why there is none) and exit code.
+nlohmann::json finishPoint(PointProcess& p, std::size_t i, int& code) {
+    close(p.fd);
+    int status = 0;
+    waitpid(p.pid, &status, 0);
+    code = WIFEXITED(status) ? WEXITSTATUS(status) : kSimError;
+    if (p.buf.empty()) {
+        code = code == kOk ? kSimError : code;
+        return nlohmann::json{{"error", WIFSIGNALED(status)
+                                            ? fmt::format("sweep point {} crashed (signal {})", i, WTERMSIG(status))
+                                            : fmt::format("sweep point {} wrote no report", i)}};
+    }
+    try {
+        return nlohmann::json::parse(p.buf);
+    } catch (const nlohmann::json::exception& e) {
+        code = code == kOk ? kSimError : code;
+        return nlohmann::json{{"error", fmt::format("sweep point {}: unreadable report: {}", i, e.what())}};
+    }
+}
+
+/// Run every sweep point in its own child process, up to `g.jobs` at once;
+/// rows are printed and reports kept in point order, whatever order the
+/// points finish in.
+int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
+    const std::size_t n = w.sweepPoints();
+    const std::size_t jobs = g.jobs ? g.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::optional<nlohmann::json>> done(n);
+    std::vector<int> codes(n, kOk);
+    std::map<std::size_t, PointProcess> running;
+    std::size_t next = 0, shown = 0;
+    int worst = kOk;
+    if (!g.quiet) std::cout << w.sweepHeader() << std::flush;
+    while (shown < n) {
+        while (running.size() < jobs && next < n) {
+            running.emplace(next, startPoint(board, w, g, next, running));
+            ++next;
+        }
+        std::vector<pollfd> fds;
+        std::vector<std::size_t> which;
+        for (const auto& [i, p] : running) {
+            fds.push_back(pollfd{p.fd, POLLIN, 0});
+            which.push_back(i);
+        }
+        if (poll(fds.data(), fds.size(), -1) < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error("sweep: poll failed");
+        }
+        for (std::size_t k = 0; k < fds.size(); ++k) {
+            if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            PointProcess& p = running.at(which[k]);
+            char tmp[65536];
+            const ssize_t got = read(p.fd, tmp, sizeof tmp);
+            if (got > 0) {
+                p.buf.append(tmp, std::size_t(got));
+                continue;
+            }
+            if (got < 0 && errno == EINTR) continue;
+            done[which[k]] = finishPoint(p, which[k], codes[which[k]]);
+            running.erase(which[k]);
+        }
+        for (; shown < n && done[shown]; ++shown) {
+            const nlohmann::json& rep = *done[shown];
+            if (codes[shown] != kOk) {
+                worst = std::max(worst, codes[shown]);
+                std::cerr << fmt::format("sweep point {} failed: {}\n", shown,
+                                         rep.contains("error") ? rep["error"].dump()
+                                                               : rep.value("data_check_failure", ""));
+            } else if (!g.quiet) {
+                std::cout << w.sweepRow(rep) << std::flush;
+            }
+        }
+    }
+    std::vector<nlohmann::json> reports;
+    for (auto& r : done) reports.push_back(std::move(*r));
     if (!g.json.empty()) writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});
     if (!g.csv.empty()) writeCsv(g.csv, w, reports);
+    if (!g.plot.empty()) {
+        const sweep::PlotFiles f = sweep::writePlot(g.plot, reports, w.sweepSeries(reports));
+        if (!g.quiet) std::cout << fmt::format("  plot: {} (gnuplot data {}, script {})\n", f.image, f.data, f.script);
+    }
     return worst;
 }
 
@@ -279,6 +363,10 @@ struct Cli {
         app.add_flag("--quiet", g.quiet, "print only errors");
         app.add_flag("--torus", g.torus, "close the mesh with the descriptor's torus links (edge links)");
         app.add_option("--csv", g.csv, "write the report as CSV to FILE (collectives; one row per sweep size)");
+        app.add_option("-j,--jobs", g.jobs, "sweeps: points run at once, each in its own process (default: every core)")
+            ->check(CLI::Range(1u, 4096u));
+        app.add_option("--plot", g.plot, "sweeps: draw the sweep with gnuplot into FILE.png or FILE.svg (data and "
+                                         "script beside it)");
         for (WorkloadFactory f : board.workloads) {
             auto w = f();
             CLI::App* cmd = app.add_subcommand(w->name(), w->description());
@@ -358,6 +446,7 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
 
     try {
         if (w->sweepPoints() > 0) return runSweep(board, *w, g);
+        if (!g.plot.empty()) return fail(g, kUsage, "--plot draws a sweep: add the workload's --sweep");
         int code = kOk;
         const nlohmann::json rep = runOnce(board, *w, g, code);
         if (!g.json.empty()) writeJson(g.json, rep);
@@ -378,6 +467,9 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
         return code;
     } catch (const ConfigError& e) {
         return fail(g, kConfig, std::string("configuration error: ") + e.what());
+    } catch (const sweep::PlotError& e) {
+        std::cerr << "cclsim: " << e.what() << "\n";  // the sweep's reports are written already
+        return kConfig;
     } catch (const sc_core::sc_report& e) {
         return fail(g, kSimError, std::string("simulation error ") + e.get_msg());
     } catch (const std::exception& e) {

@@ -311,6 +311,7 @@ public:
         const std::uint64_t sizeBytes = sizeBytesOf(op_, s.count, n, s.dtype);
         const double algbw = double(sizeBytes) / ns;  // bytes per ns == GB/s
         const double linkbw = op.busiestPairBytes(rt.platform()) / (ns * s.links * op.directions());
+        const EthConfig& eth = rt.platform().descriptor().arch.erisc.eth;  // the links' framing limit (plots)
         check_ = op.check(rt);
         if (check_.status != "off")
             rt.scoreboard().record(check_.elementsChecked * golden::elementBytes(s.dtype), check_.wrongElements == 0,
@@ -373,6 +374,8 @@ public:
                 {"bus_factor", busFactor(op_, n)},
                 {"linkbw_GBps", linkbw},
                 {"linkbw_normalised_by", fmt::format("{} link(s) x {} direction(s)", s.links, op.directions())},
+                {"line_rate_GBps", eth.lineBytesPerNs},
+                {"framing_limit_GBps", eth.lineBytesPerNs * op.packetBytes() / eth.wireBytes(op.packetBytes())},
                 {"data_check", check_.status},
                 {"elements_checked", check_.elementsChecked},
                 {"wrong_elements", check_.wrongElements},
@@ -455,6 +458,18 @@ public:
                            r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
                            r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
                            r["method"].get<std::string>());
+    }
+
+    std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& reports) const override {
+        std::vector<std::string> out;
+        for (const nlohmann::json& rep : reports) {
+            const nlohmann::json r = rep.value("results", nlohmann::json::object());
+            out.push_back(!r.contains("n_chips") ? std::string()
+                                                 : fmt::format("{} chips {}, {} link(s), {} {}", r["n_chips"].get<unsigned>(),
+                                                               r["topology"].get<std::string>(), r["links"].get<unsigned>(),
+                                                               r["impl"].get<std::string>(), r["method"].get<std::string>()));
+        }
+        return out;
     }
 
     std::string csvHeader() const override {

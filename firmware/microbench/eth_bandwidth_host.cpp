@@ -55,6 +55,15 @@ public:
                            r["line_rate_pct"].get<double>(), r["framing_limit_pct"].get<double>());
     }
 
+    std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& reports) const override {
+        std::vector<std::string> out;
+        for (const nlohmann::json& rep : reports)
+            out.push_back(rep.contains("params") && rep["params"].value("channels", 0u) == 1
+                              ? "1 channel"
+                              : "the most channels that fit (up to 30)");
+        return out;
+    }
+
     void build(Runtime& rt) override {
         if (packet_ % 16) throw ConfigError(fmt::format("--packet {}: must be a multiple of 16", packet_));
         const ClusterDescriptor& d = rt.platform().descriptor();
@@ -113,6 +122,8 @@ public:
                 {"line_rate_pct", 100.0 * gbps / line},
                 {"framing_limit_GBps", framing},
                 {"framing_limit_pct", 100.0 * gbps / framing},
+                {"frame_overhead_bytes", eth.packetOverheadBytes},
+                {"frame_payload_bytes", eth.maxPacketBytes},
                 {"bytes_per_direction", bytes},
                 {"directions", unidir_ ? 1 : 2},
                 {"channels", used_},
