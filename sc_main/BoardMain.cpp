@@ -186,7 +186,8 @@ void writeCsv(const std::string& path, const Workload& w, const std::vector<nloh
     if (!os) throw ConfigError(fmt::format("cannot write CSV report '{}'", path));
     os << w.csvHeader() << "\n";
     for (const nlohmann::json& r : reports) {
-        const std::string row = r.contains("results") ? w.csvRow(r) : std::string();
+        const bool ran = r.contains("results") && !r.contains("error") && !r["results"].empty();
+        const std::string row = ran ? w.csvRow(r) : std::string();
         if (!row.empty()) os << row << "\n";
     }
 }
@@ -313,9 +314,12 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
             const nlohmann::json& rep = *done[shown];
             if (codes[shown] != kOk) {
                 worst = std::max(worst, codes[shown]);
-                std::cerr << fmt::format("sweep point {} failed: {}\n", shown,
-                                         rep.contains("error") ? rep["error"].dump()
-                                                               : rep.value("data_check_failure", ""));
+                // The first line of the message; the whole of it is in the JSON report.
+                const std::string why = rep.contains("error") ? rep["error"].get<std::string>()
+                                                              : "data check failed: " + rep.value("data_check_failure", "");
+                const auto eol = why.find('\n');
+                std::cerr << fmt::format("sweep point {} failed (exit {}): {}{}\n", shown, codes[shown],
+                                         why.substr(0, eol), eol == std::string::npos ? "" : " ...");
             } else if (!g.quiet) {
                 std::cout << w.sweepRow(rep) << std::flush;
             }
@@ -366,7 +370,14 @@ struct Cli {
         app.add_option("-j,--jobs", g.jobs, "sweeps: points run at once, each in its own process (default: every core)")
             ->check(CLI::Range(1u, 4096u));
         app.add_option("--plot", g.plot, "sweeps: draw the sweep with gnuplot into FILE.png or FILE.svg (data and "
-                                         "script beside it)");
+                                         "script beside it)")
+            ->check(CLI::Validator(
+                [](std::string& f) {
+                    const auto dot = f.rfind('.');
+                    const std::string ext = dot == std::string::npos ? "" : f.substr(dot);
+                    return ext == ".png" || ext == ".svg" ? std::string() : "the image must end in .png or .svg";
+                },
+                "FILE.png|FILE.svg"));
         for (WorkloadFactory f : board.workloads) {
             auto w = f();
             CLI::App* cmd = app.add_subcommand(w->name(), w->description());

@@ -186,7 +186,9 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
     gp += fmt::format("set terminal {} size {},{} {}\n", png ? "pngcairo" : "svg", twoPanels ? 1400 : 900, 560,
                       png ? "font \",10\"" : "dynamic font \",10\"");
     gp += fmt::format("set output {}\n", quoteGp(baseName(image)));
-    gp += "set termoption noenhanced\nset grid\nset key top left\nset autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n" + setup;
+    gp += "set termoption noenhanced\nset grid\n";
+    gp += kind == Kind::Latency ? "set key top left\n" : "set key bottom right\n";
+    gp += "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n" + setup;
     gp += fmt::format("set xlabel {}\n", quoteGp(xlabel));
     const auto lines = [&](int ycol) {
         std::string p;
@@ -202,10 +204,16 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
             for (const nlohmann::json* r : good)
                 if (r->at("results").contains("framing_limit_GBps"))
                     limits[num(r->at("results"), "packet_bytes")] = num(r->at("results"), "framing_limit_GBps");
+            // Packet sizes with the same limit (to 1 MB/s) share one line.
+            std::map<std::string, std::string> byLimit;
+            for (const auto& [p, l] : limits) {
+                std::string& sizes = byLimit[fmt::format("{:.3f}", l)];
+                sizes += fmt::format("{}{:.0f}", sizes.empty() ? "" : "/", p);
+            }
             std::string lim;
-            for (const auto& [p, l] : limits)
-                lim += fmt::format(", {:.6g} with lines dt 2 lw 2 title {}", l,
-                                   quoteGp(fmt::format("framing limit, {:.0f} B packets: {:.3f} GB/s", p, l)));
+            for (const auto& [l, sizes] : byLimit)
+                lim += fmt::format(", {} with lines dt 2 lw 2 title {}", l,
+                                   quoteGp(fmt::format("framing limit, {} B packets: {} GB/s", sizes, l)));
             gp += fmt::format("set multiplot layout 1,2 title {}\n", quoteGp(title));
             gp += "set yrange [0:*]\nset ylabel \"busbw (GB/s)\"\nset title \"bus bandwidth\"\n";
             gp += "plot " + lines(2) + "\n";
@@ -243,7 +251,7 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
             break;
         case Kind::Latency:
             gp += fmt::format("set multiplot layout 1,2 title {}\n", quoteGp(title));
-            gp += "set ylabel \"ns\"\nset title \"round trip\"\n";
+            gp += "set yrange [0:*]\nset ylabel \"ns\"\nset title \"round trip\"\n";
             gp += "plot " + lines(2) + "\n";
             gp += fmt::format("set title {}\n", quoteGp(cols[2].name == "per_hop_ns" ? "per hop" : "one way"));
             gp += "plot " + lines(3) + "\n";

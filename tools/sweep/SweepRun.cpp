@@ -278,7 +278,8 @@ std::string mergedCsv(const nlohmann::json& merged) {
     for (const nlohmann::json& p : merged["points"]) {
         if (!p.contains("report")) continue;
         for (const auto& [k, v] : p["report"]["results"].items())
-            if (v.is_primitive() && !isWallKey(k) && seen.insert(k).second) cols.push_back(k);
+            if (v.is_primitive() && !isWallKey(k) && k != "data_check" && k != "sim_time_ns" && seen.insert(k).second)
+                cols.push_back(k);
     }
     std::string out = "point";
     for (const auto& k : merged["swept"]) out += "," + csvField(k);

@@ -86,7 +86,7 @@ SweepSpec decode(const YAML::Node& root, const std::string& file) {
     s.file = file;
     if (!root.IsMap()) throw SweepError(fmt::format("{}: a sweep spec is a mapping (board, workload, options, sweep)", file));
     YAML::Node sweepKey, sweepNode;
-    bool hasBoard = false, hasWorkload = false;
+    bool hasBoard = false, hasWorkload = false, hasSweep = false;
     std::set<std::string> seen;
     for (const Entry& e : entries(root)) {
         const auto scalar = [&]() {
@@ -114,6 +114,7 @@ SweepSpec decode(const YAML::Node& root, const std::string& file) {
         } else if (e.key == "sweep") {
             sweepKey = e.keyNode;
             sweepNode = e.value;
+            hasSweep = true;
         } else {
             throw SweepError(fmt::format("{}: unknown key '{}' (a spec has board, workload, options, sweep)",
                                          location(file, e.keyNode), e.key));
@@ -121,7 +122,7 @@ SweepSpec decode(const YAML::Node& root, const std::string& file) {
     }
     if (!hasBoard) throw SweepError(fmt::format("{}: key 'board' is required but missing", file));
     if (!hasWorkload) throw SweepError(fmt::format("{}: key 'workload' is required but missing", file));
-    if (!sweepKey) throw SweepError(fmt::format("{}: key 'sweep' is required but missing", file));
+    if (!hasSweep) throw SweepError(fmt::format("{}: key 'sweep' is required but missing", file));
     if (!sweepNode.IsMap() || sweepNode.size() == 0)
         throw SweepError(fmt::format("{} must be a mapping of option: [values, ...]", where(sweepKey, file, "sweep")));
     for (const Entry& e : entries(sweepNode)) {
