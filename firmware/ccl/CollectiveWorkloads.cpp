@@ -464,10 +464,11 @@ public:
         std::vector<std::string> out;
         for (const nlohmann::json& rep : reports) {
             const nlohmann::json r = rep.value("results", nlohmann::json::object());
+            // Not the method: --method auto picks one per size, and a sweep is one line.
             out.push_back(!r.contains("n_chips") ? std::string()
-                                                 : fmt::format("{} chips {}, {} link(s), {} {}", r["n_chips"].get<unsigned>(),
+                                                 : fmt::format("{} chips {}, {} link(s), {}", r["n_chips"].get<unsigned>(),
                                                                r["topology"].get<std::string>(), r["links"].get<unsigned>(),
-                                                               r["impl"].get<std::string>(), r["method"].get<std::string>()));
+                                                               r["impl"].get<std::string>()));
         }
         return out;
     }

@@ -187,7 +187,7 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
                       png ? "font \",10\"" : "dynamic font \",10\"");
     gp += fmt::format("set output {}\n", quoteGp(baseName(image)));
     gp += "set termoption noenhanced\nset grid\n";
-    gp += kind == Kind::Latency ? "set key top left\n" : "set key bottom right\n";
+    gp += "set key bottom right\n";
     gp += "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n" + setup;
     gp += fmt::format("set xlabel {}\n", quoteGp(xlabel));
     const auto lines = [&](int ycol) {
