@@ -180,84 +180,122 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
     // Script: run from its own directory, so that it names its files without a path.
     const std::string data = quoteGp(baseName(files.data));
     const bool png = ext == ".png";
-    const bool twoPanels = kind == Kind::Collective || kind == Kind::Latency;
-    std::string gp = fmt::format("# {}: written by cclsim; re-draw with: cd {} && gnuplot {}\n", baseName(files.script),
-                                 dirName(files.script), baseName(files.script));
-    gp += fmt::format("set terminal {} size {},{} {}\n", png ? "pngcairo" : "svg", twoPanels ? 1400 : 900, 560,
-                      png ? "font \",10\"" : "dynamic font \",10\"");
-    gp += fmt::format("set output {}\n", quoteGp(baseName(image)));
-    gp += "set termoption noenhanced\nset grid\n";
-    gp += "set key bottom right\n";
-    gp += "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n" + setup;
-    gp += fmt::format("set xlabel {}\n", quoteGp(xlabel));
-    const auto lines = [&](int ycol) {
-        std::string p;
-        for (std::size_t s = 0; s < order.size(); ++s)
-            p += fmt::format("{}{} index {} using 1:{} with linespoints pt 7 ps 0.8 title {}", p.empty() ? "" : ", ", data,
-                             s, ycol, quoteGp(order[s]));
-        return p;
+    const int panels = kind == Kind::Collective || kind == Kind::Latency ? 2 : 1;
+
+    // Reference lines (framing limits): what they plot and their titles, with
+    // fixed colours so the key panel below can repeat them.
+    struct Ref {
+        std::string what, title;
     };
+    static const char* kRefColours[] = {"#555555", "#c0392b", "#2471a3", "#7d3c98"};
+    std::vector<Ref> refs;
+    std::string functions;
     switch (kind) {
         case Kind::Collective: {
-            // The framing limit for each packet size in the sweep: line rate x P/(P + O*ceil(P/M)).
+            // The framing limit for each packet size in the sweep: line rate x P/(P + O*ceil(P/M));
+            // packet sizes with the same limit (to 1 MB/s) share one line.
             std::map<double, double> limits;
             for (const nlohmann::json* r : good)
                 if (r->at("results").contains("framing_limit_GBps"))
                     limits[num(r->at("results"), "packet_bytes")] = num(r->at("results"), "framing_limit_GBps");
-            // Packet sizes with the same limit (to 1 MB/s) share one line.
             std::map<std::string, std::string> byLimit;
             for (const auto& [p, l] : limits) {
                 std::string& sizes = byLimit[fmt::format("{:.3f}", l)];
                 sizes += fmt::format("{}{:.0f}", sizes.empty() ? "" : "/", p);
             }
-            std::string lim;
             for (const auto& [l, sizes] : byLimit)
-                lim += fmt::format(", {} with lines dt 2 lw 2 title {}", l,
-                                   quoteGp(fmt::format("framing limit, {} B packets: {} GB/s", sizes, l)));
-            gp += fmt::format("set multiplot layout 1,2 title {}\n", quoteGp(title));
-            gp += "set yrange [0:*]\nset ylabel \"busbw (GB/s)\"\nset title \"bus bandwidth\"\n";
-            gp += "plot " + lines(2) + "\n";
-            gp += "set ylabel \"linkbw (GB/s per link and direction)\"\nset title \"link bandwidth\"\n";
-            gp += "plot " + lines(3) + lim + "\n";
-            gp += "unset multiplot\n";
+                refs.push_back({l, fmt::format("framing limit, {} B packets: {} GB/s", sizes, l)});
             break;
         }
         case Kind::EthBandwidth: {
             const nlohmann::json& r = good.front()->at("results");
-            gp += fmt::format("set title {}\nset ylabel \"GB/s per direction\"\nset yrange [0:*]\n", quoteGp(title));
-            std::string curve;
             if (r.contains("frame_overhead_bytes") && r.contains("frame_payload_bytes")) {
-                gp += fmt::format("line = {:.6g}   # line rate (GB/s), from the arch YAML\n", num(r, "line_rate_GBps"));
-                gp += fmt::format("overhead = {:.6g}   # wire bytes per frame beyond the payload\n",
-                                  num(r, "frame_overhead_bytes"));
-                gp += fmt::format("frame = {:.6g}   # largest payload per frame\n", num(r, "frame_payload_bytes"));
-                gp += "framing(P) = line * P / (P + overhead * ceil(P / frame))\nset samples 1000\n";
-                curve = fmt::format(", framing(x) with lines dt 2 lw 2 title {}",
-                                    quoteGp(fmt::format("framing limit {:.1f} x P/(P+{:.0f}*ceil(P/{:.0f}))",
-                                                        num(r, "line_rate_GBps"), num(r, "frame_overhead_bytes"),
-                                                        num(r, "frame_payload_bytes"))));
+                functions += fmt::format("line = {:.6g}   # line rate (GB/s), from the arch YAML\n",
+                                         num(r, "line_rate_GBps"));
+                functions += fmt::format("overhead = {:.6g}   # wire bytes per frame beyond the payload\n",
+                                         num(r, "frame_overhead_bytes"));
+                functions += fmt::format("frame = {:.6g}   # largest payload per frame\n", num(r, "frame_payload_bytes"));
+                functions += "framing(P) = line * P / (P + overhead * ceil(P / frame))\nset samples 1000\n";
+                refs.push_back({"framing(x)", fmt::format("framing limit {:.1f} x P/(P+{:.0f}*ceil(P/{:.0f}))",
+                                                          num(r, "line_rate_GBps"), num(r, "frame_overhead_bytes"),
+                                                          num(r, "frame_payload_bytes"))});
             } else {
-                curve = fmt::format(", {} index 0 using 1:3 with lines dt 2 lw 2 title \"framing limit\"", data);
+                refs.push_back({data + " index 0 using 1:3", "framing limit"});
             }
-            gp += "plot " + lines(2) + curve + "\n";
             break;
         }
         case Kind::FabricBandwidth:
-            gp += fmt::format("set title {}\nset ylabel \"GB/s\"\nset yrange [0:*]\n", quoteGp(title));
-            gp += "plot " + lines(2) +
-                  fmt::format(", {} index 0 using 1:3 with lines dt 2 lw 2 title \"framing limit (with the packet "
-                              "header)\"\n",
-                              data);
+            refs.push_back({data + " index 0 using 1:3", "framing limit (with the packet header)"});
             break;
         case Kind::Latency:
-            gp += fmt::format("set multiplot layout 1,2 title {}\n", quoteGp(title));
-            gp += "set yrange [0:*]\nset ylabel \"ns\"\nset title \"round trip\"\n";
-            gp += "plot " + lines(2) + "\n";
-            gp += fmt::format("set title {}\n", quoteGp(cols[2].name == "per_hop_ns" ? "per hop" : "one way"));
-            gp += "plot " + lines(3) + "\n";
-            gp += "unset multiplot\n";
             break;
     }
+    const auto refLines = [&](bool inKey) {
+        std::string p;
+        for (std::size_t i = 0; i < refs.size(); ++i)
+            p += fmt::format(", {} with lines dt 2 lw 2 lc rgb \"{}\" title {}", inKey ? "NaN" : refs[i].what,
+                             kRefColours[i % 4], quoteGp(refs[i].title));
+        return p;
+    };
+    const auto lines = [&](int ycol, bool inKey) {
+        std::string p;
+        for (std::size_t s = 0; s < order.size(); ++s)
+            p += fmt::format("{}{} with linespoints lt {} dt {} pt 7 ps 0.8 title {}", p.empty() ? "" : ", ",
+                             inKey ? std::string("NaN") : fmt::format("{} index {} using 1:{}", data, s, ycol), s % 8 + 1,
+                             s / 8 % 5 + 1, quoteGp(order[s]));
+        return p;
+    };
+
+    // Many configurations: the key gets a panel of its own below the plots
+    // (a key inside would hide the lines); past 8 lines the dash pattern changes too.
+    const bool keyBelow = order.size() > 6;
+    const std::size_t keyRows = (order.size() + refs.size() + 1) / 2;
+    const int width = panels == 2 ? 1400 : 900;
+    const int height = keyBelow ? 480 + 18 * int(keyRows) : 560;
+    const double keyFrac = keyBelow ? double(18 * keyRows + 20) / height : 0.0;
+
+    std::string gp = fmt::format("# {}: written by cclsim; re-draw with: cd {} && gnuplot {}\n", baseName(files.script),
+                                 dirName(files.script), baseName(files.script));
+    gp += fmt::format("set terminal {} size {},{} {}\n", png ? "pngcairo" : "svg", width, height,
+                      png ? "font \",10\"" : "dynamic font \",10\"");
+    gp += fmt::format("set output {}\n", quoteGp(baseName(image)));
+    gp += "set termoption noenhanced\nset grid\nset autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n";
+    gp += keyBelow ? "unset key\n" : "set key bottom right\n";
+    gp += setup + functions;
+    gp += fmt::format("set xlabel {}\n", quoteGp(xlabel));
+    if (panels == 2 || keyBelow) gp += fmt::format("set multiplot title {}\n", quoteGp(title));
+    const auto panel = [&](int i, const std::string& panelTitle, const std::string& ylabel, const std::string& plot) {
+        std::string out;
+        if (panels == 2 || keyBelow)
+            out += fmt::format("set origin {:.4f},{:.4f}\nset size {:.4f},{:.4f}\n", double(i) / panels, keyFrac,
+                               1.0 / panels, 1.0 - keyFrac - (panels == 2 || keyBelow ? 0.04 : 0.0));
+        if (!panelTitle.empty()) out += fmt::format("set title {}\n", quoteGp(panelTitle));
+        return out + fmt::format("set ylabel {}\nset yrange [0:*]\nplot {}\n", quoteGp(ylabel), plot);
+    };
+    switch (kind) {
+        case Kind::Collective:
+            gp += panel(0, "bus bandwidth", "busbw (GB/s)", lines(2, false));
+            gp += panel(1, "link bandwidth", "linkbw (GB/s per link and direction)", lines(3, false) + refLines(false));
+            break;
+        case Kind::EthBandwidth:
+            gp += panel(0, keyBelow ? "" : title, "GB/s per direction", lines(2, false) + refLines(false));
+            break;
+        case Kind::FabricBandwidth:
+            gp += panel(0, keyBelow ? "" : title, "GB/s", lines(2, false) + refLines(false));
+            break;
+        case Kind::Latency:
+            gp += panel(0, "round trip", "ns", lines(2, false));
+            gp += panel(1, cols[2].name == "per_hop_ns" ? "per hop" : "one way", "ns", lines(3, false));
+            break;
+    }
+    if (keyBelow) {
+        // The key panel: invisible plots of NaN carry the titles.
+        gp += fmt::format("set origin 0,0\nset size 1,{:.4f}\nunset border\nunset tics\nunset grid\nunset title\n"
+                          "unset xlabel\nunset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+                          "set key center center maxrows {} font \",9\"\nplot {}{}\n",
+                          keyFrac, keyRows, lines(2, true), refLines(true));
+    }
+    if (panels == 2 || keyBelow) gp += "unset multiplot\n";
     std::ofstream os(files.script);
     if (!os) throw PlotError(fmt::format("--plot: cannot write '{}'", files.script));
     os << gp;
