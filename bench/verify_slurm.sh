@@ -46,9 +46,13 @@ rm -rf "$WORK"
 mkdir -p "$WORK"/{state,spool,log,munge}
 started=()
 cleanup() {
-    local pidfile
-    for pidfile in "${started[@]}"; do
-        [[ -f $pidfile ]] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    # Stop the daemons this script started (newest first) and wait until they are gone.
+    local i pid
+    for ((i = ${#started[@]} - 1; i >= 0; i--)); do
+        [[ -f ${started[i]} ]] || continue
+        pid=$(cat "${started[i]}")
+        kill "$pid" 2>/dev/null || continue
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     done
 }
 trap cleanup EXIT
