@@ -187,4 +187,12 @@ TEST(SweepTool, BadSpecsAndFailingPoints) {
     EXPECT_NE(csv.find("\n1,3X,failed,3,"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\n2,16K,ok,0,"), std::string::npos) << csv;
     EXPECT_NE(slurp(d / "out.txt").find("1 of 3 point(s) failed"), std::string::npos) << slurp(d / "out.txt");
+    // A point over --timeout is killed (the board with its shell) and reported with exit code 124.
+    EXPECT_EQ(run("board: n300\nworkload: all_gather\noptions: {no-data: true}\nsweep:\n  size: [4K, 1G]\n",
+                  "--timeout 0.5 --csv " + (d / "t.csv").string()),
+              124);
+    EXPECT_NE(slurp(d / "t.csv").find("\n1,1G,failed,124,"), std::string::npos) << slurp(d / "t.csv");
+    EXPECT_NE(slurp(d / "out.txt").find("point 1 failed: cclsim sweep: error: the point took longer than --timeout 0.5 s"),
+              std::string::npos)
+        << slurp(d / "out.txt");
 }

@@ -173,13 +173,44 @@ std::string writeSlurmScript(const std::string& dirIn) {
     return p.string();
 }
 
-void runLocal(const std::string& dir, unsigned jobs, bool quiet) {
+namespace {
+// Points run in process groups of their own (so that a timeout kills the
+// board, not only its shell); a Ctrl-C on the terminal then reaches only the
+// sweep tool, which kills the points it started and stops.
+volatile std::sig_atomic_t gInterrupted = 0;
+extern "C" void onInterrupt(int sig) { gInterrupted = sig; }
+}  // namespace
+
+void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutSeconds) {
+    using Clock = std::chrono::steady_clock;
     const nlohmann::json m = readManifest(dir);
     const std::size_t n = m["points"].size();
-    std::map<pid_t, std::size_t> running;
-    std::map<pid_t, std::chrono::steady_clock::time_point> started;
+    struct Running {
+        std::size_t point;
+        Clock::time_point start;
+        bool timedOut = false;
+    };
+    std::map<pid_t, Running> running;
     std::size_t next = 0, finished = 0;
+    gInterrupted = 0;
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction oldInt {}, oldTerm {};
+    sigaction(SIGINT, &sa, &oldInt);
+    sigaction(SIGTERM, &sa, &oldTerm);
+    const auto restore = [&] {
+        sigaction(SIGINT, &oldInt, nullptr);
+        sigaction(SIGTERM, &oldTerm, nullptr);
+    };
     while (finished < n) {
+        if (gInterrupted) {
+            for (const auto& [pid, r] : running) kill(-pid, SIGKILL);
+            for (const auto& [pid, r] : running) waitpid(pid, nullptr, 0);
+            restore();
+            throw std::runtime_error(fmt::format("interrupted: {} of {} point(s) finished; the reports so far are in {}",
+                                                 finished, n, dir));
+        }
         while (running.size() < std::max(1u, jobs) && next < n) {
             const std::string cmd = m["points"][next]["command"].get<std::string>();
             std::fflush(stdout);
@@ -187,32 +218,49 @@ void runLocal(const std::string& dir, unsigned jobs, bool quiet) {
             const pid_t pid = fork();
             if (pid < 0) throw std::runtime_error("sweep: fork failed");
             if (pid == 0) {
+                setpgid(0, 0);
                 execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
                 _exit(127);
             }
-            running[pid] = next++;
-            started[pid] = std::chrono::steady_clock::now();
+            setpgid(pid, pid);
+            running[pid] = Running{next++, Clock::now()};
         }
         int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR) continue;
-            throw std::runtime_error("sweep: waitpid failed");
+        const pid_t pid = waitpid(-1, &status, WNOHANG);
+        if (pid < 0 && errno != EINTR) throw std::runtime_error("sweep: waitpid failed");
+        if (pid <= 0) {
+            if (timeoutSeconds > 0)
+                for (auto& [p, r] : running)
+                    if (!r.timedOut && std::chrono::duration<double>(Clock::now() - r.start).count() > timeoutSeconds) {
+                        kill(-p, SIGKILL);
+                        r.timedOut = true;
+                    }
+            usleep(20000);
+            continue;
         }
         const auto it = running.find(pid);
         if (it == running.end()) continue;
         ++finished;
-        if (!quiet) {
-            const fs::path rc = fs::path(dir) / "points" / (std::to_string(it->second) + ".rc");
-            const std::string code = fs::exists(rc) ? readText(rc) : std::string("?\n");
-            const double wall =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started[pid]).count();
-            std::cerr << fmt::format("sweep: [{}/{}] point {} {} ({:.1f} s)\n", finished, n, it->second,
-                                     code == "0\n" ? "ok" : "failed, exit " + code.substr(0, code.size() - 1), wall);
+        const fs::path stem = fs::path(dir) / "points" / std::to_string(it->second.point);
+        if (it->second.timedOut) {
+            // The shell was killed with the board: the exit code and the reason are ours to write.
+            writeText(stem.string() + ".rc", "124\n");
+            std::ofstream(stem.string() + ".log", std::ios::app)
+                << fmt::format("cclsim sweep: error: the point took longer than --timeout {} s and was killed\n",
+                               timeoutSeconds);
         }
-        started.erase(pid);
+        if (!quiet) {
+            const std::string code = fs::exists(stem.string() + ".rc") ? readText(stem.string() + ".rc") : "?\n";
+            const double wall = std::chrono::duration<double>(Clock::now() - it->second.start).count();
+            std::cerr << fmt::format("sweep: [{}/{}] point {} {} ({:.1f} s)\n", finished, n, it->second.point,
+                                     code == "0\n"         ? "ok"
+                                     : it->second.timedOut ? "timed out"
+                                                           : "failed, exit " + code.substr(0, code.size() - 1),
+                                     wall);
+        }
         running.erase(it);
     }
+    restore();
 }
 
 nlohmann::json mergeSweepDir(const std::string& dir) {

@@ -33,8 +33,10 @@ void writeSweepDir(const SweepSpec& spec, const std::string& dir, const std::str
 std::string writeSlurmScript(const std::string& dir);
 
 /// Run the job lines of DIR on this machine, up to `jobs` at once (each a
-/// `sh -c` process). Progress lines on stderr unless `quiet`.
-void runLocal(const std::string& dir, unsigned jobs, bool quiet);
+/// `sh -c` process in its own process group). A point running longer than
+/// `timeoutSeconds` (> 0) is killed and gets exit code 124. Progress lines on
+/// stderr unless `quiet`. Ctrl-C kills the running points and throws.
+void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutSeconds = 0);
 
 /// The merged report of DIR: {"board", "workload", "swept", "points": [
 ///   {"index", "options": {key: value}, "status": "ok"|"failed"|"missing",
@@ -58,7 +60,8 @@ std::vector<std::string> mergedSeries(const nlohmann::json& merged);
 std::vector<nlohmann::json> mergedReports(const nlohmann::json& merged);
 
 /// The exit code of a merged sweep: 0 if every point ran and passed, the
-/// worst point exit code if some failed, 6 if some are missing.
+/// worst point exit code if some failed (124: killed by --timeout), 6 if some
+/// are missing.
 int mergedExitCode(const nlohmann::json& merged);
 
 /// Shell-quote one word.

@@ -1,13 +1,14 @@
 // sweep: run a sweep spec's points on the board executables and merge them.
 //
-//   sweep SPEC.yaml [-j N] [--dir DIR] [--csv F] [--json F] [--plot F.png|.svg]
+//   sweep SPEC.yaml [-j N] [--timeout S] [--dir DIR] [--csv F] [--json F] [--plot F.png|.svg]
 //   sweep SPEC.yaml --emit-slurm DIR [--submit]      a Slurm job array
 //   sweep SPEC.yaml --emit-parallel DIR              a GNU parallel job list
 //   sweep --merge DIR [--csv F] [--json F] [--plot F.png|.svg]
 //
 // The boards are found beside this executable (build/). Exit codes: 0 every
 // point passed; a point's exit code (1 data check, 3 configuration, 4
-// simulation error, 5 deadlock / time limit; the worst) if some failed; 2
+// simulation error, 5 deadlock / time limit, 124 killed by --timeout; the
+// worst) if some failed; 2
 // usage error or bad spec; 6 points missing in --merge.
 #include "tools/sweep/SweepPlot.h"
 #include "tools/sweep/SweepRun.h"
@@ -125,10 +126,13 @@ int main(int argc, char** argv) {
                  "sweep");
     std::string specFile, dir, emitSlurm, emitParallel, mergeDir;
     unsigned jobs = 0;
+    double timeout = 0;
     bool submit = false;
     Outputs o;
     app.add_option("spec", specFile, "sweep spec (YAML)");
     app.add_option("-j,--jobs", jobs, "points at once on this machine (default: every core)")->check(CLI::Range(1u, 4096u));
+    app.add_option("--timeout", timeout, "kill a point after this many wall-clock seconds (exit 124; default: no limit)")
+        ->check(CLI::Range(0.0, 1e7));
     app.add_option("--dir", dir, "keep the points' reports and logs in DIR (default: a temporary directory, removed "
                                  "when every point passed)");
     app.add_option("--csv", o.csv, "write the merged report as CSV");
@@ -149,9 +153,9 @@ int main(int argc, char** argv) {
                                                         : "--merge DIR takes no spec: the directory holds it");
         if (submit && emitSlurm.empty()) throw CLI::ValidationError("--submit goes with --emit-slurm DIR");
         if (!emitSlurm.empty() || !emitParallel.empty()) {
-            if (!o.csv.empty() || !o.json.empty() || !o.plot.empty() || !dir.empty() || jobs)
-                throw CLI::ValidationError("--emit-* writes a job list only: give -j, --dir, --csv, --json and --plot "
-                                           "to the run or to --merge");
+            if (!o.csv.empty() || !o.json.empty() || !o.plot.empty() || !dir.empty() || jobs || timeout > 0)
+                throw CLI::ValidationError("--emit-* writes a job list only: give -j, --timeout, --dir, --csv, --json "
+                                           "and --plot to the run or to --merge");
         }
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
@@ -204,7 +208,7 @@ int main(int argc, char** argv) {
         if (!o.quiet)
             std::cerr << fmt::format("sweep: {} point(s) of {} {} from {}, {} at once\n", spec.points(), spec.board,
                                      spec.workload, spec.file, j);
-        runLocal(d, j, o.quiet);
+        runLocal(d, j, o.quiet, timeout);
         const int code = report(d, o);
         if (temp && code == 0)
             fs::remove_all(d);
