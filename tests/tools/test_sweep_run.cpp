@@ -189,10 +189,12 @@ TEST(SweepTool, BadSpecsAndFailingPoints) {
     EXPECT_NE(slurp(d / "out.txt").find("1 of 3 point(s) failed"), std::string::npos) << slurp(d / "out.txt");
     // A point over --timeout is killed (the board with its shell) and reported with exit code 124.
     EXPECT_EQ(run("board: n300\nworkload: all_gather\noptions: {no-data: true}\nsweep:\n  size: [4K, 1G]\n",
-                  "--timeout 0.5 --csv " + (d / "t.csv").string()),
+                  "--timeout 0.5 --csv " + (d / "t.csv").string() + " --json " + (d / "t.json").string()),
               124);
     EXPECT_NE(slurp(d / "t.csv").find("\n1,1G,failed,124,"), std::string::npos) << slurp(d / "t.csv");
-    EXPECT_NE(slurp(d / "out.txt").find("point 1 failed: cclsim sweep: error: the point took longer than --timeout 0.5 s"),
+    const auto t = nlohmann::json::parse(slurp(d / "t.json"));
+    EXPECT_EQ(t["points"][0]["status"], "ok");
+    EXPECT_NE(t["points"][1]["error"].get<std::string>().find("the point took longer than --timeout 0.5 s"),
               std::string::npos)
-        << slurp(d / "out.txt");
+        << t["points"][1];
 }
