@@ -32,6 +32,7 @@ std::uint32_t Program::allocateL1(CoreCoord c, std::uint32_t bytes, std::uint32_
         throw ConfigError(fmt::format("chip {} core {}: cannot allocate {} B of L1: {} B free of the {} B kernel region",
                                       chip_, c.str(), bytes, end > it->second ? end - it->second : 0, end - base));
     it->second = addr + bytes;
+    claimed_.insert(c);
     return addr;
 }
 

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,10 @@ public:
     bool hasKernelOn(CoreCoord core) const;
     /// Bytes of `core`'s kernel region allocated so far (0: untouched).
     std::uint32_t l1Used(CoreCoord core) const;
+    /// Has a host allocated L1 on `core` for that core alone (allocateL1,
+    /// a semaphore)? L1 taken by a buffer interleaved over every worker core
+    /// does not claim a core: a kernel may still run beside the tensor.
+    bool coreClaimed(CoreCoord core) const { return claimed_.count(core) != 0; }
     void setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args);
 
 private:
@@ -107,6 +112,7 @@ private:
     Runtime& rt_;
     unsigned chip_;
     std::map<CoreCoord, std::uint32_t> next_;  ///< allocation cursor per core
+    std::set<CoreCoord> claimed_;              ///< cores with an allocateL1 of their own
     std::uint64_t dramNext_ = 0;               ///< allocation cursor in every DRAM bank
     std::map<unsigned, std::uint64_t> sramNext_;  ///< allocation cursor per SRAM bank
     std::map<CoreCoord, std::uint32_t> semaphores_;  ///< semaphores per core

@@ -213,9 +213,10 @@ CoreCoord freeWorkerNear(Runtime& rt, unsigned chip, CoreCoord near, const std::
     const CoreCoord* best = nullptr;
     int bestDist = 0;
     for (const CoreCoord& w : arch.workers) {
-        // A core that runs a kernel, or whose L1 a host already allocated (a
-        // process group's ranks before their kernels exist), is taken.
-        if (prog.hasKernelOn(w) || prog.l1Used(w) > 0 || std::find(taken.begin(), taken.end(), w) != taken.end())
+        // A core that runs a kernel, or whose L1 a host already allocated for
+        // it alone (a process group's ranks before their kernels exist), is
+        // taken; a tensor interleaved over the L1 of every core is not.
+        if (prog.hasKernelOn(w) || prog.coreClaimed(w) || std::find(taken.begin(), taken.end(), w) != taken.end())
             continue;
         const int dist = std::abs(int(w.x) - int(near.x)) + std::abs(int(w.y) - int(near.y));
         if (!best || dist < bestDist) {

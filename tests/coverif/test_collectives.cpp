@@ -179,6 +179,12 @@ TEST(CollectiveVariants, TensorsInL1) {
     expectExact(runT3000({"reduce_scatter", "--impl", "edm", "--l1", "--size", "208K"}), 13);
 }
 
+TEST(CollectiveVariants, TensorsInL1BesideFabricWorkersAndMuxes) {
+    // The tensor takes the same L1 range on every worker core; the fabric's
+    // workers and muxes still find cores (a tensor does not claim a core).
+    expectExact(runT3000({"all_gather", "--impl", "fabric", "--workers", "2", "--l1", "--size", "208K"}), 104);
+}
+
 TEST(CollectiveVariants, ManyWorkersSmallPackets) {
     expectExact(runT3000({"all_gather", "--impl", "edm", "--workers", "8", "--packet", "2048", "--size", "208K"}), 104);
 }
