@@ -2,6 +2,7 @@
 # Headless GTKWave screenshot of a cclsim trace.
 #
 #   traces/screenshot.sh TRACE.gtkw|TRACE.vcd OUT.png [--full | --window FROM_NS TO_NS] [--size WxH]
+# (--size: the virtual screen, default 1700x1000; cclsim save files open a 1600x900 window)
 #
 # A .gtkw opens with its own view (its signals, groups, translate filters and
 # zoom: cclsim's save files show the whole run); a .vcd uses the .gtkw beside
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 (($# >= 2)) || die "usage: traces/screenshot.sh TRACE.gtkw|TRACE.vcd OUT.png [--full | --window FROM_NS TO_NS] [--size WxH]"
 trace=$1 out=$2
 shift 2
-from="" to="" full=0 size=1600x900
+from="" to="" full=0 size=1700x1000
 while (($#)); do
     case $1 in
         --full) full=1; shift ;;
@@ -32,7 +33,7 @@ while (($#)); do
             awk -v a="$from" -v b="$to" 'BEGIN { exit !(b > a) }' || die "--window: TO_NS must be after FROM_NS"
             shift 3 ;;
         --size)
-            (($# >= 2)) && [[ $2 =~ ^[0-9]+x[0-9]+$ ]] || die "--size needs WxH, e.g. 1600x900"
+            (($# >= 2)) && [[ $2 =~ ^[0-9]+x[0-9]+$ ]] || die "--size needs WxH, e.g. 1700x1000"
             size=$2; shift 2 ;;
         *) die "unknown option '$1'" ;;
     esac
@@ -50,6 +51,7 @@ case $trace in
             args=("${trace%.vcd}.gtkw")
         else
             args=("$trace"); all=1
+            [[ -n $from ]] || full=1  # no save file, no zoom of its own
         fi ;;
     *) die "'$trace' is neither a .gtkw nor a .vcd" ;;
 esac

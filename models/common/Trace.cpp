@@ -269,13 +269,15 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     os << "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n";
     // Zoom to the whole run: GTKWave shows 2^-zoom time units (ps) per pixel
     // over the wave pane (window width less the signal-name pane).
-    // Zoom to the whole run (plus 2%). GTKWave 3.3 shows kSpan x 2^zoom time
-    // units across the wave pane of a [size] 1600 900 window (measured: its
-    // Zoom_Full of a 75.3 us trace is zoom -24.10).
-    constexpr double kSpan = 4.18;
+    // Zoom to the whole run (plus 2%). GTKWave 3.3 spans about
+    // kPsPerPixel x 2^-zoom ps per pixel of its wave pane (measured on this
+    // 1600-pixel-wide layout: the pane is the width less the search tree,
+    // the names and ~50 pixels of borders).
+    constexpr unsigned kWidth = 1600, kSstWidth = 200, kSignalsWidth = 300;
+    constexpr double kWavePixels = kWidth - kSstWidth - kSignalsWidth - 50, kPsPerPixel = 0.005;
     const double end = 1.02 * double(std::max<Tick>(curTime_ == kNever ? 1 : curTime_, 1));
-    os << "*" << std::to_string(std::log2(kSpan / end)) << " -1\n";
-    os << "[sst_width] 200\n[signals_width] 300\n";
+    os << "*" << std::to_string(std::log2(kPsPerPixel * kWavePixels / end)) << " -1\n";
+    os << "[sst_width] " << kSstWidth << "\n[signals_width] " << kSignalsWidth << "\n";
     os << "[sst_expanded] 0\n[sst_vpaned_height] 300\n";
     // GTKWave trace flags (hex): 0x20 right-justify, 0x4 decimal, 0x2 hex,
     // 0x8 binary, 0x800 ASCII, 0x2000 translate filter file, 0x8000 analog

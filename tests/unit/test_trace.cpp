@@ -378,11 +378,11 @@ TEST(TraceFile, GtkwListsBusyLinksFirstAsAnalogCurves) {
     EXPECT_NE(group, std::string::npos) << g;
     EXPECT_LT(group, g.find("-b.chip0")) << "the overview comes first";
     EXPECT_NE(g.find("b.chip0.eth0.eth.tx_util_pct[6:0]"), std::string::npos) << "idle links stay in their chip";
-    // Zoomed to the whole run: GTKWave shows 4.18 x 2^zoom ps (see writeGtkw).
+    // Zoomed to the whole run: GTKWave shows 0.005 ps x 1050 pixels x 2^-zoom (see writeGtkw).
     const auto star = g.find("\n*");
     ASSERT_NE(star, std::string::npos);
     const double zoom = std::stod(g.substr(star + 2));
-    EXPECT_NEAR(4.18 * std::pow(2.0, -zoom), 1.02 * 100'000, 100.0);
+    EXPECT_NEAR(0.005 * 1050 * std::pow(2.0, -zoom), 1.02 * 100'000, 100.0);
 }
 
 TEST(TraceFile, WaypointsPackFourCharacters) {
