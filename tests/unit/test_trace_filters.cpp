@@ -6,6 +6,7 @@
 #include "firmware/edm/EdmBuilder.h"
 #include "firmware/fabric/FabricBuilder.h"
 #include "models/common/Trace.h"
+#include "models/pe/PeIpcq.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 
 /// Every enum the model traces (a new enum-valued signal adds its table here).
 std::vector<const TraceEnum*> tracedEnums() {
-    return {&edm::channelStateTraceEnum(), &fabric::connectionStateTraceEnum()};
+    return {&edm::channelStateTraceEnum(), &fabric::connectionStateTraceEnum(), &ipcqWaitTraceEnum(), &ipcqDirTraceEnum()};
 }
 
 const fs::path kDir = fs::path(CCLSIM_SOURCE_DIR) / "traces" / "filters";
@@ -67,6 +68,8 @@ TEST(TraceFilters, EveryEnumValueHasAName) {
     EXPECT_EQ(edm::channelStateTraceEnum().valueNames.size(), std::size_t(edm::RECEIVER_WAITING_FOR_ETH) + 1);
     EXPECT_EQ(edm::channelStateTraceEnum().valueNames[edm::SENDER_READY_FOR_ETH_TRANSFER], "SENDER_READY_FOR_ETH_TRANSFER");
     EXPECT_EQ(fabric::connectionStateTraceEnum().valueNames.at(fabric::conn::kCloseRequested), "CLOSE_REQUESTED");
+    EXPECT_EQ(ipcqWaitTraceEnum().valueNames.at(IpcqWait::RecvAny), "RECV_ANY");
+    EXPECT_EQ(ipcqDirTraceEnum().valueNames.at(unsigned(IpcqDir::ChildLeft)), std::string(ipcqDirName(IpcqDir::ChildLeft)));
 }
 
 }  // namespace
