@@ -26,7 +26,7 @@ struct KernelConfig {
     unsigned noc = 0;
     unsigned vc = 0;                      ///< PE_DMA virtual channel (0 vc_compute, 1 vc_comm)
     std::vector<std::uint32_t> ctArgs;
-    std::vector<std::string> traceSlots;
+    std::vector<TraceSlot> traceSlots;     ///< kernel-owned trace values (trace_value)
     /// A service kernel (fabric router, mux) that never returns on its own:
     /// the run completes when every non-persistent kernel has returned.
     bool persistent = false;

@@ -41,6 +41,7 @@ struct GlobalOptions {
     double skewNs = 0;
     std::vector<std::string> starts;
     bool traceAll = false;
+    double traceWindowNs = ticksToNs(TraceFile::kDefaultSampleWindow);
     double maxSimUs = 10e6;
     bool quiet = false;
     bool torus = false;
@@ -124,6 +125,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     std::unique_ptr<TraceFile> tf;
     if (!g.vcd.empty()) {
         tf = std::make_unique<TraceFile>(g.vcd);
+        tf->setSampleWindow(nsToTicks(g.traceWindowNs));
         platform.trace(*tf);
         tf->begin();
     }
@@ -363,6 +365,9 @@ struct Cli {
         app.add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
         app.add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
         app.add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
+        app.add_option("--trace-window-ns", g.traceWindowNs,
+                       "window of the traced utilisation signals (tx_util_pct), default 1000")
+            ->check(CLI::Range(0.001, 1e9));
         app.add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
         app.add_flag("--quiet", g.quiet, "print only errors");
         app.add_flag("--torus", g.torus, "close the mesh with the descriptor's torus links (edge links)");

@@ -2,7 +2,7 @@
 //
 //   <board> <workload> [workload options] [--json FILE] [--vcd FILE]
 //           [--cluster FILE] [--arch FILE] [--no-data] [--skew-ns NS]
-//           [--start CHIP:NS ...] [--trace-all-cores] [--max-sim-us US] [--quiet]
+//           [--start CHIP:NS ...] [--trace-all-cores] [--trace-window-ns NS] [--max-sim-us US] [--quiet]
 //
 // Exit codes: 0 success, 1 data check failed, 2 usage error, 3 bad
 // configuration, 4 simulation error (firmware misuse), 5 deadlock or time limit.

@@ -73,6 +73,12 @@ std::vector<std::uint32_t> EdmBuilder::runtime_args() const {
     return a;
 }
 
+const TraceEnum& channelStateTraceEnum() {
+    static const TraceEnum e{"edm_channel_state",
+                             std::vector<std::string>(std::begin(kChannelStateNames), std::end(kChannelStateNames))};
+    return e;
+}
+
 KernelHandle EdmBuilder::build(const std::string& name) {
     if (built_) throw ConfigError("EdmBuilder::build called twice for the same Ethernet core");
     if (channels_.empty()) throw ConfigError("EdmBuilder::build: the EDM has no channels");
@@ -83,7 +89,7 @@ KernelHandle EdmBuilder::build(const std::string& name) {
     core->l1.writeU32(ackWord_ + 4, 1);
     KernelConfig kc;
     kc.ctArgs = compile_args();
-    for (const ChannelInterface& c : channels_) kc.traceSlots.push_back(fmt::format("ch{}_state", c.channel));
+    for (const ChannelInterface& c : channels_) kc.traceSlots.emplace_back(fmt::format("ch{}_state", c.channel), &channelStateTraceEnum());
     KernelHandle k = program_.createKernel(name, fw::edm::erisc_datamover_kernel_main, core_, kc);
     program_.setRuntimeArgs(k, runtime_args());
     return k;

@@ -26,6 +26,9 @@
 
 namespace cclsim::edm {
 
+/// Value names of the EDM's chI_state trace signals (ChannelState).
+const TraceEnum& channelStateTraceEnum();
+
 struct ChannelInterface {
     unsigned channel = 0;
     bool is_sender = false;

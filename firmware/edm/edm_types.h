@@ -33,6 +33,21 @@ enum ChannelState : std::uint32_t {
     RECEIVER_WAITING_FOR_ETH = 7,       ///< waiting for a payload from the link
 };
 
+/// ChannelState names, indexed by value: the single source of the names a
+/// trace viewer shows for the chI_state signals (GTKWave translate filter).
+inline constexpr const char* kChannelStateNames[] = {
+    "DONE",
+    "SENDER_SIGNALING_WORKER",
+    "SENDER_WAITING_FOR_WORKER",
+    "SENDER_READY_FOR_ETH_TRANSFER",
+    "SENDER_WAITING_FOR_ETH",
+    "RECEIVER_SIGNALING_WORKER",
+    "RECEIVER_WAITING_FOR_WORKER",
+    "RECEIVER_WAITING_FOR_ETH",
+};
+static_assert(sizeof(kChannelStateNames) / sizeof(kChannelStateNames[0]) == RECEIVER_WAITING_FOR_ETH + 1,
+              "a name for every ChannelState");
+
 /// Most slots per channel (tt-metal's EDM keeps the index in a uint8_t).
 constexpr std::uint32_t kMaxBuffersPerChannel = 16;
 

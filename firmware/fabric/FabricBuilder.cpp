@@ -48,6 +48,12 @@ FabricBuilder::FabricBuilder(Runtime& rt, FabricTopology topo, const FabricOptio
     chooseSlots();
 }
 
+const TraceEnum& connectionStateTraceEnum() {
+    static const TraceEnum e{"fabric_connection_state",
+                             std::vector<std::string>(std::begin(conn::kStateNames), std::end(conn::kStateNames))};
+    return e;
+}
+
 void FabricBuilder::planRouters() {
     const ClusterDescriptor& d = rt_.platform().descriptor();
     // Planes: the thinnest neighbour pair's user links.
@@ -337,7 +343,7 @@ void FabricBuilder::build() {
         kc.persistent = true;
         kc.resident = true;  // started when the fabric is set up, before any op
         kc.noc = arch.fabric.forwardNoc;
-        kc.traceSlots = {"tx_packets", "rx_packets"};
+        kc.traceSlots = {"tx_packets", "rx_packets", {"worker_conn", &connectionStateTraceEnum()}};
         const std::string name = fmt::format("fabric_router_{}{}", dirName(ri.dir), ri.plane);
         KernelHandle k = prog.createKernel(name, fw::fabric_fw::fabric_router_main, ri.core, kc);
         prog.setRuntimeArgs(k, packArgs(a));

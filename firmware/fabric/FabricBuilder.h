@@ -29,6 +29,9 @@
 
 namespace cclsim::fabric {
 
+/// Value names of a router's worker_conn trace signal (conn::kState).
+const TraceEnum& connectionStateTraceEnum();
+
 struct FabricOptions {
     unsigned planes = 0;     ///< routing planes to build (0: all the topology has)
     unsigned maxPlanes = 0;  ///< with planes = 0: build at most this many (0: no cap)

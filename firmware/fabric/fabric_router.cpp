@@ -380,9 +380,11 @@ private:
             worker_y_ = xy & 0xffff;
             worker_rd_ = l1_read_u32(l_.connection + conn::kWorkerRd);
             worker_open_ = true;
+            trace_value(2, conn::kOpen);
             return;
         }
         if (!l1_word_is(state, conn::kCloseRequested)) return;
+        trace_value(2, conn::kCloseRequested);  // draining the worker's packets
         // Every packet the worker wrote must have left our slots.
         Sender& w = senders_[kWorkerChannel];
         if (!l1_word_is(l_.wr_counter(kWorkerChannel), w.freed)) return;
@@ -390,6 +392,7 @@ private:
                             cnoc());
         l1_write_u32(state, conn::kClosed);
         worker_open_ = false;
+        trace_value(2, conn::kClosed);
     }
 
     FabricRouterArgs a_;

@@ -261,6 +261,8 @@ constexpr std::uint32_t kWorkerRd = 4;       ///< L1 address of the worker's "sl
 constexpr std::uint32_t kWorkerTeardown = 8;
 constexpr std::uint32_t kState = 12;
 constexpr std::uint32_t kClosed = 0, kOpen = 1, kCloseRequested = 2;
+/// kState names, indexed by value (the router's worker_conn trace signal).
+inline constexpr const char* kStateNames[] = {"CLOSED", "OPEN", "CLOSE_REQUESTED"};
 constexpr std::uint32_t kBytes = 16;
 }  // namespace conn
 

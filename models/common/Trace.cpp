@@ -3,9 +3,13 @@
 #include "models/common/Report.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace cclsim {
@@ -48,12 +52,51 @@ TraceFile::TraceFile(const std::string& path) : path_(path) {
 
 TraceFile::~TraceFile() { close(); }
 
-unsigned TraceFile::declare(const std::string& hierName, unsigned width, TraceFormat format, std::uint64_t initial) {
+std::string translateFilterText(const TraceEnum& e) {
+    std::string out = "# GTKWave translate filter for " + e.name + " (written by cclsim from the C++ enum's name table)\n";
+    for (std::size_t v = 0; v < e.valueNames.size(); ++v)
+        if (!e.valueNames[v].empty()) out += std::to_string(v) + " " + e.valueNames[v] + "\n";
+    return out;
+}
+
+unsigned TraceFile::declare(const std::string& hierName, unsigned width, TraceFormat format, std::uint64_t initial,
+                            const TraceEnum* values) {
     if (begun_) throw std::logic_error("trace signal '" + hierName + "' declared after the trace began");
     if (width == 0 || width > 64) throw std::logic_error("trace signal '" + hierName + "': width must be 1..64");
+    if (values && (values->name.empty() || values->name.find_first_of("/ \t") != std::string::npos))
+        throw std::logic_error("trace signal '" + hierName + "': enum name '" + values->name +
+                               "' must be a non-empty file stem");
     const unsigned id = unsigned(decls_.size());
-    decls_.push_back(Decl{hierName, width, format, initial, vcdCode(id)});
+    decls_.push_back(Decl{hierName, width, format, initial, vcdCode(id), values, initial != 0});
     return id;
+}
+
+void TraceFile::setSampleWindow(Tick window) {
+    if (begun_) throw std::logic_error("trace sample window set after the trace began");
+    if (window == 0) throw ConfigError("trace sample window must be positive");
+    window_ = window;
+}
+
+void TraceFile::addSampler(std::function<void(Tick, Tick)> sample) {
+    if (begun_) throw std::logic_error("trace sampler added after the trace began");
+    samplers_.push_back(std::move(sample));
+}
+
+void TraceFile::stamp(Tick t) {
+    std::fprintf(fp_, "#%llu\n", static_cast<unsigned long long>(t));
+    curTime_ = t;
+}
+
+void TraceFile::sampleUpTo(Tick t, bool inclusive) {
+    if (samplers_.empty()) return;
+    for (;;) {
+        const Tick end = windowStart_ + window_;
+        if (inclusive ? end > t : end >= t) break;
+        sampleAt_ = end;
+        for (auto& s : samplers_) s(windowStart_, end);
+        sampleAt_ = kNever;
+        windowStart_ = end;
+    }
 }
 
 void TraceFile::writeValue(const Decl& d, std::uint64_t v) {
@@ -111,45 +154,138 @@ void TraceFile::begin() {
     for (const Decl& d : decls_) writeValue(d, d.initial);
     std::fprintf(fp_, "$end\n");
     curTime_ = now();
+    windowStart_ = curTime_ - curTime_ % window_;
 }
 
 void TraceFile::change(unsigned id, std::uint64_t value) {
     if (!fp_) return;
     if (!begun_) {
         decls_[id].initial = value;
+        decls_[id].nonZero = value != 0;
         return;
     }
-    const Tick t = now();
-    if (t != curTime_) {
-        std::fprintf(fp_, "#%llu\n", static_cast<unsigned long long>(t));
-        curTime_ = t;
+    if (sampleAt_ != kNever) {  // a sampler writing a window's value
+        if (sampleAt_ != curTime_) stamp(sampleAt_);
+    } else {
+        const Tick t = now();
+        if (t != curTime_) {
+            sampleUpTo(t, false);  // windows that ended before t, at their own times
+            if (t != curTime_) stamp(t);
+        }
     }
+    if (value) decls_[id].nonZero = true;
     writeValue(decls_[id], value);
 }
 
 void TraceFile::close() {
     if (!fp_) return;
     if (!begun_) begin();
-    // Close the last time step so viewers show the final values' extent.
     const Tick t = now();
-    if (t != curTime_) std::fprintf(fp_, "#%llu\n", static_cast<unsigned long long>(t));
+    sampleUpTo(t, true);
+    if (!samplers_.empty() && windowStart_ < t) {  // the last, shorter window
+        sampleAt_ = t;
+        for (auto& s : samplers_) s(windowStart_, t);
+        sampleAt_ = kNever;
+        windowStart_ = t;
+    }
+    // Close the last time step so viewers show the final values' extent.
+    if (t != curTime_) stamp(t);
     std::fclose(fp_);
     fp_ = nullptr;
 }
 
+namespace {
+
+/// Signals the save file lists first, in a group of their own: one analog
+/// row per link direction's utilisation, the waveform's overview.
+bool isOverview(const std::string& name) {
+    const std::string leaf = name.substr(name.rfind('.') + 1);
+    return leaf == "tx_util_pct";
+}
+
+/// "eth9" < "eth14": runs of digits compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b) {
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            std::size_t ie = i, je = j;
+            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+            const unsigned long long na = std::stoull(a.substr(i, ie - i)), nb = std::stoull(b.substr(j, je - j));
+            if (na != nb) return na < nb;
+            i = ie;
+            j = je;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+std::string fmtNs(Tick t) {
+    std::ostringstream os;
+    os << ticksToNs(t);
+    return os.str();
+}
+
+}  // namespace
+
 void TraceFile::writeGtkw(const std::string& gtkwPath) const {
+    namespace fs = std::filesystem;
     std::ofstream os(gtkwPath);
     if (!os) throw ConfigError("cannot write GTKWave save file '" + gtkwPath + "'");
-    const std::string vcdName = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
-    os << "[*] cclsim GTKWave save file: signals grouped per chip, then per core\n";
-    os << "[dumpfile] \"" << vcdName << "\"\n";
-    os << "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n[sst_width] 320\n[signals_width] 420\n";
-    os << "[sst_expanded] 1\n[sst_vpaned_height] 300\n";
+    // Absolute paths, plus [savefile]: GTKWave then finds the dump and the
+    // filters from any working directory, and relocates them (relative to
+    // the save file) when the three are moved together.
+    const fs::path gtkwAbs = fs::absolute(gtkwPath).lexically_normal();
+    const fs::path vcdAbs = fs::absolute(path_).lexically_normal();
+    const fs::path filterDir = gtkwAbs.parent_path() / "filters";
+
+    // Translate filter files, one per enum, beside the save file.
+    std::map<std::string, const TraceEnum*> enums;
+    for (const Decl& d : decls_)
+        if (d.values) {
+            auto [it, fresh] = enums.emplace(d.values->name, d.values);
+            if (!fresh && it->second->valueNames != d.values->valueNames)
+                throw std::logic_error("two different trace enums are named '" + d.values->name + "'");
+        }
+    if (!enums.empty()) {
+        std::error_code ec;
+        fs::create_directories(filterDir, ec);
+        if (ec) throw ConfigError("cannot create the filter directory '" + filterDir.string() + "': " + ec.message());
+        for (const auto& [name, e] : enums) {
+            const fs::path f = filterDir / (name + ".txt");
+            std::ofstream fo(f);
+            if (!(fo << translateFilterText(*e)))
+                throw ConfigError("cannot write GTKWave translate filter '" + f.string() + "'");
+        }
+    }
+
+    os << "[*] cclsim GTKWave save file: link utilisation, then signals grouped per chip and per core\n";
+    os << "[dumpfile] \"" << vcdAbs.string() << "\"\n";
+    os << "[savefile] \"" << gtkwAbs.string() << "\"\n";
+    os << "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n";
+    // Zoom to the whole run: GTKWave shows 2^-zoom time units (ps) per pixel
+    // over the wave pane (window width less the signal-name pane).
+    // Zoom to the whole run (plus 2%). GTKWave 3.3 spans about
+    // kPsPerPixel x 2^-zoom ps per pixel of its wave pane (measured on this
+    // 1600-pixel-wide layout: the pane is the width less the search tree,
+    // the names and ~50 pixels of borders).
+    constexpr unsigned kWidth = 1600, kSstWidth = 200, kSignalsWidth = 300;
+    constexpr double kWavePixels = kWidth - kSstWidth - kSignalsWidth - 50, kPsPerPixel = 0.005;
+    const double end = 1.02 * double(std::max<Tick>(curTime_ == kNever ? 1 : curTime_, 1));
+    os << "*" << std::to_string(std::log2(kPsPerPixel * kWavePixels / end)) << " -1\n";
+    os << "[sst_width] " << kSstWidth << "\n[signals_width] " << kSignalsWidth << "\n";
+    os << "[sst_expanded] 0\n[sst_vpaned_height] 300\n";
     // GTKWave trace flags (hex): 0x20 right-justify, 0x4 decimal, 0x2 hex,
-    // 0x8 binary, 0x800 ASCII, 0x800000 group begin, 0x1000000 group end,
-    // 0x200 blank (group label rows), 0x400000 closed group.
+    // 0x8 binary, 0x800 ASCII, 0x2000 translate filter file, 0x8000 analog
+    // step, 0x20000 analog row extension, 0x800000 group begin, 0x1000000
+    // group end, 0x200 blank (group label rows), 0x400000 closed group.
     auto flags = [](const Decl& d) -> const char* {
         if (d.width == 1) return "@28";
+        if (d.values) return "@2024";
         switch (d.format) {
             case TraceFormat::Ascii: return "@820";
             case TraceFormat::Hex: return "@22";
@@ -158,17 +294,68 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
         }
         return "@24";
     };
+    // Each row shows an alias: the name below its chip ("eth0.erisc.worker_conn"),
+    // where GTKWave would show only the last component.
+    auto alias = [](const std::string& name, std::size_t drop) {
+        std::size_t at = std::string::npos;
+        for (std::size_t k = 0; k < drop; ++k) {
+            const std::size_t next = name.find('.', at == std::string::npos ? 0 : at + 1);
+            if (next == std::string::npos) return name;
+            at = next;
+        }
+        // '/' not '.': GTKWave shortens names at dots, aliases too.
+        std::string a = at == std::string::npos ? name : name.substr(at + 1);
+        std::replace(a.begin(), a.end(), '.', '/');
+        return a;
+    };
+    auto emitSignal = [&](const Decl& d) {
+        os << flags(d) << "\n";
+        if (d.values) os << "^1 " << (filterDir / (d.values->name + ".txt")).string() << "\n";
+        os << "+{" << alias(d.name, 2) << "} " << d.name;
+        if (d.width > 1) os << "[" << d.width - 1 << ":0]";
+        os << "\n";
+    };
+
+    // The overview group: every link direction's utilisation as an analog
+    // step curve two rows high.
+    // Only the links that carried traffic; all of them stay in their chip's group.
+    const std::string overviewName = "link utilisation, % of each " + fmtNs(window_) + " ns";
+    std::vector<const Decl*> links;
+    for (const Decl& d : decls_)
+        if (isOverview(d.name) && d.nonZero) links.push_back(&d);
+    std::stable_sort(links.begin(), links.end(), [](const Decl* a, const Decl* b) { return naturalLess(a->name, b->name); });
+    bool overview = false;
+    for (const Decl* dp : links) {
+        const Decl& d = *dp;
+        if (!overview) os << "@800200\n-" << overviewName << "\n";
+        overview = true;
+        os << "@8024\n+{" << alias(d.name, 1) << "} " << d.name << "[" << d.width - 1 << ":0]\n";
+    }
+    if (overview) os << "@1000200\n-" << overviewName << "\n";
+
     // Group key: first two components (board.chipN) and the first three (core).
-    std::vector<std::size_t> order(decls_.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < decls_.size(); ++i) order.push_back(i);
     auto prefix = [&](std::size_t i, std::size_t depth) {
         const auto parts = splitDots(decls_[i].name);
         std::string p;
         for (std::size_t k = 0; k < std::min(depth, parts.size() - 1); ++k) p += (k ? "." : "") + parts[k];
         return p;
     };
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return prefix(a, 3) < prefix(b, 3); });
+    // Chips in numeric order; in a chip, its Ethernet cores first (links,
+    // EDM and fabric states), then the workers, then the rest (DRAM).
+    auto coreRank = [&](std::size_t i) {
+        const auto parts = splitDots(decls_[i].name);
+        if (parts.size() < 4) return -1;  // a chip's own signals, before its cores
+        const std::string& c = parts[2];
+        return c.rfind("eth", 0) == 0 ? 0 : c.rfind("w", 0) == 0 ? 1 : 2;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const std::string ca = prefix(a, 2), cb = prefix(b, 2);
+        if (ca != cb) return naturalLess(ca, cb);
+        if (coreRank(a) != coreRank(b)) return coreRank(a) < coreRank(b);
+        return naturalLess(prefix(a, 3), prefix(b, 3));
+    });
     std::string chipOpen, coreOpen, queueOpen;
     // PE_IPCQ signals get a group per queue ("<core>.pe_ipcq.E": my_head,
     // my_tail, peer_head_cache, peer_tail_cache) inside their core's group.
@@ -209,10 +396,7 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
             queueOpen = queue;
             if (!queue.empty()) os << "@800200\n-" << queue << "\n";
         }
-        const Decl& d = decls_[i];
-        os << flags(d) << "\n" << d.name;
-        if (d.width > 1) os << "[" << d.width - 1 << ":0]";
-        os << "\n";
+        emitSignal(decls_[i]);
     }
     closeChip();
     os << "[pattern_trace] 1\n[pattern_trace] 0\n";

@@ -16,7 +16,7 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
       costs_(core.costs()), dmaVc_(launch_.vc) {
     sleepWatcher_.k = this;
     for (auto& c : counters_) c.onChange = [this] { bump(); };
-    for (std::size_t i = 0; i < launch_.traceSlots.size(); ++i) slots_.emplace_back(32);
+    for (const TraceSlot& s : launch_.traceSlots) slots_.emplace_back(32, TraceFormat::Decimal, s.values);
     setWaypoint("PEND");
     sc_core::sc_spawn_options opts;
     std::string proc = fullName_;
@@ -279,7 +279,7 @@ void KernelContext::setTraceSlot(std::size_t slot, std::uint64_t v) {
 void KernelContext::trace(TraceFile& tf) {
     const std::string base = std::string(core_.name()) + "." + launch_.processor;
     waypoint_.attach(tf, base + ".waypoint");
-    for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].attach(tf, base + "." + launch_.traceSlots[i]);
+    for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].attach(tf, base + "." + launch_.traceSlots[i].name);
 }
 
 std::string KernelContext::describeWait() const {

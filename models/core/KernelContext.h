@@ -52,7 +52,7 @@ struct KernelLaunch {
     unsigned vc = 0;                    ///< default PE_DMA virtual channel for noc_async_*
     Tick startAt = 0;                   ///< go signal: when the dispatcher starts the kernel
     std::uint32_t semaphores = 0;       ///< semaphores of its core (start-up firmware sets them up)
-    std::vector<std::string> traceSlots;  ///< names of kernel-owned trace values
+    std::vector<TraceSlot> traceSlots;  ///< kernel-owned trace values
     Scoreboard* scoreboard = nullptr;     ///< testbench data checks (testbench_check)
     /// A service kernel (a fabric router, a mux) that runs until the run
     /// ends: the run completes when every other kernel has returned.

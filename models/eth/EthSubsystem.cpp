@@ -17,7 +17,14 @@ EthSubsystem::EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, 
     rx.register_b_transport(this, &EthSubsystem::rxTransport);
     for (unsigned q = 0; q < cfg_.txQueues; ++q) depthSig_.emplace_back(8);
     mac_.onChange = [this] {
-        busySig_.set(mac_.idle() ? 0 : 1);
+        const bool busy = !mac_.idle();
+        busySig_.set(busy ? 1 : 0);  // first: writes the windows that ended before now
+        if (busy != txBusy_ && utilSig_.attached()) {
+            const Tick t = now();
+            if (txBusy_) busyTicks_ += t - busySince_;
+            busySince_ = t;
+            txBusy_ = busy;
+        }
         for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].set(mac_.jobsQueued(q));
         if (onTxqChange) onTxqChange();
     };
@@ -28,6 +35,18 @@ void EthSubsystem::trace(TraceFile& tf) {
     busySig_.attach(tf, n + ".tx_busy");
     inflightSig_.attach(tf, n + ".tx_inflight_bytes");
     for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].attach(tf, n + ".tx_cmd_q" + std::to_string(q) + "_depth");
+    // Utilisation: the share of each trace window the link direction spent
+    // serialising (tx_busy high), rounded to a whole percent. Computed when
+    // the trace writes the window, from the busy time accumulated above, so
+    // it adds no simulation event.
+    utilSig_.attach(tf, n + ".tx_util_pct");
+    tf.addSampler([this](Tick start, Tick end) {
+        const Tick busy = busyTicks_ + (txBusy_ ? end - busySince_ : 0);
+        const Tick inWindow = busy - busyAtWindowStart_;
+        busyAtWindowStart_ = busy;
+        const Tick len = end - start;
+        utilSig_.set((inWindow * 100 + len / 2) / len);
+    });
 }
 
 void EthSubsystem::connect(EthSubsystem& peer, const EthLinkInfo& info) {

@@ -138,6 +138,11 @@ private:
     TraceSignal busySig_{1};
     TraceSignal inflightSig_{32};
     std::vector<TraceSignal> depthSig_;
+    TraceSignal utilSig_{7};            ///< tx_util_pct, 0..100
+    bool txBusy_ = false;               ///< serialising (kept only while traced)
+    Tick busySince_ = 0;                ///< when txBusy_ last changed
+    Tick busyTicks_ = 0;                ///< serialising time before busySince_
+    Tick busyAtWindowStart_ = 0;        ///< busy time at the current window's start
 };
 
 }  // namespace cclsim

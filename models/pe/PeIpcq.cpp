@@ -13,6 +13,16 @@ constexpr const char* kDirNames[kIpcqDirs] = {"N", "S", "E", "W", "parent", "chi
 
 const char* ipcqDirName(IpcqDir d) { return kDirNames[unsigned(d)]; }
 
+const TraceEnum& ipcqWaitTraceEnum() {
+    static const TraceEnum e{"ipcq_wait", std::vector<std::string>(std::begin(kIpcqWaitNames), std::end(kIpcqWaitNames))};
+    return e;
+}
+
+const TraceEnum& ipcqDirTraceEnum() {
+    static const TraceEnum e{"ipcq_dir", std::vector<std::string>(std::begin(kDirNames), std::end(kDirNames))};
+    return e;
+}
+
 std::optional<IpcqDir> parseIpcqDir(const std::string& s) {
     for (unsigned d = 0; d < kIpcqDirs; ++d)
         if (s == kDirNames[d]) return IpcqDir(d);
@@ -137,6 +147,14 @@ std::string PeIpcq::pointerDump() const {
 
 void PeIpcq::trace(TraceFile& tf) {
     const std::string base = name();
+    bool any = false;
+    for (const auto& sig : signals_) any = any || sig;
+    if (any) {
+        // What a kernel blocked in an IPCQ call waits for, and on which queue
+        // (wait_dir keeps the last direction waited on).
+        waitSig_.attach(tf, base + ".wait");
+        waitDirSig_.attach(tf, base + ".wait_dir");
+    }
     for (unsigned d = 0; d < kIpcqDirs; ++d) {
         if (!signals_[d]) continue;
         const std::string p = base + "." + kDirNames[d] + ".";

@@ -129,6 +129,12 @@ struct IpcqWait {
     enum Kind : std::uint8_t { None, Send, Recv, RecvAny, Fabric } kind = None;
     IpcqDir dir = IpcqDir::E;
 };
+/// Kind names, indexed by value (the traced pe_ipcq.wait signal).
+inline constexpr const char* kIpcqWaitNames[] = {"NONE", "SEND", "RECV", "RECV_ANY", "FABRIC"};
+static_assert(sizeof(kIpcqWaitNames) / sizeof(kIpcqWaitNames[0]) == IpcqWait::Fabric + 1, "a name per kind");
+/// Value names of the pe_ipcq.wait and pe_ipcq.wait_dir trace signals.
+const TraceEnum& ipcqWaitTraceEnum();
+const TraceEnum& ipcqDirTraceEnum();
 
 class PeIpcq : public sc_core::sc_module {
 public:
@@ -160,7 +166,11 @@ public:
     std::uint64_t received(IpcqQueuePair& q, std::uint32_t nbytes, std::uint32_t meta);
 
     /// Deadlock diagnosis: what the kernel waits for now.
-    void setWait(IpcqWait w) { wait_ = w; }
+    void setWait(IpcqWait w) {
+        wait_ = w;
+        waitSig_.set(w.kind);
+        if (w.kind != IpcqWait::None) waitDirSig_.set(unsigned(w.dir));
+    }
     IpcqWait wait() const { return wait_; }
     /// Round-robin recv cursor (ADR D4 last_polled_dir).
     unsigned& lastPolledDir() { return lastPolled_; }
@@ -199,6 +209,8 @@ private:
     std::array<std::uint32_t, kIpcqDirs> lastHead_{}, lastTail_{};
     Watch watch_;
     IpcqWait wait_;
+    TraceSignal waitSig_{3, TraceFormat::Decimal, &ipcqWaitTraceEnum()};
+    TraceSignal waitDirSig_{3, TraceFormat::Decimal, &ipcqDirTraceEnum()};
     unsigned lastPolled_ = kIpcqDirs - 1;
     IpcqPolicy policy_;
 };

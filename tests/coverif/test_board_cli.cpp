@@ -138,7 +138,7 @@ TEST(BoardCli, VcdSignalsAndDeterminism) {
     EXPECT_NE(gtkw.find("[dumpfile]"), std::string::npos);
     EXPECT_NE(gtkw.find("-n300.chip0"), std::string::npos);        // a group per chip
     EXPECT_NE(gtkw.find("-n300.chip0.eth9"), std::string::npos);   // and per core
-    EXPECT_NE(gtkw.find("@820\nn300.chip0.eth9.erisc.waypoint"), std::string::npos);  // waypoints as ASCII
+    EXPECT_NE(gtkw.find("@820\n+{eth9/erisc/waypoint} n300.chip0.eth9.erisc.waypoint"), std::string::npos);  // waypoints as ASCII
 
     const std::string again = tmp("edm2.vcd");
     ASSERT_EQ(run(args + again), 0);

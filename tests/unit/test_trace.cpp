@@ -1,7 +1,9 @@
 // TraceFile / TraceSignal: the VCD the model writes is parsed back — every
 // declared signal appears once in nested scopes with its width, initial
 // values are dumped, a value is written only when it changes, timestamps
-// increase — and the GTKWave save file groups signals per chip and core.
+// increase — the GTKWave save file groups signals per chip and core and
+// references a translate filter per enum, and sampled (per-window) signals
+// are written at the window boundaries without simulation events of their own.
 #include "models/common/Trace.h"
 
 #include "models/common/EventQueue.h"
@@ -12,6 +14,9 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include <filesystem>
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <string>
@@ -212,7 +217,9 @@ TEST(TraceFile, GtkwGroupsSignalsPerChipThenCore) {
     tf.close();
     tf.writeGtkw(dir.path("board.gtkw"));
     const std::string g = test::readText(dir.path("board.gtkw"));
-    EXPECT_NE(g.find("[dumpfile] \"board.vcd\""), std::string::npos) << g;
+    // Absolute paths, so GTKWave finds the dump from any working directory.
+    EXPECT_NE(g.find("[dumpfile] \"" + std::filesystem::absolute(dir.path("board.vcd")).lexically_normal().string() + "\""),
+              std::string::npos) << g;
 
     // Walk the file: "@800200" + "-name" opens a group, "@1000200" + "-name"
     // closes it; other "@flags" lines precede a signal name.
@@ -224,7 +231,7 @@ TEST(TraceFile, GtkwGroupsSignalsPerChipThenCore) {
     unsigned opened = 0;
     bool balanced = true;
     while (std::getline(is, line)) {
-        if (line.empty() || line[0] == '[') continue;
+        if (line.empty() || line[0] == '[' || line[0] == '*') continue;
         if (line[0] == '@') { pending = line; continue; }
         if (pending == "@800200") {
             open.push_back(line.substr(1));
@@ -233,6 +240,14 @@ TEST(TraceFile, GtkwGroupsSignalsPerChipThenCore) {
             if (open.empty() || open.back() != line.substr(1)) balanced = false;
             if (!open.empty()) open.pop_back();
         } else {
+            // "+{alias} name": the row shows the name below the chip.
+            ASSERT_EQ(line.rfind("+{", 0), 0u) << line;
+            std::string alias = line.substr(2, line.find('}') - 2);
+            EXPECT_EQ(alias.find('.'), std::string::npos) << "GTKWave would shorten " << alias;
+            std::replace(alias.begin(), alias.end(), '/', '.');
+            line = line.substr(line.find("} ") + 2);
+            EXPECT_EQ(line.rfind("n300.", 0), 0u) << line;
+            EXPECT_NE(line.find(alias.substr(0, alias.find('['))), std::string::npos) << alias << " of " << line;
             listed.push_back(line);
             groupsOf[line] = open;
             if (line.rfind("n300.chip0.eth9.erisc", 0) == 0) {
@@ -253,6 +268,121 @@ TEST(TraceFile, GtkwGroupsSignalsPerChipThenCore) {
     EXPECT_EQ(groups("n300.chip0.noc_util[15:0]"), (G{"n300.chip0"}));
     EXPECT_EQ(groups("n300.chip1.eth1.eth.tx_busy"), (G{"n300.chip1", "n300.chip1.eth1"}));
     EXPECT_EQ(groups("n300.chip1.eth1.eth.tx_cmd_q0_depth[7:0]"), (G{"n300.chip1", "n300.chip1.eth1"}));
+}
+
+// A link-like model: tx_busy plus a per-window utilisation computed by a
+// sampler from the busy time, as EthSubsystem does.
+TEST(TraceFile, SampledSignalsAreWrittenAtWindowBoundaries) {
+    test::ScratchDir dir;
+    EventQueue eq("eq");
+    TraceFile tf(dir.path("util.vcd"));
+    EXPECT_THROW(tf.setSampleWindow(0), ConfigError);
+    tf.setSampleWindow(nsToTicks(10));
+    struct Link {
+        TraceSignal busySig{1}, util{7};
+        bool busy = false;
+        Tick since = 0, busyTicks = 0, atWindowStart = 0;
+        void set(bool b) {
+            busySig.set(b);  // first, as the model does: writes the windows that ended before now
+            if (b == busy) return;
+            if (busy) busyTicks += now() - since;
+            since = now();
+            busy = b;
+        }
+    } l;
+    l.busySig.attach(tf, "b.chip0.eth0.eth.tx_busy");
+    l.util.attach(tf, "b.chip0.eth0.eth.tx_util_pct");
+    tf.addSampler([&l](Tick start, Tick end) {
+        const Tick b = l.busyTicks + (l.busy ? end - l.since : 0);
+        l.util.set(((b - l.atWindowStart) * 100 + (end - start) / 2) / (end - start));
+        l.atWindowStart = b;
+    });
+    tf.begin();
+    EXPECT_THROW(tf.addSampler([](Tick, Tick) {}), std::logic_error);
+    eq.at(nsToTicks(5), [&] { l.set(true); });
+    eq.at(nsToTicks(25), [&] { l.set(false); });
+    eq.at(nsToTicks(30), [&] { l.set(false); });  // no change
+    eq.at(nsToTicks(42), [&] { l.set(true); });
+    eq.at(nsToTicks(55), [&] { l.set(false); });
+    eq.at(nsToTicks(58), [] {});  // the run ends mid-window
+    sc_core::sc_start();
+    EXPECT_EQ(now(), nsToTicks(58)) << "sampling added no event";
+    tf.close();
+
+    const Vcd v = parseVcd(test::readText(dir.path("util.vcd")));
+    EXPECT_TRUE(v.error.empty()) << v.error;
+    for (std::size_t i = 1; i < v.stamps.size(); ++i) EXPECT_LT(v.stamps[i - 1], v.stamps[i]);
+    using Changes = std::vector<std::pair<Tick, std::uint64_t>>;
+    // Windows [0,10) 50 %, [10,20) 100 %, [20,30) 50 %, [30,40) 0 %,
+    // [40,50) 80 %, [50,58) 5 of 8 ns = 63 %: each written at its end.
+    EXPECT_EQ(v.changes.at("b.chip0.eth0.eth.tx_util_pct"),
+              (Changes{{10'000, 50}, {20'000, 100}, {30'000, 50}, {40'000, 0}, {50'000, 80}, {58'000, 63}}));
+    EXPECT_EQ(v.changes.at("b.chip0.eth0.eth.tx_busy"), (Changes{{5'000, 1}, {25'000, 0}, {42'000, 1}, {55'000, 0}}));
+}
+
+TEST(TraceFile, GtkwReferencesATranslateFilterPerEnum) {
+    test::ScratchDir dir;
+    static const TraceEnum state{"test_state", {"IDLE", "", "BUSY", "DONE"}};  // value 1 has no name
+    static const TraceEnum clash{"test_state", {"OTHER"}};
+    TraceFile tf(dir.path("enum.vcd"));
+    TraceSignal a{4, TraceFormat::Decimal, &state}, b{4, TraceFormat::Decimal, &state}, util{7};
+    a.attach(tf, "b.chip0.eth0.erisc.ch0_state");
+    b.attach(tf, "b.chip1.eth0.erisc.ch0_state");
+    util.attach(tf, "b.chip0.eth0.eth.tx_util_pct");
+    EXPECT_EQ(translateFilterText(state).find("1 "), std::string::npos) << "no line for an unnamed value";
+    tf.close();
+    std::filesystem::create_directories(dir.path("view"));
+    tf.writeGtkw(dir.path("view/enum.gtkw"));
+    const std::string filter = dir.path("view/filters/test_state.txt");
+    const std::string f = test::readText(filter);
+    for (const char* line : {"\n0 IDLE\n", "\n2 BUSY\n", "\n3 DONE\n"})
+        EXPECT_NE(f.find(line), std::string::npos) << line << " in " << f;
+    EXPECT_EQ(f, translateFilterText(state));
+    const std::string g = test::readText(dir.path("view/enum.gtkw"));
+    const std::string abs = std::filesystem::absolute(filter).lexically_normal().string();
+    // Flags (decimal + translate filter), the filter, then the aliased signal.
+    EXPECT_NE(g.find("@2024\n^1 " + abs + "\n+{eth0/erisc/ch0_state} b.chip0.eth0.erisc.ch0_state[3:0]\n"),
+              std::string::npos) << g;
+    EXPECT_NE(g.find("@2024\n^1 " + abs + "\n+{eth0/erisc/ch0_state} b.chip1.eth0.erisc.ch0_state[3:0]\n"),
+              std::string::npos) << g;
+    EXPECT_NE(g.find("[savefile] \"" + std::filesystem::absolute(dir.path("view/enum.gtkw")).lexically_normal().string()),
+              std::string::npos);
+    // util never left 0: not in the overview group, only in its chip's group.
+    EXPECT_EQ(g.find("-link utilisation"), std::string::npos) << g;
+
+    TraceFile bad(dir.path("bad.vcd"));
+    TraceSignal c{4, TraceFormat::Decimal, &state}, d{4, TraceFormat::Decimal, &clash};
+    c.attach(bad, "b.chip0.x");
+    d.attach(bad, "b.chip0.y");
+    bad.close();
+    EXPECT_THROW(bad.writeGtkw(dir.path("bad.gtkw")), std::logic_error) << "two enums, one file name";
+    static const TraceEnum badName{"no/slash", {"A"}};
+    EXPECT_THROW(bad.declare("b.z", 2, TraceFormat::Decimal, 0, &badName), std::logic_error);
+}
+
+TEST(TraceFile, GtkwListsBusyLinksFirstAsAnalogCurves) {
+    test::ScratchDir dir;
+    EventQueue eq("eq");
+    TraceFile tf(dir.path("links.vcd"));
+    TraceSignal busyUtil{7}, idleUtil{7};
+    busyUtil.attach(tf, "b.chip1.eth3.eth.tx_util_pct");
+    idleUtil.attach(tf, "b.chip0.eth0.eth.tx_util_pct");
+    tf.begin();
+    eq.at(nsToTicks(100), [&] { busyUtil.set(40); });
+    sc_core::sc_start();
+    tf.close();
+    tf.writeGtkw(dir.path("links.gtkw"));
+    const std::string g = test::readText(dir.path("links.gtkw"));
+    const auto group = g.find("@800200\n-link utilisation, % of each 1000 ns\n@8024\n+{chip1/eth3/eth/tx_util_pct} "
+                              "b.chip1.eth3.eth.tx_util_pct[6:0]\n@1000200\n-link utilisation");
+    EXPECT_NE(group, std::string::npos) << g;
+    EXPECT_LT(group, g.find("-b.chip0")) << "the overview comes first";
+    EXPECT_NE(g.find("b.chip0.eth0.eth.tx_util_pct[6:0]"), std::string::npos) << "idle links stay in their chip";
+    // Zoomed to the whole run: GTKWave shows 0.005 ps x 1050 pixels x 2^-zoom (see writeGtkw).
+    const auto star = g.find("\n*");
+    ASSERT_NE(star, std::string::npos);
+    const double zoom = std::stod(g.substr(star + 2));
+    EXPECT_NEAR(0.005 * 1050 * std::pow(2.0, -zoom), 1.02 * 100'000, 100.0);
 }
 
 TEST(TraceFile, WaypointsPackFourCharacters) {
