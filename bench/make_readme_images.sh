@@ -31,7 +31,14 @@ image_sweep_eth_bandwidth() {
     cp "$TMP/sweep_n300_eth_bandwidth.png" "$IMG/"
 }
 
-IMAGES=(image_sweep_all_gather image_sweep_eth_bandwidth)
+# --- image: GTKWave screenshot of the default demo's waveform (README, "Traces")
+image_default_waveform() {
+    say "docs/img/t3000_default_waveform.png: ./cclsim run, then traces/screenshot.sh ..."
+    "$ROOT/cclsim" run --quiet
+    "$ROOT/traces/screenshot.sh" "$ROOT/traces/out/t3000_default.gtkw" "$IMG/t3000_default_waveform.png"
+}
+
+IMAGES=(image_sweep_all_gather image_sweep_eth_bandwidth image_default_waveform)
 
 main() {
     "$ROOT/cclsim" build
