@@ -12,7 +12,8 @@
 #            worker -> EDM -> Ethernet -> EDM -> worker path (n300 edm_stream), timing and data
 #   galaxy   Galaxy 32-chip ring all_gather 16 MiB and 64 MiB, timing mode
 #   galaxy1g Galaxy 32-chip ring all_gather 1 GiB, timing mode (the goal; many minutes today)
-#   chips    scaling with chips: Galaxy ring all_gather over the first 2..32 chips at 2 MiB per chip
+#   chips    scaling with chips: Galaxy all_gather on a line of the first 2..32 chips, 1 MiB per chip
+#            (a ring needs a wraparound link, which only 2 and 32 chips of the ring order have)
 #   sizes    scaling with size: T3000 all_gather (EDM, 6144 B) 1 MiB .. 1 GiB, timing mode
 #   instr    instruction counts (callgrind) of small runs: T3000 all_gather 4 MiB EDM,
 #            eth_bandwidth 16 MiB, Galaxy all_gather 1 MiB
@@ -45,14 +46,14 @@ have_perf=0
 if perf stat -x, -e instructions true 2> "$tmp/perfprobe" >/dev/null && grep -q '^[0-9]' "$tmp/perfprobe"; then
     have_perf=1
 fi
-header=commit,date,part,case,board,args,wall_s,user_s,peak_rss_mib,sim_time_ns,eth_packets,eth_packets_per_wall_s,events,instructions,data_check
+header=commit,date,part,case,board,args,wall_s,user_s,sys_s,peak_rss_mib,sim_time_ns,eth_packets,eth_packets_per_wall_s,events,instructions,data_check
 [[ -s $csv ]] || echo "$header" > "$csv"
-printf '%-9s %-34s %8s %8s %8s %12s %10s %10s %12s %6s\n' part case "wall s" "user s" "RSS MiB" "sim us" "eth pkts" "pkt/s" "instr" data
+printf '%-9s %-34s %8s %8s %7s %8s %12s %10s %10s %12s %6s\n' part case "wall s" "user s" "sys s" "RSS MiB" "sim us" "eth pkts" "pkt/s" "instr" data
 
 run() {  # part, case, board, args...
     local part=$1 name=$2 board=$3; shift 3
     local json=$tmp/$name.json instr=""
-    local wrap=(/usr/bin/time -f '%e %U %M' -o "$tmp/$name.time")
+    local wrap=(/usr/bin/time -f '%e %U %S %M' -o "$tmp/$name.time")
     if [[ $have_perf == 1 ]]; then
         wrap=(perf stat -x, -e instructions -o "$tmp/$name.perf" "${wrap[@]}")
     fi
@@ -66,7 +67,7 @@ run() {  # part, case, board, args...
 callgrind() {  # part, case, board, args...: instruction count under callgrind
     local part=$1 name=$2 board=$3; shift 3
     local json=$tmp/$name.json
-    if ! /usr/bin/time -f '%e %U %M' -o "$tmp/$name.time" valgrind --tool=callgrind --callgrind-out-file="$tmp/$name.cg" \
+    if ! /usr/bin/time -f '%e %U %S %M' -o "$tmp/$name.time" valgrind --tool=callgrind --callgrind-out-file="$tmp/$name.cg" \
             "$build/$board" "$@" --quiet --json "$json" > "$tmp/$name.log" 2>&1; then
         echo "sim_speed: $name failed under callgrind:" >&2; tail -5 "$tmp/$name.log" >&2; return 0
     fi
@@ -80,13 +81,13 @@ emit() {  # part, case, board, args, json, timefile, instructions
 import csv, json, sys
 part, name, board, args, jpath, tpath, instr, commit, stamp, out = sys.argv[1:11]
 j = json.load(open(jpath)); s = j.get("stats", {})
-wall, user, rss_kb = open(tpath).read().split()[-3:]
-wall, user, rss = float(wall), float(user), float(rss_kb) / 1024
+wall, user, sys_s, rss_kb = open(tpath).read().split()[-4:]
+wall, user, sys_s, rss = float(wall), float(user), float(sys_s), float(rss_kb) / 1024
 pk = s.get("eth_packets", 0)
-row = [commit, stamp, part, name, board, args, f"{wall:.2f}", f"{user:.2f}", f"{rss:.1f}", j.get("sim_time_ns", ""),
+row = [commit, stamp, part, name, board, args, f"{wall:.2f}", f"{user:.2f}", f"{sys_s:.2f}", f"{rss:.1f}", j.get("sim_time_ns", ""),
        pk, f"{pk / wall:.0f}" if wall > 0 else "", s.get("events", ""), instr, j.get("data_check", "")]
 with open(out, "a", newline="") as f: csv.writer(f).writerow(row)
-print(f"{part:<9} {name:<34} {wall:8.2f} {user:8.2f} {rss:8.1f} {float(j.get('sim_time_ns', 0))/1e3:12.1f} "
+print(f"{part:<9} {name:<34} {wall:8.2f} {user:8.2f} {sys_s:7.2f} {rss:8.1f} {float(j.get('sim_time_ns', 0))/1e3:12.1f} "
       f"{pk:10d} {pk / wall if wall > 0 else 0:10.0f} {instr or '-':>12} {j.get('data_check', ''):>6}")
 PY
 }
@@ -130,7 +131,7 @@ for p in "${expand[@]}"; do
         ;;
     chips)
         for n in 2 4 8 16 32; do
-            run chips "galaxy_ag_${n}chips_2MiB_per_chip" galaxy all_gather --chips "$n" --size $((2 * n))M --no-data
+            run chips "galaxy_ag_${n}chips_line_1MiB_per_chip" galaxy all_gather --chips "$n" --topology line --size "${n}M" --no-data
         done
         ;;
     sizes)
