@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 namespace cclsim::golden {
@@ -162,7 +163,8 @@ Tensor makeInput(const Collective& c, std::uint64_t seed, unsigned id) {
     return t;
 }
 
-std::vector<Tensor> expectedOutputs(const Collective& c, const std::vector<Tensor>& x) {
+void forEachExpectedOutput(const Collective& c, const std::vector<Tensor>& x,
+                           const std::function<void(unsigned, const Tensor&)>& f) {
     const unsigned n = c.ranks;
     const std::size_t e = elementBytes(c.dtype);
     if (n == 0 || x.size() != n) throw std::invalid_argument("expectedOutputs: one input per rank");
@@ -171,53 +173,62 @@ std::vector<Tensor> expectedOutputs(const Collective& c, const std::vector<Tenso
     const bool reduces = c.op == Op::ReduceScatter || c.op == Op::AllReduce;
     if (reduces && !supports(c.redop, c.dtype))
         throw std::invalid_argument(std::string(redOpName(c.redop)) + " does not support " + dtypeName(c.dtype));
-    std::vector<Tensor> out(n);
+    // At most one output tensor is alive at a time (a 256 MiB all-gather on
+    // eight chips would otherwise hold eight identical 256 MiB tensors).
     switch (c.op) {
         case Op::AllGather: {
-            for (unsigned d = 0; d < n; ++d) out[d].resize(n * c.count * e);
+            // Every rank gathers the same tensor.
+            Tensor out(n * c.count * e);
             for (unsigned r = 0; r < n; ++r) {
                 if (c.gatherDim == 0) {
-                    for (unsigned d = 0; d < n; ++d) std::memcpy(out[d].data() + r * c.count * e, x[r].data(), c.count * e);
+                    std::memcpy(out.data() + r * c.count * e, x[r].data(), c.count * e);
                     continue;
                 }
                 // dim 1: output row i = the ranks' rows i side by side.
                 const std::uint64_t R = c.rowElements;
                 if (R == 0 || c.count % R) throw std::invalid_argument("all_gather dim 1: count is not whole rows");
                 for (std::uint64_t row = 0; row < c.count / R; ++row)
-                    for (unsigned d = 0; d < n; ++d)
-                        std::memcpy(out[d].data() + (row * n * R + r * R) * e, x[r].data() + row * R * e, R * e);
+                    std::memcpy(out.data() + (row * n * R + r * R) * e, x[r].data() + row * R * e, R * e);
             }
-            return out;
+            for (unsigned d = 0; d < n; ++d) f(d, out);
+            return;
         }
         case Op::Broadcast:
-            for (unsigned d = 0; d < n; ++d) out[d] = x.at(c.root);
-            return out;
+            for (unsigned d = 0; d < n; ++d) f(d, x.at(c.root));
+            return;
         case Op::AllToAll: {
             if (c.count % n) throw std::invalid_argument("all_to_all: the input's first dimension must be the ranks");
             const std::uint64_t K = c.count / n;
+            Tensor out(c.count * e);
             for (unsigned d = 0; d < n; ++d) {
-                out[d].resize(c.count * e);
-                for (unsigned s = 0; s < n; ++s)
-                    std::memcpy(out[d].data() + s * K * e, x[s].data() + d * K * e, K * e);
+                for (unsigned s = 0; s < n; ++s) std::memcpy(out.data() + s * K * e, x[s].data() + d * K * e, K * e);
+                f(d, out);
             }
-            return out;
+            return;
         }
         case Op::ReduceScatter: {
             const Tensor all = reduceAll(c, x);
             const std::uint64_t F = c.fracture();
-            for (unsigned f = 0; f < n; ++f) {
-                out[f].assign(F * e, 0);
-                const std::uint64_t lo = f * F, hi = std::min<std::uint64_t>(c.count, lo + F);
-                if (hi > lo) std::memcpy(out[f].data(), all.data() + lo * e, (hi - lo) * e);
+            Tensor out;
+            for (unsigned d = 0; d < n; ++d) {
+                out.assign(F * e, 0);
+                const std::uint64_t lo = d * F, hi = std::min<std::uint64_t>(c.count, lo + F);
+                if (hi > lo) std::memcpy(out.data(), all.data() + lo * e, (hi - lo) * e);
+                f(d, out);
             }
-            return out;
+            return;
         }
         case Op::AllReduce: {
             const Tensor all = reduceAll(c, x);
-            for (unsigned d = 0; d < n; ++d) out[d] = all;
-            return out;
+            for (unsigned d = 0; d < n; ++d) f(d, all);
+            return;
         }
     }
+}
+
+std::vector<Tensor> expectedOutputs(const Collective& c, const std::vector<Tensor>& x) {
+    std::vector<Tensor> out(c.ranks);
+    forEachExpectedOutput(c, x, [&](unsigned d, const Tensor& t) { out[d] = t; });
     return out;
 }
 

@@ -34,6 +34,7 @@
 #include "golden/Types.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,10 @@ struct Collective {
 /// Every rank's expected output from every rank's input (`inputs[r]` holds
 /// count elements). std::invalid_argument on an impossible request.
 std::vector<Tensor> expectedOutputs(const Collective& c, const std::vector<Tensor>& inputs);
+/// The same, one rank at a time: `f(rank, output)` in rank order, with at
+/// most one output tensor alive (the tensor is valid during the call only).
+void forEachExpectedOutput(const Collective& c, const std::vector<Tensor>& inputs,
+                           const std::function<void(unsigned, const Tensor&)>& f);
 
 /// The recipe of fracture f's element k (exposed for tests).
 struct Recipe {

@@ -132,6 +132,8 @@ public:
 
     /// Every rank's logical output (read back from the device), per group.
     std::vector<std::vector<golden::Tensor>> outputs(Runtime& rt) const;
+    /// One rank's logical output (rank `pos` of group `group`).
+    golden::Tensor rankOutput(Runtime& rt, std::size_t group, unsigned pos) const;
     /// Compare every rank's output with the golden reference.
     CclCheck check(Runtime& rt) const;
 

@@ -28,7 +28,12 @@ public:
 
     void expect(Tick t, Kind k) { push(pending_[k], t); }
     /// Every expect(t, k) is retired by exactly one arrived(t, k).
-    void arrived(Tick t, Kind k) { push(retired_[k], t); }
+    /// Matched pairs are dropped at once, so the heaps hold only what is in
+    /// flight even on a core whose kernels never ask (or have finished).
+    void arrived(Tick t, Kind k) {
+        push(retired_[k], t);
+        cancel(k);
+    }
     void addServer(const BandwidthServer* s) { servers_.push_back(s); }
 
     /// Earliest pending effect of any kind, including the core's injection
@@ -44,15 +49,18 @@ public:
 
 private:
     Tick nextOf(Kind k) {
-        // Retired ticks cancel pending ones lazily: both heaps hold the same
-        // ticks in the same order, so equal tops cancel.
+        cancel(k);
+        return pending_[k].empty() ? kNever : pending_[k].front();
+    }
+    void cancel(Kind k) {
+        // Retired ticks cancel pending ones: both heaps hold the same ticks
+        // in the same order, so equal tops cancel.
         std::vector<Tick>& p = pending_[k];
         std::vector<Tick>& r = retired_[k];
         while (!r.empty() && !p.empty() && r.front() == p.front()) {
             pop(p);
             pop(r);
         }
-        return p.empty() ? kNever : p.front();
     }
     // Min-heaps of ticks in plain vectors: no allocation once warmed up.
     static void push(std::vector<Tick>& h, Tick t) {

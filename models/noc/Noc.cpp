@@ -5,8 +5,7 @@
 namespace cclsim {
 
 Noc::Noc(unsigned id, const NocConfig& cfg)
-    : id_(id), cfg_(cfg), links_(std::size_t(cfg.gridX) * cfg.gridY * 3),
-      bytes_(std::size_t(cfg.gridX) * cfg.gridY * 3, 0.0) {}
+    : id_(id), cfg_(cfg), links_(std::size_t(cfg.gridX) * cfg.gridY * 3) {}
 
 unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
     const unsigned X = cfg_.gridX, Y = cfg_.gridY;
@@ -20,7 +19,13 @@ Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, 
     // Packets book when they enter the NoC, never for the past: bookings
     // that have ended no longer matter. Drop them from the front (amortised).
     const Tick t = std::min(nowTick, earliest);
-    while (l.head < b.size() && b[l.head].end <= t) ++l.head;
+    // An idle link (everything booked has ended) is cleared without reading
+    // its bookings: they are a cache miss away, the link's summary is not.
+    if (l.maxEnd <= t) {
+        l.head = b.size();
+    } else {
+        while (l.head < b.size() && b[l.head].end <= t) ++l.head;
+    }
     if (l.head == b.size()) {
         b.clear();
         l.head = 0;
@@ -75,7 +80,7 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     auto use = [&](std::size_t link, Tick d) {
         const Tick start = book(link, head, d, source, nowTick);
         tailOut = start + d;
-        bytes_[link] += wireBytes;
+        links_[link].bytes += wireBytes;
         // Unblocked, the tail crosses this link startup + hop * hopLatency
         // after it left the source; a head that waited here delays the tail
         // by the wait less what the routers up to here hold.
@@ -105,8 +110,8 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
 
 double Noc::busiestLinkBytes() const {
     double m = 0;
-    for (std::size_t i = 0; i < bytes_.size(); ++i)
-        if (i % 3 != Eject) m = std::max(m, bytes_[i]);
+    for (std::size_t i = 0; i < links_.size(); ++i)
+        if (i % 3 != Eject) m = std::max(m, links_[i].bytes);
     return m;
 }
 

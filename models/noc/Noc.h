@@ -60,11 +60,14 @@ private:
     };
     /// One link direction's bookings. Intervals of different source ports
     /// never overlap; those of one port may (its lanes interleave).
-    struct Link {
+    /// (One cache line: a packet's booking of a hop reads and writes only
+    /// this, and the bookings themselves unless the link is idle.)
+    struct alignas(64) Link {
         std::vector<Busy> busy;  ///< sorted by start; [head, end) may still matter
         std::size_t head = 0;
         Tick maxEnd = 0;         ///< latest end of any booking
         Tick maxDur = 0;         ///< longest booking (bounds the scan start)
+        double bytes = 0;        ///< wire bytes that crossed it (utilisation)
     };
     /// Start of the first gap of `dur` at or after `earliest` on `link`,
     /// ignoring the other lanes of the same source port; books it.
@@ -73,7 +76,6 @@ private:
     unsigned id_;
     NocConfig cfg_;
     std::vector<Link> links_;
-    std::vector<double> bytes_;
 };
 
 }  // namespace cclsim

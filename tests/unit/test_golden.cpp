@@ -219,6 +219,23 @@ TEST(GoldenGcl, ShapesOfAllGatherAllToAllBroadcastReduceScatter) {
     EXPECT_EQ(numbers(DType::FP32, rs4[3]), std::vector<double>{0});
 }
 
+TEST(GoldenGcl, ForEachExpectedOutputVisitsEveryRankOnceInOrder) {
+    // The one-rank-at-a-time form (used by the data check to bound memory)
+    // hands out the same tensors as expectedOutputs, rank by rank.
+    std::vector<Tensor> y;
+    for (unsigned r = 0; r < 4; ++r) y.push_back(values(DType::INT32, {10.0 * r, 10.0 * r + 1, 10.0 * r + 2, 10.0 * r + 3}));
+    for (Op op : {Op::AllGather, Op::AllToAll, Op::Broadcast, Op::ReduceScatter, Op::AllReduce}) {
+        const Collective c = make(op, 4, 4, DType::INT32);
+        const auto all = expectedOutputs(c, y);
+        std::vector<unsigned> seen;
+        forEachExpectedOutput(c, y, [&](unsigned d, const Tensor& t) {
+            seen.push_back(d);
+            EXPECT_EQ(t, all.at(d)) << opName(op) << " rank " << d;
+        });
+        EXPECT_EQ(seen, (std::vector<unsigned>{0, 1, 2, 3})) << opName(op);
+    }
+}
+
 // ---- reduction orders ------------------------------------------------------------------
 
 TEST(GoldenOrder, RecipesCoverEveryRankOnce) {
