@@ -15,6 +15,20 @@
 
 namespace cclsim::test {
 
+/// The whole content of a file ("" if it cannot be read).
+inline std::string slurp(const std::string& path) {
+    std::ifstream is(path);
+    std::stringstream ss;
+    ss << is.rdbuf();
+    return ss.str();
+}
+
+/// Run `bin args` with its output discarded; its exit code (-1: it did not exit).
+inline int runExitCode(const std::string& bin, const std::string& args) {
+    const int st = std::system((bin + " " + args + " > /dev/null 2>&1").c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /// Run `bin args` (quietly) and return its JSON report; expect exit code `expected`.
 inline nlohmann::json runBinary(const std::string& bin, const std::string& args, int expected = 0) {
     // Test cases run in parallel processes: name the report by process and call.
@@ -23,12 +37,10 @@ inline nlohmann::json runBinary(const std::string& bin, const std::string& args,
                              std::to_string(n++) + ".json";
     const int st = std::system((bin + " " + args + " --quiet --json " + json + " > /dev/null 2>&1").c_str());
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == expected) << bin << " " << args;
-    std::ifstream is(json);
-    std::stringstream ss;
-    ss << is.rdbuf();
+    const std::string text = slurp(json);
     std::remove(json.c_str());
-    if (ss.str().empty()) return nlohmann::json::object();
-    return nlohmann::json::parse(ss.str());
+    if (text.empty()) return nlohmann::json::object();
+    return nlohmann::json::parse(text);
 }
 
 }  // namespace cclsim::test

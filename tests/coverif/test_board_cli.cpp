@@ -1,5 +1,7 @@
 // The board executable as a user runs it: exit codes, the JSON report, the
 // VCD and its GTKWave save file, determinism.
+#include "tests/coverif/SubprocessRunner.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -15,17 +17,8 @@ namespace {
 
 const std::string kBin = CCLSIM_N300_BIN;
 
-int run(const std::string& args) {
-    const int st = std::system((kBin + " " + args + " > /dev/null 2>&1").c_str());
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream is(path);
-    std::stringstream ss;
-    ss << is.rdbuf();
-    return ss.str();
-}
+int run(const std::string& args) { return cclsim::test::runExitCode(kBin, args); }
+using cclsim::test::slurp;
 
 std::string tmp(const std::string& name) { return std::string(::testing::TempDir()) + "cclsim_cli_" + name; }
 

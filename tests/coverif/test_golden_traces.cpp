@@ -7,6 +7,8 @@
 // copies on purpose:
 //
 //   CCLSIM_UPDATE_GOLDEN=1 build/tests/coverif/coverif_golden_traces
+#include "tests/coverif/SubprocessRunner.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -20,13 +22,7 @@ namespace {
 const std::string kBin = CCLSIM_N300_BIN;
 const std::string kGolden = std::string(CCLSIM_SOURCE_DIR) + "/traces/golden/";
 
-std::string slurp(const std::string& path) {
-    std::ifstream is(path);
-    if (!is) return {};
-    std::stringstream ss;
-    ss << is.rdbuf();
-    return ss.str();
-}
+using cclsim::test::slurp;
 
 /// Line number (1-based) and text of the first line where `a` and `b` differ.
 std::string firstDifference(const std::string& a, const std::string& b) {
@@ -43,8 +39,7 @@ std::string firstDifference(const std::string& a, const std::string& b) {
 
 void checkGolden(const std::string& name, const std::string& args) {
     const std::string vcd = std::string(::testing::TempDir()) + "cclsim_golden_" + name + ".vcd";
-    const int st = std::system((kBin + " " + args + " --quiet --vcd " + vcd + " > /dev/null 2>&1").c_str());
-    ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "n300 " << args << " failed";
+    ASSERT_EQ(cclsim::test::runExitCode(kBin, args + " --quiet --vcd " + vcd), 0) << "n300 " << args << " failed";
     const std::string run = slurp(vcd);
     ASSERT_FALSE(run.empty()) << vcd;
     const std::string golden = kGolden + name + ".vcd";
