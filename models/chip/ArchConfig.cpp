@@ -201,7 +201,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         e.fail("sync_info_base", "erisc_info channels overlap the kernel region");
     if (ec.unreservedBase + 16 >= ec.kernelRegionEnd()) e.fail("l1_unreserved_base", "leaves no kernel region");
     EthConfig& eth = ec.eth;
-    eth.lineBytesPerNs = positive<double>(e, "line_rate_gbps") / 8.0;
+    e.renamed("line_rate_gbps", "line_rate_gbit_s", "the unit is Gbit/s");
+    eth.lineBytesPerNs = positive<double>(e, "line_rate_gbit_s") / 8.0;
     eth.wordBytes = positive<std::uint32_t>(e, "word_bytes");
     const YamlMap pkt = e.map("packet");
     eth.minPacketBytes = positive<std::uint32_t>(pkt, "min_bytes");
@@ -255,7 +256,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         dr.channel.banks = dr.banksPerChannel;
         dr.channel.pseudoChannels = positive<unsigned>(*d, "pseudo_channels");
         dr.channel.interleaveBytes = positive<std::uint32_t>(*d, "interleave_bytes");
-        dr.channel.bytesPerNs = positive<double>(*d, "bank_bandwidth_gbps") / dr.channel.pseudoChannels;
+        d->renamed("bank_bandwidth_gbps", "bank_bandwidth_GB_s", "the unit is GB/s");
+        dr.channel.bytesPerNs = positive<double>(*d, "bank_bandwidth_GB_s") / dr.channel.pseudoChannels;
         dr.channel.readLatency = nsToTicks(d->get<double>("read_latency_ns"));
         dr.channel.writeLatency = nsToTicks(d->get<double>("write_latency_ns"));
         dr.channel.refreshInterval = nsToTicks(d->get<double>("refresh_interval_ns"));
@@ -279,7 +281,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         sr.channel.banks = unsigned(sr.endpoints.size());
         sr.channel.pseudoChannels = 1;
         sr.channel.interleaveBytes = 256;
-        sr.channel.bytesPerNs = positive<double>(*sm, "bank_bandwidth_gbps");
+        sm->renamed("bank_bandwidth_gbps", "bank_bandwidth_GB_s", "the unit is GB/s");
+        sr.channel.bytesPerNs = positive<double>(*sm, "bank_bandwidth_GB_s");
         sr.channel.readLatency = nsToTicks(sm->get<double>("read_latency_ns"));
         sr.channel.writeLatency = nsToTicks(sm->get<double>("write_latency_ns"));
         sr.endpointInjectBytesPerNs = positive<double>(*sm, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;

@@ -175,6 +175,10 @@ std::vector<std::string> YamlMap::keys() const {
     return out;
 }
 
+void YamlMap::renamed(const std::string& oldKey, const std::string& newKey, const std::string& why) const {
+    if (child(oldKey)) fail(oldKey, fmt::format("was renamed to '{}' ({})", keyPath(newKey), why));
+}
+
 void YamlMap::finish() const {
     for (auto it = node_.begin(); it != node_.end(); ++it) {
         const std::string k = it->first.Scalar();

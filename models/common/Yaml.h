@@ -36,6 +36,8 @@ public:
 
     /// Reject keys that were never read.
     void finish() const;
+    /// A key that was renamed: its presence is an error naming the new key.
+    void renamed(const std::string& oldKey, const std::string& newKey, const std::string& why) const;
 
     [[noreturn]] void fail(const std::string& key, const std::string& what) const;
     std::string where(const std::string& key) const;

@@ -100,6 +100,19 @@ TEST_F(ArchConfigErrors, UnknownKey) {
     expectLocated(msg, path, lineOf(text, "hop_latncy_cycles"), "noc.hop_latncy_cycles", {"unknown key"});
 }
 
+TEST_F(ArchConfigErrors, OldUnitKeysNameTheirNewNames) {
+    // `_gbps` meant Gbit/s for the Ethernet line rate and GB/s for DRAM banks;
+    // the keys now carry their unit, and an old key says which one to use.
+    std::string text = replaceLine(original, "line_rate_gbit_s:", "  line_rate_gbps: 100");
+    msg = load("old_line_rate.yaml", text);
+    expectLocated(msg, path, lineOf(text, "line_rate_gbps"), "eth.line_rate_gbps",
+                  {"renamed to 'eth.line_rate_gbit_s'", "Gbit/s"});
+    text = replaceLine(original, "bank_bandwidth_GB_s: 24", "  bank_bandwidth_gbps: 24");
+    msg = load("old_bank_bandwidth.yaml", text);
+    expectLocated(msg, path, lineOf(text, "bank_bandwidth_gbps"), "dram.bank_bandwidth_gbps",
+                  {"renamed to 'dram.bank_bandwidth_GB_s'", "GB/s"});
+}
+
 TEST_F(ArchConfigErrors, UnknownTopLevelSection) {
     const std::string text = original + "\nnocs:\n  extra: 1\n";
     msg = load("unknown_section.yaml", text);
