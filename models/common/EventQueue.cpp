@@ -1,8 +1,20 @@
 #include "models/common/EventQueue.h"
 
+#include "models/common/Report.h"
+
+#include <fmt/format.h>
+
 namespace cclsim {
 
 EventQueue::EventQueue(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+    // Ticks are SystemC time values (scNow, toScTime): the model needs
+    // SystemC's resolution to be 1 ps, its default. A top level that set
+    // another one (sc_set_time_resolution) would scale every time by it.
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+        throw ConfigError(fmt::format(
+            "{}: the SystemC time resolution is {}, but cclsim keeps time in picoseconds and needs 1 ps "
+            "(SystemC's default): remove sc_set_time_resolution() from the top level or set it to (1, SC_PS)",
+            this->name(), sc_core::sc_get_time_resolution().to_string()));
     SC_HAS_PROCESS(EventQueue);
     SC_METHOD(drain);
     sensitive << wake_;

@@ -3,6 +3,7 @@
 // callbacks may schedule more work (also for the current tick), and a time
 // in the past is clamped to now.
 #include "models/common/EventQueue.h"
+#include "models/common/Report.h"
 
 #include "tests/unit/TestSupport.h"
 
@@ -14,6 +15,20 @@
 
 namespace cclsim {
 namespace {
+
+TEST(EventQueue, RefusesAnotherSystemCTimeResolution) {
+    // A user's top level set 1 ns before elaborating: every tick would be
+    // read as a nanosecond. Elaboration stops with the reason instead.
+    sc_core::sc_set_time_resolution(1, sc_core::SC_NS);
+    try {
+        EventQueue eq("eq");
+        ADD_FAILURE() << "an EventQueue elaborated at 1 ns resolution";
+    } catch (const ConfigError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("time resolution is 1 ns"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("needs 1 ps"), std::string::npos) << msg;
+    }
+}
 
 TEST(EventQueue, RunsCallbacksAtTheirTickInSchedulingOrder) {
     EventQueue eq("eq");
