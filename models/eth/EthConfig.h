@@ -7,16 +7,18 @@
 
 namespace cclsim {
 
+/// Every value is set from the arch YAML's `eth:` section (ArchConfig), the
+/// one place they are written; nothing here is a default to fall back on.
 struct EthConfig {
-    double lineBytesPerNs = 12.5;          ///< 100 Gb/s per direction
-    std::uint32_t wordBytes = 16;          ///< address/size unit of eth_send_packet
-    std::uint32_t minPacketBytes = 16;
-    std::uint32_t maxPacketBytes = 1500;   ///< larger payloads are split by the subsystem
-    std::uint32_t packetOverheadBytes = 50;
-    Tick latency = 490 * kTicksPerNs;      ///< subsystem + link, last bit out to data in remote L1
+    double lineBytesPerNs = 0;             ///< payload-free line rate per direction (line_rate_gbit_s / 8)
+    std::uint32_t wordBytes = 0;           ///< address/size unit of eth_send_packet
+    std::uint32_t minPacketBytes = 0;
+    std::uint32_t maxPacketBytes = 0;      ///< larger payloads are split by the subsystem into frames
+    std::uint32_t packetOverheadBytes = 0; ///< framing bytes per frame on the wire
+    Tick latency = 0;                      ///< subsystem + link, last bit out to data in remote L1
     bool storeAndForward = true;           ///< TX and RX MACs buffer whole frames
-    unsigned txQueues = 2;
-    unsigned txQueueDepth = 2;             ///< commands a tx_cmd_q holds (incl. the one in flight)
+    unsigned txQueues = 0;
+    unsigned txQueueDepth = 0;             ///< commands a tx_cmd_q holds (incl. the one in flight)
 
     /// Latency a command adds beyond its serialisation: the link latency plus,
     /// with store-and-forward MACs, filling the first frame before it goes

@@ -26,14 +26,16 @@
 
 namespace cclsim {
 
+/// Set from the arch YAML's `dram:` or `sram:` section (ArchConfig), the one
+/// place the values are written; nothing here is a default to fall back on.
 struct DramChannelConfig {
-    std::uint64_t bankBytes = 1ull << 30;
-    unsigned banks = 2;                    ///< banks behind this controller (each its own server)
-    unsigned pseudoChannels = 1;           ///< servers per bank, interleaved by address
-    std::uint32_t interleaveBytes = 256;   ///< pseudo-channel interleave granularity
-    double bytesPerNs = 24.0;              ///< per server (bank bandwidth / pseudo-channels)
-    Tick readLatency = 300 * kTicksPerNs;
-    Tick writeLatency = 300 * kTicksPerNs;
+    std::uint64_t bankBytes = 0;
+    unsigned banks = 0;                    ///< banks behind this controller (each its own server)
+    unsigned pseudoChannels = 0;           ///< servers per bank, interleaved by address
+    std::uint32_t interleaveBytes = 0;     ///< pseudo-channel interleave granularity
+    double bytesPerNs = 0;                 ///< per server (bank bandwidth / pseudo-channels)
+    Tick readLatency = 0;
+    Tick writeLatency = 0;
     /// Refresh: every `refreshInterval` each server is unavailable for
     /// `refreshTicks` (0: never); an access that meets a refresh waits it out.
     Tick refreshInterval = 0;

@@ -2,11 +2,12 @@
 // channel 9 and chip 1 channel 1; chip 0 channel 8 <-> chip 1 channel 0 is
 // reserved for dispatch; every other channel is unconnected.
 //
-// Expected ticks come from EthConfig (the arch defaults: 12.5 GB/s, 1500 B
-// frames with 50 B overhead, 490 ns latency, store-and-forward MACs):
+// Expected ticks come from EthConfig as the shipped arch YAML sets it
+// (12.5 GB/s, 1500 B frames with 50 B overhead, store-and-forward MACs):
 //   serialisation = wireBytes(P) / lineBytesPerNs
 //   landing       = serialisation end + deliveryLatency(P)
 //   next landing  >= previous landing + lastFrameTicks(P)   (in-order receive)
+#include "models/chip/ArchConfig.h"
 #include "models/erisc/EriscCore.h"
 #include "platforms/Platform.h"
 
@@ -40,12 +41,16 @@ struct Landing {
     Tick first() const { return ticks.empty() ? kNever : ticks.front(); }
 };
 
+/// The Ethernet parameters of the shipped Wormhole arch YAML (the one place
+/// they are written; EthConfig has no defaults of its own).
+EthConfig shippedEth() { return loadArchConfig(test::sourcePath("platforms/arch/wormhole_b0.yaml")).erisc.eth; }
+
 Tick serialisation(const EthConfig& c, std::uint32_t bytes) { return transferTicks(c.wireBytes(bytes), c.lineBytesPerNs); }
 
 // ---- framing arithmetic (pure) ------------------------------------------------
 
 TEST(EthConfig, WireBytesAddFiftyBytesPerStartedFrame) {
-    const EthConfig c;
+    const EthConfig c = shippedEth();
     for (std::uint32_t p : {16u, 1024u, 1488u, 1500u, 1504u, 3000u, 4096u, 16384u}) {
         const std::uint32_t frames = (p + 1499) / 1500;
         EXPECT_DOUBLE_EQ(c.wireBytes(p), double(p) + 50.0 * frames) << p << " B";
@@ -55,7 +60,7 @@ TEST(EthConfig, WireBytesAddFiftyBytesPerStartedFrame) {
 }
 
 TEST(EthConfig, FramingEfficiencyMatchesTheGuide) {
-    const EthConfig c;
+    const EthConfig c = shippedEth();
     auto efficiency = [&](std::uint32_t p) { return double(p) / c.wireBytes(p); };
     // bfp4 tile 576 B: ~91%; bfp8 1088 B and fp16 2048 B tiles: < 5% overhead;
     // 3-6% above 1 KB.
@@ -69,7 +74,7 @@ TEST(EthConfig, FramingEfficiencyMatchesTheGuide) {
 }
 
 TEST(EthConfig, StoreAndForwardLatencyAddsFirstAndLastFrame) {
-    const EthConfig c;
+    const EthConfig c = shippedEth();
     // 4096 B = frames of 1500, 1500, 1096 B: the TX MAC fills the first
     // frame, the RX MAC checks the last one.
     EXPECT_EQ(c.deliveryLatency(4096), c.latency + transferTicks(1500 + 1096 + 2 * 50, 12.5));
