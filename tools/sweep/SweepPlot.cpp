@@ -119,6 +119,8 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
     const std::string workload = good.front()->value("workload", "");
     const auto res = [](const char* k) { return [k](const nlohmann::json& r) { return num(r["results"], k); }; };
     const auto par = [](const char* k) { return [k](const nlohmann::json& r) { return num(r["params"], k); }; };
+    // Sizes and packet sizes: a log2 x axis labelled in binary prefixes (4Ki, 1Mi).
+    static const char* const kLogBytesAxis = "set logscale x 2\nset format x \"%.0b%B\"\n";
     bool latencyByHops = false;
     switch (kind) {
         case Kind::Collective:
@@ -127,16 +129,16 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
                     {"time_us", res("sim_time_us")},     {"packet_bytes", res("packet_bytes")}};
             title = fmt::format("{} {}", board, workload);
             xlabel = "size (bytes)";
-            setup = "set logscale x 2\nset format x \"%.0b%B\"\n";
+            setup = kLogBytesAxis;
             break;
         case Kind::EthBandwidth:
             cols = {{"packet_bytes", par("packet")},
                     {"payload_GBps_per_direction", res("payload_GBps_per_direction")},
                     {"framing_limit_GBps", res("framing_limit_GBps")},
-                    {"channels", [](const nlohmann::json& r) { return num(r["params"], "channels_used"); }}};
+                    {"channels", par("channels_used")}};
             title = fmt::format("{} eth_bandwidth: payload bandwidth per direction vs packet size", board);
             xlabel = "packet payload P (bytes)";
-            setup = "set logscale x 2\nset format x \"%.0b%B\"\n";
+            setup = kLogBytesAxis;
             break;
         case Kind::FabricBandwidth:
             cols = {{"packet_bytes", res("packet_bytes")},
@@ -144,7 +146,7 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
                     {"framing_limit_GBps", res("framing_limit_GBps")}};
             title = fmt::format("{} fabric_bandwidth: payload bandwidth vs packet size", board);
             xlabel = "packet payload (bytes)";
-            setup = "set logscale x 2\nset format x \"%.0b%B\"\n";
+            setup = kLogBytesAxis;
             break;
         case Kind::Latency: {
             latencyByHops = workload == "ring_ping" && (varies(good, "hops") || !varies(good, "packet"));
@@ -154,7 +156,7 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
                     {ring ? "per_hop_ns" : "one_way_ns", res(ring ? "per_hop_ns" : "one_way_ns")}};
             title = fmt::format("{} {}: latency vs {}", board, workload, latencyByHops ? "hops" : "packet size");
             xlabel = latencyByHops ? "hops" : "packet payload (bytes)";
-            setup = latencyByHops ? "" : "set logscale x 2\nset format x \"%.0b%B\"\n";
+            setup = latencyByHops ? "" : kLogBytesAxis;
             break;
         }
     }
