@@ -3,6 +3,7 @@
 #include "models/common/Yaml.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace cclsim {
@@ -98,6 +99,30 @@ void decodeDispatch(const YamlMap& d, DispatchArch& out) {
     if (!out.defaultBinaryBytes) bin.fail("default", "missing: the binary size of kernels no other entry names");
     bin.finish();
     d.finish();
+}
+
+/// `models:` names the registered models that replace cclsim's own, by role.
+void decodeModels(const YamlMap& m, ArchConfig& a) {
+    static const std::set<std::string> roles{"dram", "sram", "worker_l1", "eth_l1", "noc"};
+    for (const std::string& role : m.keys()) {
+        if (!roles.count(role)) m.fail(role, "is not a replaceable model (dram, sram, worker_l1, eth_l1, noc)");
+        const YamlMap e = m.map(role);
+        ModelChoice c;
+        c.name = e.get<std::string>("name");
+        c.where = e.where("name");
+        const std::string lib = e.get<std::string>("library", std::string());
+        if (!lib.empty()) {
+            // Relative to the arch file, like every path a config names.
+            const std::filesystem::path p(lib);
+            c.library = p.is_absolute() ? lib : (std::filesystem::path(m.file()).parent_path() / p).string();
+        }
+        if (auto params = e.optMap("params"))
+            for (const std::string& k : params->keys()) c.params[k] = params->get<std::string>(k);
+        e.finish();
+        a.models[role] = c;
+    }
+    if (a.models.count("dram") && !a.hasDram()) m.fail("dram", "replaces the DRAM, but the arch has none");
+    if (a.models.count("sram") && !a.sram.present()) m.fail("sram", "replaces the SRAM pool, but the arch has none");
 }
 
 }  // namespace
@@ -329,6 +354,7 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         f->finish();
     }
     if (auto d = root.optMap("dispatch")) decodeDispatch(*d, a.dispatch);
+    if (auto m = root.optMap("models")) decodeModels(*m, a);
     root.finish();
 
     // Cores may not share a coordinate.

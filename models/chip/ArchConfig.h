@@ -81,6 +81,15 @@ struct DispatchArch {
     std::uint32_t binaryBytesOf(const std::string& kernelName) const;
 };
 
+/// A `models:` entry of the arch YAML: a registered model replaces cclsim's
+/// own for one role (see models/plugin/ModelRegistry.h).
+struct ModelChoice {
+    std::string name;      ///< registered model name
+    std::string library;   ///< shared library to load first (absolute path), or empty
+    std::map<std::string, std::string> params;
+    std::string where;     ///< file:line of the entry (for errors)
+};
+
 struct ArchConfig {
     std::string name;
     std::string file;
@@ -95,6 +104,12 @@ struct ArchConfig {
     SramArch sram;
     FabricArch fabric;
     DispatchArch dispatch;
+    /// Replaced models by role: dram, sram, worker_l1, eth_l1, noc.
+    std::map<std::string, ModelChoice> models;
+    const ModelChoice* model(const std::string& role) const {
+        auto it = models.find(role);
+        return it == models.end() ? nullptr : &it->second;
+    }
     bool hasDram() const { return !dram.channelEndpoints.empty(); }
 
     Tick cycles(double n) const { return nsToTicks(n * 1000.0 / aiclkMhz); }
