@@ -2,6 +2,8 @@
 
 #include "models/common/Report.h"
 
+#include <fmt/format.h>
+
 namespace cclsim {
 
 Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, const ArchConfig& arch,
@@ -32,6 +34,11 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         if (!byCoord_[i]) continue;
         for (unsigned n = 0; n < 2; ++n) endpoints_[n][i] = &byCoord_[i]->niu(n);
     }
+    // L1s a plug-in replaces (the arch's models: worker_l1 / eth_l1).
+    if (arch.model("worker_l1"))
+        for (auto& w : workers_) useForeignL1(eq, *w, "worker_l1", std::string(w->basename()) + "_l1");
+    if (arch.model("eth_l1"))
+        for (auto& e : eriscs_) useForeignL1(eq, *e, "eth_l1", std::string(e->basename()) + "_l1");
     // DRAM channels: each is reached through its NoC endpoints (one NIU per
     // endpoint and NoC); read responses leave at the endpoint injection rate.
     if (arch.hasDram()) {
@@ -42,14 +49,22 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         nc.chunkBytes = 256;
         for (unsigned c = 0; c < arch.dram.channels(); ++c) {
             const std::string nm = "dram" + std::to_string(c);
-            drams_.push_back(std::make_unique<DramChannel>(nm.c_str(), dc));
+            MemoryPort port;
+            if (arch.model("dram")) {
+                port.foreign = makeForeign(eq, "dram", nm, dc.bankBytes * dc.banks);
+            } else {
+                drams_.push_back(std::make_unique<DramChannel>(nm.c_str(), dc));
+                port.own = drams_.back().get();
+            }
+            dramPorts_.push_back(port);
             for (const CoreCoord& ep : arch.dram.channelEndpoints[c]) {
                 for (unsigned n = 0; n < 2; ++n) {
                     const std::string niuName = nm + "_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" +
                                                 std::to_string(n);
                     dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
                     Niu& niu = *dramNius_.back();
-                    niu.mem.bind(drams_.back()->socket);
+                    niu.mem.bind(dramPorts_.back().socket());
+                    niu.setForeign(port.foreign);
                     niu.setMemoryBytes(dc.bankBytes * dc.banks);
                     endpoints_[n][std::size_t(ep.y) * arch.noc.gridX + ep.x] = &niu;
                 }
@@ -64,7 +79,13 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
     if (arch.sram.present()) {
         DramChannelConfig sc = arch.sram.channel;
         sc.storePayload = opts.storePayload;
-        sram_ = std::make_unique<DramChannel>("sram", sc);
+        hasSram_ = true;
+        if (arch.model("sram")) {
+            sramPort_.foreign = makeForeign(eq, "sram", "sram", sc.bankBytes * sc.banks);
+        } else {
+            sram_ = std::make_unique<DramChannel>("sram", sc);
+            sramPort_.own = sram_.get();
+        }
         NiuConfig nc;
         nc.injectBytesPerNs = arch.sram.endpointInjectBytesPerNs;
         nc.chunkBytes = 256;
@@ -74,7 +95,8 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
                                             std::to_string(n);
                 dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
                 Niu& niu = *dramNius_.back();
-                niu.mem.bind(sram_->socket);
+                niu.mem.bind(sramPort_.socket());
+                niu.setForeign(sramPort_.foreign);
                 niu.setMemoryBytes(sc.bankBytes * sc.banks);
                 endpoints_[n][std::size_t(ep.y) * arch.noc.gridX + ep.x] = &niu;
             }
@@ -95,6 +117,61 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
     }
 }
 
+ForeignTarget* Chip::makeForeign(EventQueue& eq, const std::string& role, const std::string& name,
+                                 std::uint64_t bytes) {
+    const ModelChoice& m = *arch_.model(role);
+    ModelRegistry& reg = modelRegistry();
+    if (!m.library.empty()) reg.loadLibrary(m.library);
+    const MemoryFactory* factory = reg.memory(m.name);
+    if (!factory)
+        throw ConfigError(fmt::format("{}: models.{}: no memory model named '{}' is registered (registered: {}){}",
+                                      m.where, role, m.name, reg.memoryNames(),
+                                      m.library.empty() ? "; name its shared library with library:" : ""));
+    MemoryModelSpec spec;
+    spec.role = role;
+    spec.name = name + "_model";
+    spec.chip = id_;
+    spec.sizeBytes = bytes;
+    spec.params = m.params;
+    MemoryModel built;
+    try {
+        built = (*factory)(spec);
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw ConfigError(fmt::format("{}: models.{}: model '{}' refused its configuration: {}", m.where, role, m.name,
+                                      e.what()));
+    }
+    if (!built.module || !built.socket)
+        throw ConfigError(fmt::format("{}: models.{}: the factory of '{}' returned no module or no target socket",
+                                      m.where, role, m.name));
+    bridges_.push_back(std::make_unique<ForeignTarget>((name + "_bridge").c_str(), eq, m.name, bytes));
+    bridges_.back()->socket.bind(*built.socket);
+    plugins_.push_back(std::move(built.module));
+    return bridges_.back().get();
+}
+
+void Chip::useForeignL1(EventQueue& eq, ProgrammableCore& core, const std::string& role, const std::string& name) {
+    ForeignTarget* f = makeForeign(eq, role, name, core.l1.size());
+    core.l1.setBacking(f);
+    for (unsigned n = 0; n < 2; ++n) core.niu(n).setForeign(f);
+    if (core.isEthernet()) static_cast<EriscCore&>(core).eth.setForeign(f);
+}
+
+void Chip::MemoryPort::hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in) {
+    if (foreign)
+        foreign->debugWrite(addr, n, in);
+    else
+        own->hostWrite(addr, n, in);
+}
+
+void Chip::MemoryPort::hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* out) {
+    if (foreign)
+        foreign->debugRead(addr, n, out);
+    else
+        own->hostRead(addr, n, out);
+}
+
 EriscCore& Chip::erisc(unsigned channel) {
     if (channel >= eriscs_.size())
         CCLSIM_ERROR(name(), "Ethernet channel {} does not exist (the chip has {})", channel, eriscs_.size());
@@ -112,23 +189,23 @@ ProgrammableCore* Chip::core(CoreCoord c) {
 }
 
 void Chip::sramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in) {
-    if (!sram_ || bank >= banks_.sramEndpoint.size()) CCLSIM_ERROR(name(), "SRAM bank {} does not exist", bank);
-    sram_->hostWrite(bank * banks_.sramBankBytes + offset, n, in);
+    if (!hasSram_ || bank >= banks_.sramEndpoint.size()) CCLSIM_ERROR(name(), "SRAM bank {} does not exist", bank);
+    sramPort_.hostWrite(bank * banks_.sramBankBytes + offset, n, in);
 }
 
 void Chip::sramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out) {
-    if (!sram_ || bank >= banks_.sramEndpoint.size()) CCLSIM_ERROR(name(), "SRAM bank {} does not exist", bank);
-    sram_->hostRead(bank * banks_.sramBankBytes + offset, n, out);
+    if (!hasSram_ || bank >= banks_.sramEndpoint.size()) CCLSIM_ERROR(name(), "SRAM bank {} does not exist", bank);
+    sramPort_.hostRead(bank * banks_.sramBankBytes + offset, n, out);
 }
 
 void Chip::dramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in) {
     if (bank >= banks_.dramEndpoint.size()) CCLSIM_ERROR(name(), "DRAM bank {} does not exist", bank);
-    drams_[bank / arch_.dram.banksPerChannel]->hostWrite(banks_.dramOffset[bank] + offset, n, in);
+    dramPorts_[bank / arch_.dram.banksPerChannel].hostWrite(banks_.dramOffset[bank] + offset, n, in);
 }
 
 void Chip::dramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out) {
     if (bank >= banks_.dramEndpoint.size()) CCLSIM_ERROR(name(), "DRAM bank {} does not exist", bank);
-    drams_[bank / arch_.dram.banksPerChannel]->hostRead(banks_.dramOffset[bank] + offset, n, out);
+    dramPorts_[bank / arch_.dram.banksPerChannel].hostRead(banks_.dramOffset[bank] + offset, n, out);
 }
 
 void Chip::trace(TraceFile& tf, bool allCores) {

@@ -10,6 +10,8 @@
 #include "models/memory/DramChannel.h"
 #include "models/noc/Noc.h"
 #include "models/pe/PeCore.h"
+#include "models/plugin/ForeignTarget.h"
+#include "models/plugin/ModelRegistry.h"
 
 #include <systemc>
 
@@ -39,10 +41,13 @@ public:
     PeCore* worker(CoreCoord c);
     /// Any programmable core at `c` (worker or Ethernet), or nullptr.
     ProgrammableCore* core(CoreCoord c);
-    unsigned numDramChannels() const { return unsigned(drams_.size()); }
-    DramChannel& dramChannel(unsigned c) { return *drams_.at(c); }
+    unsigned numDramChannels() const { return unsigned(dramPorts_.size()); }
+    /// cclsim's own controller `c`, or nullptr when a plug-in replaced the DRAM.
+    DramChannel* dramChannel(unsigned c) { return c < drams_.size() ? drams_[c].get() : nullptr; }
+    /// Bridges to the plug-in models of this chip (see models/plugin/).
+    const std::vector<std::unique_ptr<ForeignTarget>>& foreignTargets() const { return bridges_; }
     const BankMap& banks() const { return banks_; }
-    bool hasSram() const { return sram_ != nullptr; }
+    bool hasSram() const { return hasSram_; }
     /// Host access to an SRAM pool bank (zero time).
     void sramWrite(unsigned bank, std::uint64_t offset, std::uint64_t n, const std::uint8_t* in);
     void sramRead(unsigned bank, std::uint64_t offset, std::uint64_t n, std::uint8_t* out);
@@ -53,6 +58,19 @@ public:
     void trace(TraceFile& tf, bool allCores);
 
 private:
+    /// One memory as the NIUs and the host reach it: cclsim's own, or a
+    /// plug-in behind its bridge.
+    struct MemoryPort {
+        DramChannel* own = nullptr;
+        ForeignTarget* foreign = nullptr;
+        TargetSocketBase& socket() { return foreign ? static_cast<TargetSocketBase&>(foreign->in) : own->socket; }
+        void hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in);
+        void hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* out);
+    };
+    /// Build the plug-in named by the arch's `models: {role: ...}` and its bridge.
+    ForeignTarget* makeForeign(EventQueue& eq, const std::string& role, const std::string& name, std::uint64_t bytes);
+    void useForeignL1(EventQueue& eq, ProgrammableCore& core, const std::string& role, const std::string& name);
+
     unsigned id_;
     ArchConfig arch_;
     std::vector<std::unique_ptr<Noc>> nocs_;
@@ -60,7 +78,12 @@ private:
     std::vector<std::unique_ptr<EriscCore>> eriscs_;
     std::vector<std::unique_ptr<DramChannel>> drams_;
     std::vector<std::unique_ptr<Niu>> dramNius_;
-    std::unique_ptr<DramChannel> sram_;  ///< the chip-shared SRAM pool, if the arch has one
+    std::unique_ptr<DramChannel> sram_;  ///< the chip-shared SRAM pool, if the arch has one (cclsim's own)
+    std::vector<MemoryPort> dramPorts_;  ///< per DRAM controller
+    MemoryPort sramPort_;
+    bool hasSram_ = false;
+    std::vector<std::unique_ptr<sc_core::sc_module>> plugins_;
+    std::vector<std::unique_ptr<ForeignTarget>> bridges_;
     BankMap banks_;
     std::vector<ProgrammableCore*> byCoord_;
     std::vector<Niu*> endpoints_[2];

@@ -1,6 +1,7 @@
 #include "models/eth/EthSubsystem.h"
 
 #include "models/common/Report.h"
+#include "models/plugin/ForeignTarget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -138,6 +139,11 @@ void EthSubsystem::startCommand(Command* c) {
         if (inflightSig_.attached()) inflightSig_.add(std::int64_t(std::llround(c->wire)));
         return;
     }
+    if (foreign_) {
+        foreign_->debugRead(c->src, c->bytes, c->data);
+        if (inflightSig_.attached()) inflightSig_.add(std::int64_t(std::llround(c->wire)));
+        return;
+    }
     PayloadExtension ext;
     ext.payload = &c->data;
     gp_.set_command(tlm::TLM_READ_COMMAND);
@@ -220,6 +226,21 @@ void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
 }
 
 void EthSubsystem::deliver(RxEntry* e) {
+    if (foreign_) {
+        // Timed write into the foreign L1: a pending write of the core until it answers.
+        const Tick at = now();
+        if (activity_) activity_->expect(at, ActivityLog::L1Write);
+        if (activity_) activity_->arrived(at, ActivityLog::L1Write);
+        auto done = [this, e, at](Tick) {
+            if (activity_) activity_->arrived(at, ActivityLog::L1Write);
+            rxFree_.push_back(e);
+        };
+        if (e->regAdd)
+            foreign_->atomicAdd(at, e->dst, e->addend, done);
+        else
+            foreign_->write(at, e->dst, e->data, done);
+        return;
+    }
     if (activity_) activity_->arrived(now(), ActivityLog::L1Write);
     PayloadExtension ext;
     ext.payload = &e->data;

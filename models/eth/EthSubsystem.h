@@ -56,6 +56,8 @@ struct EthStats {
     double wireBytes = 0;
 };
 
+class ForeignTarget;
+
 class EthSubsystem : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket_optional<EthSubsystem> tx{"tx"};  ///< to the peer's rx
@@ -92,6 +94,10 @@ public:
         if (log) log->addServer(&mac_);
     }
 
+    /// This core's L1 keeps its bytes in a foreign model reached through `f`
+    /// (see Niu::setForeign: sends read it in zero time, arrivals are timed writes).
+    void setForeign(ForeignTarget* f) { foreign_ = f; }
+
     /// Called whenever a tx queue changes (the ERISC wakes its kernels).
     std::function<void()> onTxqChange;
 
@@ -105,6 +111,8 @@ private:
         std::uint32_t addend = 0;
         Payload data;
     };
+
+    ForeignTarget* foreign_ = nullptr;
 
     void rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void startCommand(Command* c);

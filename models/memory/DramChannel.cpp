@@ -1,6 +1,7 @@
 #include "models/memory/DramChannel.h"
 
 #include "models/common/Report.h"
+#include "models/memory/TlmAccess.h"
 
 #include <algorithm>
 
@@ -11,6 +12,8 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelC
       freeAt_(std::size_t(std::max(1u, cfg.banks)) * std::max(1u, cfg.pseudoChannels), 0) {
     if (!(cfg_.bytesPerNs > 0)) throw ConfigError(std::string(this->name()) + ": DRAM bandwidth must be > 0");
     socket.register_b_transport(this, &DramChannel::b_transport);
+    socket.register_transport_dbg(this, &DramChannel::transportDbg);
+    socket.register_get_direct_mem_ptr(this, &DramChannel::getDirectMemPtr);
 }
 
 void DramChannel::trace(TraceFile& tf) { busyUntilNs_.attach(tf, std::string(name()) + ".queue_ns"); }
@@ -25,10 +28,9 @@ void DramChannel::hostRead(std::uint64_t addr, std::uint64_t n, std::uint8_t* ou
     store_.read(addr, n, out);
 }
 
-Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency) {
-    // An access is split over the servers it touches; it completes when its
-    // last part does.
-    const Tick t = now();
+Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency, Tick t) {
+    // An access (arriving at `t`) is split over the servers it touches; it
+    // completes when its last part does.
     Tick done = t;
     std::uint64_t a = addr;
     std::uint32_t left = std::max<std::uint32_t>(bytes, 1);
@@ -64,26 +66,33 @@ Tick DramChannel::serve(std::uint64_t addr, std::uint32_t bytes, Tick latency) {
 void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const std::uint64_t addr = gp.get_address();
     const std::uint32_t len = gp.get_data_length();
-    if (addr + len > size()) {
-        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return;
-    }
-    auto* pe = gp.get_extension<PayloadExtension>();
+    // The access reaches the controller at now + the annotated delay; on
+    // return the delay says when it completed (loosely timed).
+    const Tick arrival = now() + delay.value();
     if (gp.get_extension<AtomicExtension>()) {
         gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // semaphores live in L1
         return;
     }
+    auto* pe = gp.get_extension<PayloadExtension>();
+    if (!(pe && pe->payload)) {
+        // Any TLM-2.0 initiator: the base protocol.
+        const bool accessed = plainTlmAccess(
+            gp, size(), [this](std::uint64_t a, std::uint32_t n, std::uint8_t* out) { store_.read(a, n, out); },
+            [this](std::uint64_t a, std::uint32_t n, const std::uint8_t* in) {
+                if (cfg_.storePayload) store_.write(a, n, in);
+            });
+        if (!accessed) return;
+    } else if (addr + len > size() || len > size()) {
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
     Tick done;
     if (gp.is_write()) {
-        if (pe && pe->payload) {
-            if (cfg_.storePayload)
-                for (const auto& f : pe->payload->frags) store_.write(addr + f.offset, f.bytes.size(), f.bytes.data());
-        } else if (cfg_.storePayload) {
-            store_.write(addr, len, gp.get_data_ptr());
-        }
+        if (pe && pe->payload && cfg_.storePayload)
+            for (const auto& f : pe->payload->frags) store_.write(addr + f.offset, f.bytes.size(), f.bytes.data());
         ++stats_.writes;
         stats_.writeBytes += len;
-        done = serve(addr, len, cfg_.writeLatency);
+        done = serve(addr, len, cfg_.writeLatency, arrival);
     } else {
         if (pe && pe->payload) {
             Payload& p = *pe->payload;
@@ -96,15 +105,40 @@ void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core:
             } else {
                 p.frags.clear();
             }
-        } else {
-            store_.read(addr, len, gp.get_data_ptr());
         }
         ++stats_.reads;
         stats_.readBytes += len;
-        done = serve(addr, len, cfg_.readLatency);
+        done = serve(addr, len, cfg_.readLatency, arrival);
     }
-    delay += toScTime(done - now());
+    delay = toScTime(done - now());
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned DramChannel::transportDbg(int /*id*/, tlm::tlm_generic_payload& gp) {
+    return debugTlmAccess(
+        gp, size(), [this](std::uint64_t a, std::uint32_t n, std::uint8_t* out) { store_.read(a, n, out); },
+        [this](std::uint64_t a, std::uint32_t n, const std::uint8_t* in) { store_.write(a, n, in); });
+}
+
+bool DramChannel::getDirectMemPtr(int /*id*/, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+    // Read and write, one page at a time, when the controller keeps every
+    // byte (data mode). DMI bypasses the bank timing, as DMI does.
+    const std::uint64_t addr = gp.get_address();
+    if (!cfg_.storePayload || addr >= size()) {
+        dmi.set_start_address(0);
+        dmi.set_end_address(size() - 1);
+        dmi.allow_none();
+        return false;
+    }
+    const std::uint64_t page = store_.pageBytes();
+    const std::uint64_t start = addr / page * page;
+    dmi.set_dmi_ptr(store_.pageOf(addr));
+    dmi.set_start_address(start);
+    dmi.set_end_address(std::min(start + page, size()) - 1);
+    dmi.allow_read_write();
+    dmi.set_read_latency(toScTime(cfg_.readLatency));
+    dmi.set_write_latency(toScTime(cfg_.writeLatency));
+    return true;
 }
 
 }  // namespace cclsim

@@ -6,10 +6,13 @@
 // (a 1 GB GDDR6 channel; an HBM channel's pseudo-channels, interleaved by
 // address) is a FIFO server: an access starts when its bank is free,
 // occupies it for bytes / bandwidth, and completes `latency` later; every
-// refresh interval the bank stops for a refresh (an access waits it out). The completion is returned as the TLM
-// delay annotation (loosely-timed style), so the NIU acks a write or
+// refresh interval the bank stops for a refresh (an access waits it out). The
+// access arrives at now + the annotated delay, and the completion is returned
+// as the TLM delay annotation (loosely-timed style), so the NIU acks a write or
 // injects a read response when the DRAM is done; contention between the
 // endpoints and the cores that share the channel is the queueing.
+// Any TLM-2.0 initiator may use the socket: the base protocol
+// (models/memory/TlmAccess.h), transport_dbg, and read/write DMI in data mode.
 #pragma once
 
 #include "models/common/Payload.h"
@@ -68,8 +71,11 @@ public:
 
 private:
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-    /// Occupy the pseudo-channel(s) for an access; returns its completion tick.
-    Tick serve(std::uint64_t addr, std::uint32_t bytes, Tick latency);
+    unsigned transportDbg(int id, tlm::tlm_generic_payload& gp);
+    bool getDirectMemPtr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+    /// Occupy the pseudo-channel(s) for an access arriving at `arrival`;
+    /// returns its completion tick.
+    Tick serve(std::uint64_t addr, std::uint32_t bytes, Tick latency, Tick arrival);
 
     DramChannelConfig cfg_;
     SparseStore store_;

@@ -1,6 +1,8 @@
 #include "models/memory/L1Memory.h"
 
 #include "models/common/Report.h"
+#include "models/memory/TlmAccess.h"
+#include "models/plugin/ForeignTarget.h"
 
 #include <algorithm>
 
@@ -9,6 +11,28 @@ namespace cclsim {
 L1Memory::L1Memory(const sc_core::sc_module_name& name, const L1Config& cfg)
     : sc_core::sc_module(name), cfg_(cfg), store_(cfg.sizeBytes, 4096) {
     socket.register_b_transport(this, &L1Memory::b_transport);
+    socket.register_transport_dbg(this, &L1Memory::transportDbg);
+    socket.register_get_direct_mem_ptr(this, &L1Memory::getDirectMemPtr);
+}
+
+void L1Memory::setBacking(ForeignTarget* f) {
+    backing_ = f;
+    // Writes the bridge completes (NoC and Ethernet landings) wake watchers.
+    if (f) f->onWrite = [this](std::uint64_t addr, std::uint32_t n) { notifyWrite(std::uint32_t(addr), n); };
+}
+
+void L1Memory::storeRead(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const {
+    if (backing_)
+        backing_->debugRead(addr, std::uint64_t(n), out);
+    else
+        store_.read(addr, n, out);
+}
+
+void L1Memory::storeWrite(std::uint32_t addr, std::uint32_t n, const std::uint8_t* in) {
+    if (backing_)
+        backing_->debugWrite(addr, std::uint64_t(n), in);
+    else
+        store_.write(addr, n, in);
 }
 
 void L1Memory::checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const {
@@ -18,6 +42,11 @@ void L1Memory::checkRange(std::uint64_t addr, std::uint64_t n, const char* what)
 
 std::uint32_t L1Memory::readU32(std::uint32_t addr) const {
     checkRange(addr, 4, "read");
+    if (backing_) {
+        std::uint32_t v = 0;
+        storeRead(addr, 4, reinterpret_cast<std::uint8_t*>(&v));
+        return v;
+    }
     return store_.readWord(addr);
 }
 
@@ -30,14 +59,14 @@ void L1Memory::keepWord(std::uint32_t addr, std::uint32_t n) {
 void L1Memory::writeU32(std::uint32_t addr, std::uint32_t value) {
     checkRange(addr, 4, "write");
     keepWord(addr, 4);
-    store_.write(addr, 4, reinterpret_cast<const std::uint8_t*>(&value));
+    storeWrite(addr, 4, reinterpret_cast<const std::uint8_t*>(&value));
     notifyWrite(addr, 4);
 }
 
 void L1Memory::writeWords(std::uint32_t addr, const std::uint32_t* words, std::uint32_t n) {
     checkRange(addr, 4ull * n, "write");
     keepWord(addr, 4 * n);
-    store_.write(addr, 4ull * n, reinterpret_cast<const std::uint8_t*>(words));
+    storeWrite(addr, 4ull * n, reinterpret_cast<const std::uint8_t*>(words));
     notifyWrite(addr, 4 * n);
 }
 
@@ -49,15 +78,15 @@ std::uint32_t L1Memory::atomicAdd(std::uint32_t addr, std::uint32_t addend) {
 
 void L1Memory::readBytes(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const {
     checkRange(addr, n, "read");
-    store_.read(addr, n, out);
+    storeRead(addr, n, out);
 }
 
 void L1Memory::writeBytes(std::uint32_t addr, std::uint32_t n, const std::uint8_t* in) {
     checkRange(addr, n, "write");
     if (cfg_.storePayload) {
-        store_.write(addr, n, in);
+        storeWrite(addr, n, in);
     } else {
-        forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) { store_.write(lo, hi - lo, in + (lo - addr)); });
+        forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) { storeWrite(lo, hi - lo, in + (lo - addr)); });
     }
     notifyWrite(addr, n);
 }
@@ -77,7 +106,7 @@ void L1Memory::snapshot(std::uint32_t addr, std::uint32_t n, Payload& out) const
         out.frags.resize(1);
         out.frags[0].offset = 0;
         out.frags[0].bytes.resize(n);
-        store_.read(addr, n, out.frags[0].bytes.data());
+        storeRead(addr, n, out.frags[0].bytes.data());
         return;
     }
     std::size_t count = 0;
@@ -86,7 +115,7 @@ void L1Memory::snapshot(std::uint32_t addr, std::uint32_t n, Payload& out) const
         Payload::Fragment& f = out.frags[count++];
         f.offset = lo - addr;
         f.bytes.resize(hi - lo);
-        store_.read(lo, hi - lo, f.bytes.data());
+        storeRead(lo, hi - lo, f.bytes.data());
     });
     out.frags.resize(count);
 }
@@ -95,10 +124,10 @@ void L1Memory::apply(std::uint32_t addr, const Payload& p) {
     checkRange(addr, p.size, "write");
     for (const auto& f : p.frags) {
         if (cfg_.storePayload) {
-            store_.write(addr + f.offset, std::uint32_t(f.bytes.size()), f.bytes.data());
+            storeWrite(addr + f.offset, std::uint32_t(f.bytes.size()), f.bytes.data());
         } else {
             forEachControl(addr + f.offset, std::uint32_t(f.bytes.size()), [&](std::uint32_t lo, std::uint32_t hi) {
-                store_.write(lo, hi - lo, f.bytes.data() + (lo - addr - f.offset));
+                storeWrite(lo, hi - lo, f.bytes.data() + (lo - addr - f.offset));
             });
         }
     }
@@ -184,29 +213,68 @@ void L1Memory::notifyWrite(std::uint32_t addr, std::uint32_t n) {
 void L1Memory::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& /*delay*/) {
     const std::uint64_t addr = gp.get_address();
     const std::uint32_t len = gp.get_data_length();
-    if (!contains(addr, len)) {
-        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return;
-    }
-    const auto a = static_cast<std::uint32_t>(addr);
+    // cclsim's own initiators: an atomic increment, or a Payload in place of
+    // the data pointer.
     if (auto* atomic = gp.get_extension<AtomicExtension>()) {
-        atomic->previous = atomicAdd(a, atomic->addend);
+        if (!gp.is_write() || len != 4) {
+            gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+            return;
+        }
+        if (!contains(addr, 4)) {
+            gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+            return;
+        }
+        atomic->previous = atomicAdd(std::uint32_t(addr), atomic->addend);
         gp.set_response_status(tlm::TLM_OK_RESPONSE);
         return;
     }
     auto* pe = gp.get_extension<PayloadExtension>();
-    if (gp.is_write()) {
-        if (pe && pe->payload)
-            apply(a, *pe->payload);
+    if (pe && pe->payload && !gp.is_read() && !gp.is_write()) pe = nullptr;
+    if (pe && pe->payload) {
+        if (!contains(addr, len)) {
+            gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+            return;
+        }
+        if (gp.is_write())
+            apply(std::uint32_t(addr), *pe->payload);
         else
-            writeBytes(a, len, gp.get_data_ptr());
-    } else if (gp.is_read()) {
-        if (pe && pe->payload)
-            snapshot(a, len, *pe->payload);
-        else
-            readBytes(a, len, gp.get_data_ptr());
+            snapshot(std::uint32_t(addr), len, *pe->payload);
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
     }
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    // Any TLM-2.0 initiator: the base protocol. The L1 adds no delay.
+    plainTlmAccess(
+        gp, cfg_.sizeBytes,
+        [this](std::uint64_t a, std::uint32_t n, std::uint8_t* out) { readBytes(std::uint32_t(a), n, out); },
+        [this](std::uint64_t a, std::uint32_t n, const std::uint8_t* in) { writeBytes(std::uint32_t(a), n, in); });
+}
+
+unsigned L1Memory::transportDbg(int /*id*/, tlm::tlm_generic_payload& gp) {
+    return debugTlmAccess(
+        gp, cfg_.sizeBytes,
+        [this](std::uint64_t a, std::uint32_t n, std::uint8_t* out) { readBytes(std::uint32_t(a), n, out); },
+        [this](std::uint64_t a, std::uint32_t n, const std::uint8_t* in) { writeBytes(std::uint32_t(a), n, in); });
+}
+
+bool L1Memory::getDirectMemPtr(int /*id*/, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+    // Read-only, one page at a time, and only where the L1 holds every byte
+    // itself: a write must come through the socket to wake its watchers.
+    const std::uint64_t addr = gp.get_address();
+    if (!cfg_.storePayload || backing_ || addr >= cfg_.sizeBytes) {
+        dmi.set_start_address(0);
+        dmi.set_end_address(cfg_.sizeBytes - 1);
+        dmi.allow_none();
+        return false;
+    }
+    const std::uint64_t page = store_.pageBytes();
+    const std::uint64_t start = addr / page * page;
+    dmi.set_dmi_ptr(store_.pageOf(addr));
+    dmi.set_start_address(start);
+    dmi.set_end_address(std::min(start + page, cfg_.sizeBytes) - 1);
+    dmi.allow_read();
+    dmi.set_read_latency(sc_core::SC_ZERO_TIME);
+    dmi.set_write_latency(sc_core::SC_ZERO_TIME);
+    return true;
 }
 
 }  // namespace cclsim

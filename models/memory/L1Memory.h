@@ -10,6 +10,18 @@
 // `noc_semaphore_wait` wakes exactly when the semaphore changes instead of
 // spinning in wall-clock time.
 //
+// The socket speaks the TLM-2.0 base protocol to any initiator (see
+// models/memory/TlmAccess.h: byte enables, streaming width, error
+// responses), adds no delay (an L1 access's time is in the NoC and Ethernet
+// models), answers transport_dbg, and grants read-only DMI in data mode
+// (writes must go through the socket: they wake watchers). cclsim's own
+// initiators use two extensions: a Payload in place of the data pointer, and
+// an atomic increment (models/common/Payload.h).
+//
+// The bytes themselves live in a SparseStore, or in a foreign model's
+// memory (setBacking: a plug-in L1, models/plugin/ForeignTarget.h) reached
+// through transport_dbg; watchers, control ranges and bounds stay here.
+//
 // In timing mode (storePayload == false) bulk transfers keep only the bytes
 // that overlap control ranges: semaphores and channel-sync words registered
 // by the host runtime and the firmware builders, and every word firmware
@@ -28,6 +40,8 @@
 #include <vector>
 
 namespace cclsim {
+
+class ForeignTarget;
 
 class MemoryWatcher {
 public:
@@ -71,6 +85,10 @@ public:
     void unwatch(std::uint32_t addr, std::uint32_t n, MemoryWatcher* w);
     void unwatchAll(MemoryWatcher* w);
 
+    /// Keep the bytes in a foreign model instead (before the simulation).
+    void setBacking(ForeignTarget* f);
+    ForeignTarget* backing() const { return backing_; }
+
     bool contains(std::uint64_t addr, std::uint64_t n) const { return addr + n <= cfg_.sizeBytes && n <= cfg_.sizeBytes; }
     std::uint64_t size() const { return cfg_.sizeBytes; }
     bool storesPayload() const { return cfg_.storePayload; }
@@ -86,6 +104,10 @@ private:
     };
 
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    unsigned transportDbg(int id, tlm::tlm_generic_payload& gp);
+    bool getDirectMemPtr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+    void storeRead(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const;
+    void storeWrite(std::uint32_t addr, std::uint32_t n, const std::uint8_t* in);
     void notifyWrite(std::uint32_t addr, std::uint32_t n);
     void keepWord(std::uint32_t addr, std::uint32_t n);
     void checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const;
@@ -96,6 +118,7 @@ private:
     std::vector<Range> control_;  // sorted, non-overlapping
     std::vector<Watch> watches_;  // sorted by lo
     std::uint32_t maxWatchLen_ = 0;
+    ForeignTarget* backing_ = nullptr;
 };
 
 }  // namespace cclsim

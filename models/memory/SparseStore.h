@@ -37,6 +37,10 @@ public:
     void write(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in);
 
     std::uint64_t size() const { return size_; }
+    std::uint32_t pageBytes() const { return pageBytes_; }
+    /// The page holding `addr`, allocated now if need be (pages never move:
+    /// a TLM target may hand it out as a DMI region).
+    std::uint8_t* pageOf(std::uint64_t addr) { return page(addr >> pageShift_, true); }
     std::uint64_t bytesAllocated() const { return pagesAllocated_ * std::uint64_t(pageBytes_); }
 
 private:

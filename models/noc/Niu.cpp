@@ -1,6 +1,7 @@
 #include "models/noc/Niu.h"
 
 #include "models/common/Report.h"
+#include "models/plugin/ForeignTarget.h"
 
 #include <cmath>
 #include <cstring>
@@ -106,8 +107,12 @@ void Niu::injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arr
 void Niu::packetStarts(Transfer* t) {
     if (t->snapshot && t->injected == 0) {
         // The source bytes are read as the transfer starts leaving L1.
-        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-        memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
+        if (foreign_) {
+            foreign_->debugRead(t->localAddr, t->bytes, t->data);
+        } else {
+            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+            memoryAccess(t, tlm::TLM_READ_COMMAND, t->localAddr, d);
+        }
     }
     // The packet's head enters the NoC now: it books its links in the order
     // packets really reach them.
@@ -186,6 +191,14 @@ void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc
 }
 
 void Niu::atomicNow(std::uint64_t addr, std::uint32_t addend, CoreCoord requester) {
+    if (foreign_) {
+        // The increment lands when the model answers; until then the core
+        // has a pending write.
+        const Tick at = now();
+        expect(at, ActivityLog::L1Write);
+        foreign_->atomicAdd(at, addr, addend, [this, at](Tick) { retire(at, ActivityLog::L1Write); });
+        return;
+    }
     AtomicExtension atomic;
     atomic.addend = addend;
     tlm::tlm_generic_payload gp;
@@ -354,14 +367,36 @@ void Niu::writeLanded(Transfer* t) {
 }
 
 void Niu::acceptWrite(Transfer* t) {
+    if (foreign_) {
+        // The write is in the memory when the model answers: a pending write
+        // of this core until then.
+        const Tick at = now();
+        expect(at, ActivityLog::L1Write);
+        arrived(ActivityLog::L1Write);
+        auto done = [this, t, at](Tick d) {
+            retire(at, ActivityLog::L1Write);
+            writeApplied(t, d, at);
+        };
+        if (t->kind == Transfer::Atomic)
+            foreign_->atomicAdd(at, t->remoteAddr, t->addend, done);
+        else
+            foreign_->write(at, t->remoteAddr, t->data, done);
+        return;
+    }
     arrived(ActivityLog::L1Write);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->remoteAddr, d);
+    writeApplied(t, now() + d.value(), now());
+}
+
+void Niu::writeApplied(Transfer* t, Tick done, Tick landed) {
+    const sc_core::sc_time d = toScTime(done - now());
     if (t->fused) {
         // The increment becomes visible in the same instant as the data: as
-        // the write lands, or (a DRAM target) when the memory has absorbed it.
+        // the write lands, or (a DRAM or foreign target) when the memory has
+        // absorbed it.
         Niu* sem = endpoint(t->fusedDst);
-        sem->arrived(ActivityLog::L1Write);
+        sem->retire(landed, ActivityLog::L1Write);  // expected at the landing (writeLanded)
         if (d == sc_core::SC_ZERO_TIME) {
             sem->atomicNow(t->fusedAddr, t->fusedAddend, t->requester);
         } else {
@@ -439,14 +474,27 @@ void Niu::serveRead(Transfer* t) {
 }
 
 void Niu::acceptRead(Transfer* t) {
+    if (foreign_) {
+        const Tick at = now();
+        expect(at, ActivityLog::Other);
+        foreign_->read(at, t->remoteAddr, t->bytes, &t->data, [this, t, at](Tick done) {
+            retire(at, ActivityLog::Other);
+            readServed(t, done);
+        });
+        return;
+    }
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_READ_COMMAND, t->remoteAddr, d);
+    readServed(t, now() + d.value());
+}
+
+void Niu::readServed(Transfer* t, Tick done) {
     // The response leaves through this endpoint's injection port (its own class).
     auto respond = [this, t] { injectPackets(numRequestClasses(), t, t->requester, &Niu::responseLanded, false); };
-    if (d == sc_core::SC_ZERO_TIME)
+    if (done <= now())
         respond();
     else
-        eq_.after(d.value(), respond);
+        eq_.at(done, respond);
 }
 
 void Niu::responseLanded(Transfer* t) {
@@ -456,9 +504,23 @@ void Niu::responseLanded(Transfer* t) {
 }
 
 void Niu::readArrived(Transfer* t) {
+    if (foreign_) {
+        const Tick at = now();
+        expect(at, ActivityLog::L1Write);
+        arrived(ActivityLog::L1Write);
+        foreign_->write(at, t->localAddr, t->data, [this, t, at](Tick) {
+            retire(at, ActivityLog::L1Write);
+            readStored(t);
+        });
+        return;
+    }
     arrived(ActivityLog::L1Write);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     memoryAccess(t, tlm::TLM_WRITE_COMMAND, t->localAddr, d);
+    readStored(t);
+}
+
+void Niu::readStored(Transfer* t) {
     ++t->counters->readsDone;
     t->counters->changed();
     release(t);

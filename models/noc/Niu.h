@@ -5,8 +5,17 @@
 // DMA virtual channels (plus one class for responses to remote reads), then
 // the packets reserve their path on the Noc, and a calendar event delivers
 // them to the destination NIU at the arrival tick. The target half writes
-// and reads its endpoint's memory through a TLM-2.0 initiator socket (an L1,
-// or in the future a DRAM controller) and returns acks.
+// and reads its endpoint's memory (an L1, a DRAM controller, the SRAM pool)
+// through a TLM-2.0 initiator socket and returns acks.
+//
+// Two paths into that memory. cclsim's own memories answer b_transport at
+// once with the completion as the annotated delay (the fast path: the call
+// happens on the calendar). A foreign memory (a plug-in, setForeign) is
+// reached through its ForeignTarget bridge, which calls it from a SystemC
+// thread at the access's true time; the NIU continues from the bridge's
+// completion exactly as from the fast path's return. Source reads of a
+// core's own foreign L1 as a packet leaves are zero-time (transport_dbg):
+// their time is the injection port's.
 //
 //   requester NIU                   NoC                    target NIU -> memory
 //   write:  inject ---------------> path ---------------> b_transport(write)
@@ -85,6 +94,8 @@ struct NiuConfig {
     double responseWeight = 1.0;
 };
 
+class ForeignTarget;
+
 class Niu : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<Niu> mem{"mem"};
@@ -127,6 +138,8 @@ public:
         activity_ = log;
         if (log) log->addServer(&inject_);
     }
+    /// The memory behind this endpoint is a foreign model reached through `f`.
+    void setForeign(ForeignTarget* f) { foreign_ = f; }
     /// Size of the memory behind this endpoint (for address checks at issue).
     void setMemoryBytes(std::uint64_t n) { memoryBytes_ = n; }
     std::uint64_t memoryBytes() const { return memoryBytes_; }
@@ -200,8 +213,12 @@ private:
     void readArrived(Transfer* t);
     // Target side.
     void acceptWrite(Transfer* t);
+    /// The write (or atomic) of `t` that landed at `landed` is in the memory at tick `done`.
+    void writeApplied(Transfer* t, Tick done, Tick landed);
     void serveRead(Transfer* t);
     void acceptRead(Transfer* t);
+    void readServed(Transfer* t, Tick done);
+    void readStored(Transfer* t);
     void responseLanded(Transfer* t);
     void memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay);
     /// Add `addend` to the word at `addr` of this endpoint's memory, now.
@@ -224,6 +241,10 @@ private:
     std::vector<Tick> classFreeAt_;  ///< per injection class: when its last packet leaves the source
     Tick nextAccept_ = 0;            ///< (target) when the endpoint accepts its next read request
     ActivityLog* activity_ = nullptr;
+    ForeignTarget* foreign_ = nullptr;
+    void retire(Tick t, ActivityLog::Kind k) {
+        if (activity_) activity_->arrived(t, k);
+    }
     void expect(Tick t, ActivityLog::Kind k) {
         if (activity_) activity_->expect(t, k);
     }
