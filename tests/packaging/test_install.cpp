@@ -24,13 +24,22 @@ using cclsim::test::shellQuote;
 const std::string kSource = CCLSIM_SOURCE_DIR;
 const std::string kBuild = CCLSIM_BUILD_DIR;
 
-/// A fresh scratch directory of this test process.
-fs::path scratch(const std::string& name) {
-    const fs::path d = fs::path(::testing::TempDir()) / ("cclsim_install_" + std::to_string(getpid())) / name;
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
+/// A fresh scratch directory of this test process, removed with the object.
+struct Scratch {
+    fs::path dir;
+    explicit Scratch(const std::string& name)
+        : dir(fs::path(::testing::TempDir()) / ("cclsim_install_" + std::to_string(getpid())) / name) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        fs::remove(dir.parent_path(), ec);  // the process's directory, once empty
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+};
 
 std::string slurp(const fs::path& path) {
     std::ifstream is(path);
@@ -53,7 +62,8 @@ std::string reportCluster(const fs::path& json) {
 }  // namespace
 
 TEST(Install, MovedPrefixRunsFromItsOwnConfiguration) {
-    const fs::path root = scratch("prefix");
+    const Scratch scratch("prefix");
+    const fs::path& root = scratch.dir;
     const fs::path first = root / "first", moved = root / "moved";
     const CommandResult inst = runCommand(shellQuote(CCLSIM_CMAKE) + " --install " + shellQuote(kBuild) + " --prefix " +
                                           shellQuote(first.string()));
@@ -80,7 +90,8 @@ TEST(Install, MovedPrefixRunsFromItsOwnConfiguration) {
 }
 
 TEST(Install, TheBuildTreeFindsTheSourceConfigurationBesideItself) {
-    const fs::path json = scratch("tree") / "ping.json";
+    const Scratch scratch("tree");
+    const fs::path json = scratch.dir / "ping.json";
     const CommandResult r = ping(kBuild + "/n300", "", json);
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_EQ(reportCluster(json), kBuild + "/config/n300.yaml");
@@ -88,7 +99,8 @@ TEST(Install, TheBuildTreeFindsTheSourceConfigurationBesideItself) {
 }
 
 TEST(Install, ALoneExecutableNamesEveryPlaceItLookedAt) {
-    const fs::path dir = scratch("lone");
+    const Scratch scratch("lone");
+    const fs::path& dir = scratch.dir;
     const fs::path exe = dir / "bin" / "n300";
     fs::create_directories(exe.parent_path());
     fs::copy_file(kBuild + "/n300", exe);
