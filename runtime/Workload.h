@@ -6,6 +6,7 @@
 // left in L1) into the `results` object of the JSON report.
 #pragma once
 
+#include "runtime/ConfigDir.h"
 #include "runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
@@ -53,6 +54,15 @@ public:
     /// header means the workload has no CSV form.
     virtual std::string csvHeader() const { return {}; }
     virtual std::string csvRow(const nlohmann::json& /*report*/) const { return {}; }
+
+    /// Where the configuration files the workload's options default to are
+    /// (ccl.yaml, collective_methods.yaml): set by the executable once the
+    /// command line is parsed, before params() and build().
+    void setConfigDir(ConfigDir dir) { configDir_ = std::move(dir); }
+    const ConfigDir& configDir() const { return configDir_; }
+
+private:
+    ConfigDir configDir_;
 };
 
 using WorkloadFactory = std::unique_ptr<Workload> (*)();

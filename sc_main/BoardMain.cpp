@@ -34,6 +34,8 @@ enum Exit { kOk = 0, kDataFail = 1, kUsage = 2, kConfig = 3, kSimError = 4, kStu
 struct GlobalOptions {
     std::string json;
     std::string vcd;
+    std::string configDir;  ///< --config-dir
+    ConfigDir configs;      ///< where the configuration is, once the command line is parsed
     std::string cluster;
     std::string arch;
     double aiclkMhz = 0;
@@ -117,7 +119,8 @@ void keepUntilExit(std::unique_ptr<Platform> p) {
 
 /// Run one simulation in this process and return its report.
 nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g, int& exitCode) {
-    ClusterDescriptor desc = loadClusterDescriptor(g.cluster.empty() ? board.descriptor : g.cluster, g.arch, g.torus);
+    const std::string cluster = g.cluster.empty() ? g.configs.file(board.descriptor) : g.cluster;
+    ClusterDescriptor desc = loadClusterDescriptor(cluster, g.arch, g.torus);
     if (g.aiclkMhz > 0) desc.arch = loadArchConfig(desc.arch.file, g.aiclkMhz);
     PlatformOptions po;
     po.storePayload = !g.noData;
@@ -373,6 +376,9 @@ struct Cli {
         app.failure_message(CLI::FailureMessage::help);
         app.add_option("--json", g.json, "write the machine-readable report to FILE");
         app.add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
+        app.add_option("--config-dir", g.configDir,
+                       "directory of the configuration files (board descriptors, arch/, ccl.yaml, ...; default: "
+                       "$CCLSIM_CONFIG_DIR, else config/ beside the executable, else the install's share/cclsim)");
         app.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
         app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
         app.add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
@@ -412,6 +418,12 @@ struct Cli {
         for (CLI::App* sub : app.get_subcommands()) chosen = byCommand.at(sub);
         if (!chosen) chosen = workloads.at(board.defaultWorkload).get();
     }
+    /// Find the configuration directory (ConfigError if --config-dir or
+    /// $CCLSIM_CONFIG_DIR names none) and tell the chosen workload.
+    void locateConfigs() {
+        g.configs = ConfigDir::locate(g.configDir);
+        chosen->setConfigDir(g.configs);
+    }
 };
 
 void quietSystemC() {
@@ -435,6 +447,7 @@ nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::strin
     }
     cli.select(board);
     try {
+        cli.locateConfigs();
         return runOnce(board, *cli.chosen, cli.g, exitCode);
     } catch (const ConfigError& e) {
         exitCode = kConfig;
@@ -477,6 +490,7 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
     const GlobalOptions& g = cli.g;
 
     try {
+        cli.locateConfigs();
         if (w->sweepPoints() > 0) return runSweep(board, *w, g);
         if (!g.plot.empty()) return fail(g, kUsage, "--plot draws a sweep: add the workload's --sweep");
         int code = kOk;

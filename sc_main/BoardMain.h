@@ -1,7 +1,7 @@
 // The command line shared by every board executable:
 //
 //   <board> <workload> [workload options] [--json FILE] [--vcd FILE]
-//           [--cluster FILE] [--arch FILE] [--no-data] [--skew-ns NS]
+//           [--config-dir DIR] [--cluster FILE] [--arch FILE] [--no-data] [--skew-ns NS]
 //           [--start CHIP:NS ...] [--trace-all-cores] [--trace-window-ns NS] [--max-sim-us US] [--quiet]
 //
 // Exit codes: 0 success, 1 data check failed, 2 usage error, 3 bad
@@ -19,7 +19,7 @@ namespace cclsim {
 
 struct BoardInfo {
     std::string name;               ///< executable and platform name ("n300")
-    std::string descriptor;         ///< default cluster descriptor path
+    std::string descriptor;         ///< its cluster descriptor: a file of the configuration directory ("n300.yaml")
     std::string defaultWorkload;    ///< run when no workload is given
     std::vector<WorkloadFactory> workloads;
 };
@@ -33,9 +33,17 @@ int boardMain(int argc, char** argv, const BoardInfo& board);
 /// this: one call per process, because SystemC elaborates once.
 nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode);
 
-/// The boards this build knows.
-BoardInfo n300Board();
-BoardInfo t3000Board();
-BoardInfo galaxyBoard();
+/// Every workload of the board executables: the one list (sc_main/Boards.cpp).
+std::vector<WorkloadFactory> allWorkloads();
+
+/// A board of this build running every workload.
+BoardInfo makeBoard(const std::string& name, const std::string& descriptor, const std::string& defaultWorkload);
+
+/// The boards of this build, in the order of sc_main/CMakeLists.txt, the one
+/// list of boards (cclsim_board); generated into the build tree (BoardList.cpp).
+const std::vector<BoardInfo>& allBoards();
+
+/// The board called `name`; std::invalid_argument naming the boards if none is.
+const BoardInfo& boardNamed(const std::string& name);
 
 }  // namespace cclsim

@@ -1,4 +1,6 @@
-// The boards of this build: their descriptors, default demos and workloads.
+// The workloads of the board executables, and a board by its name. The list
+// of boards itself is written once, in sc_main/CMakeLists.txt; the registry
+// allBoards() is generated from it (BoardList.cpp in the build tree).
 #include "firmware/ccl/CollectiveWorkloads.h"
 #include "firmware/ipcq/IpcqWorkloads.h"
 #include "firmware/microbench/MicrobenchHosts.h"
@@ -6,29 +8,46 @@
 #include "firmware/pto/PtoWorkload.h"
 #include "sc_main/BoardMain.h"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 namespace cclsim {
 
-namespace {
-/// A board: its descriptor, its default demo; every board runs the Ethernet
-/// and fabric microbenchmarks, the collectives, the PE_IPCQ workloads and
-/// the PTO communication ops.
-BoardInfo board(const char* name, const char* descriptor, const char* defaultWorkload) {
+std::vector<WorkloadFactory> allWorkloads() {
+    return {
+        // The collectives (firmware/ccl/).
+        ccl::makeAllGather, ccl::makeReduceScatter, ccl::makeAllReduce, ccl::makeAllToAll, ccl::makeBroadcast,
+        // Ethernet, DRAM and fabric microbenchmarks (firmware/microbench/).
+        microbench::makeEthPing, microbench::makeRingPing, microbench::makeEthBandwidth, microbench::makeEdmStream,
+        microbench::makeDramBandwidth, microbench::makeFabricPing, microbench::makeFabricBandwidth,
+        microbench::makeFabricTraffic,
+        // PE_IPCQ (firmware/ipcq/), the PTO ops (firmware/pto/).
+        ipcq::makeIpcqAllReduce, ipcq::makeIpcqLatency, pto::makePto,
+        // Dispatch and fixed costs, NoC trace replay.
+        microbench::makeDispatch, noctrace::makeNocTrace,
+    };
+}
+
+BoardInfo makeBoard(const std::string& name, const std::string& descriptor, const std::string& defaultWorkload) {
     BoardInfo b;
     b.name = name;
-    b.descriptor = std::string(CCLSIM_SOURCE_DIR "/platforms/") + descriptor;
+    b.descriptor = descriptor;
     b.defaultWorkload = defaultWorkload;
-    b.workloads = {ccl::makeAllGather,          ccl::makeReduceScatter,         ccl::makeAllReduce,
-                   ccl::makeAllToAll,           ccl::makeBroadcast,             microbench::makeEthPing,
-                   microbench::makeRingPing,    microbench::makeEthBandwidth,   microbench::makeEdmStream,
-                   microbench::makeDramBandwidth,  microbench::makeFabricPing,     microbench::makeFabricBandwidth,
-                   microbench::makeFabricTraffic, ipcq::makeIpcqAllReduce,     ipcq::makeIpcqLatency,
-                   pto::makePto,                microbench::makeDispatch,       noctrace::makeNocTrace};
+    // Every board runs every workload: the Ethernet and fabric
+    // microbenchmarks, the collectives, PE_IPCQ, the PTO ops, dispatch and
+    // the NoC trace replay.
+    b.workloads = allWorkloads();
     return b;
 }
-}  // namespace
 
-BoardInfo n300Board() { return board("n300", "n300.yaml", "edm_stream"); }
-BoardInfo t3000Board() { return board("t3000", "t3000.yaml", "all_gather"); }
-BoardInfo galaxyBoard() { return board("galaxy", "galaxy.yaml", "all_gather"); }
+const BoardInfo& boardNamed(const std::string& name) {
+    std::string known;
+    for (const BoardInfo& b : allBoards()) {
+        if (b.name == name) return b;
+        known += (known.empty() ? "" : ", ") + b.name;
+    }
+    throw std::invalid_argument(fmt::format("no board '{}' in this build (boards: {})", name, known));
+}
 
 }  // namespace cclsim

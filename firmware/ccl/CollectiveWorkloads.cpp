@@ -86,7 +86,9 @@ public:
                        "meet_in_middle_ring, broadcast (reductions), or auto (the rule table)")
             ->check(CLI::IsMember({"clockwise_ring", "anticlockwise_ring", "bidirectional_ring_pair",
                                    "meet_in_middle_ring", "broadcast", "auto"}));
-        cmd.add_option("--methods", methods_, "auto's rule table (default: platforms/collective_methods.yaml)");
+        cmd.add_option("--methods", methods_,
+                       "auto's rule table (default: collective_methods.yaml of the configuration directory, "
+                       "platforms/ of the source tree)");
         cmd.add_option("--bidir", bidir_, "shorthand for --method: off (clockwise_ring), halves (bidirectional_ring_pair) "
                                           "or full (meet_in_middle_ring)")
             ->check(CLI::IsMember({"off", "halves", "full"}));
@@ -142,7 +144,8 @@ public:
                          {"packet", packet_},     {"links", links_},       {"workers", workers_},  {"impl", impl_},
                          {"edm_buffers", edmBuffers_},
                          {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_},
-                         {"inputs", inputs_},     {"dump_outputs", dump_}, {"methods", methodsFile()}};
+                         {"inputs", inputs_},     {"dump_outputs", dump_}};
+        p["methods"] = methods_.empty() ? configDir().shown(kMethodsFile) : methods_;
         if (reduces()) p["reduce_op"] = redop_;
         if (op_ == Op::AllGather) p["dim"] = dim_, p["row_pages"] = rowPages_;
         if (op_ == Op::Broadcast) p["root"] = root_;
@@ -511,9 +514,9 @@ private:
         }
     }
 
-    std::string methodsFile() const {
-        return methods_.empty() ? std::string(CCLSIM_SOURCE_DIR "/platforms/collective_methods.yaml") : methods_;
-    }
+    /// auto's rule table: --methods, else the one of the configuration directory.
+    static constexpr const char* kMethodsFile = "collective_methods.yaml";
+    std::string methodsFile() const { return methods_.empty() ? configDir().file(kMethodsFile) : methods_; }
 
     GroupSpec groupSpec() const { return group_.empty() ? GroupSpec{} : parseGroup(group_); }
 

@@ -80,7 +80,8 @@ public:
         return "all-reduce (sum) by worker-core kernels over PE_IPCQ queues, algorithm from ccl.yaml, data checked";
     }
     void addOptions(CLI::App& cmd) override {
-        cmd.add_option("--ccl", ccl_, "ccl.yaml (default: platforms/ccl.yaml of the source tree)");
+        cmd.add_option("--ccl", ccl_,
+                       "ccl.yaml (default: the one of the configuration directory, platforms/ of the source tree)");
         cmd.add_option("--algorithm", algorithm_, "an entry of the file's algorithms (default: defaults.algorithm)");
         cmd.add_option("--size", size_, "tensor bytes per rank, K/M suffixes (default: world_size x n_elem elements)");
         cmd.add_option("--dtype", dtype_, "bf16 or fp32")->check(CLI::IsMember({"bf16", "fp32"}));
@@ -92,9 +93,14 @@ public:
             ->check(CLI::IsMember({"on", "off"}));
     }
     nlohmann::json params() const override {
-        return {{"ccl", cclFile()},     {"algorithm", algorithm_}, {"size", size_},
-                {"dtype", dtype_},      {"seed", seed_},           {"ccl_trace", trace_},
-                {"pointer_dump", dump_}, {"ipcq_checks", checks_}};
+        return {{"ccl", ccl_.empty() ? configDir().shown("ccl.yaml") : ccl_},
+                {"algorithm", algorithm_},
+                {"size", size_},
+                {"dtype", dtype_},
+                {"seed", seed_},
+                {"ccl_trace", trace_},
+                {"pointer_dump", dump_},
+                {"ipcq_checks", checks_}};
     }
 
     void build(Runtime& rt) override {
@@ -202,7 +208,8 @@ private:
                            r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
                            r["data_check"].get<std::string>());
     }
-    std::string cclFile() const { return ccl_.empty() ? std::string(CCLSIM_SOURCE_DIR "/platforms/ccl.yaml") : ccl_; }
+    /// --ccl, else the ccl.yaml of the configuration directory.
+    std::string cclFile() const { return ccl_.empty() ? configDir().file("ccl.yaml") : ccl_; }
 
     std::string ccl_, algorithm_, size_, dtype_ = "bf16", trace_, checks_ = "on";
     std::uint64_t seed_ = 1;

@@ -6,6 +6,7 @@
 // SC_ERROR); the executables catch them, print one paragraph and exit non-zero.
 #pragma once
 
+#include "models/common/ConfigError.h"
 #include "models/common/Time.h"
 
 #include <fmt/format.h>
@@ -22,12 +23,6 @@ std::string timeStamp();
 [[noreturn]] void reportError(const std::string& where, const std::string& what);
 void reportWarning(const std::string& where, const std::string& what);
 void reportInfo(const std::string& where, const std::string& what, int verbosity);
-
-/// Error raised while reading configuration (no simulated time involved).
-class ConfigError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 }  // namespace cclsim
 

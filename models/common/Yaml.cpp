@@ -169,6 +169,11 @@ YamlSeq YamlMap::seq(const std::string& key) const {
     return YamlSeq(n, file_, keyPath(key));
 }
 
+YAML::Node YamlMap::raw(const std::string& key) const {
+    used_.insert(key);
+    return child(key);
+}
+
 std::vector<std::string> YamlMap::keys() const {
     std::vector<std::string> out;
     for (auto it = node_.begin(); it != node_.end(); ++it) out.push_back(it->first.Scalar());

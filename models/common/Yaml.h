@@ -5,8 +5,9 @@
 // asked for, so a misspelt option is an error instead of a silent default.
 #pragma once
 
-#include "models/common/Report.h"
+#include "models/common/ConfigError.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
@@ -32,6 +33,10 @@ public:
     YamlMap map(const std::string& key) const;
     std::optional<YamlMap> optMap(const std::string& key) const;
     YamlSeq seq(const std::string& key) const;
+    /// The value of `key` as yaml-cpp holds it (undefined if absent), for
+    /// readers with shapes of their own (a scalar or a list, tags); marks it read.
+    YAML::Node raw(const std::string& key) const;
+    /// The keys in document order.
     std::vector<std::string> keys() const;
 
     /// Reject keys that were never read.
@@ -66,6 +71,7 @@ public:
     [[noreturn]] void fail(std::size_t i, const std::string& what) const;
     std::string where(std::size_t i) const;
     const std::string& path() const { return path_; }
+    const YAML::Node& node() const { return node_; }
 
 private:
     YAML::Node node_;

@@ -11,6 +11,7 @@
 #include <fstream>
 
 using cclsim::test::runGalaxy;
+using cclsim::test::runN300;
 using cclsim::test::runT3000;
 using cclsim::test::writeChainDescriptor;
 
@@ -321,10 +322,7 @@ TEST(CollectiveBadInput, BroadcastRootOutOfRange) {
 }
 
 TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
-    int code = -1;
-    const auto rep = cclsim::runInProcess(cclsim::n300Board(), {"all_gather", "--axis", "row"}, code);
-    EXPECT_EQ(code, 3);
-    expectConfigError(rep, "describes no mesh");
+    expectConfigError(runN300({"all_gather", "--axis", "row"}, 3), "describes no mesh");
 }
 
 // ---- user-written cluster descriptors ----------------------------------------------

@@ -101,6 +101,14 @@ TEST(SweepSpec, BadSpecsNameFileLineAndKey) {
     EXPECT_NE(specError("workload: x\nsweep: {size: [1]}\n").find("'board' is required"), std::string::npos);
     EXPECT_NE(specError(head).find("'sweep' is required"), std::string::npos);
     EXPECT_NE(specError(head + "sweep: [1, 2\n").find("YAML syntax error: end of sequence flow"), std::string::npos);
+    // The shared reader (models/common/Yaml.h) also rejects a key given twice and a document that is no mapping.
+    EXPECT_NE(specError(head + "sweep:\n  size: [4K]\n  size: [1M]\n").find("s.yaml:5: key 'sweep.size' is given twice"),
+              std::string::npos)
+        << specError(head + "sweep:\n  size: [4K]\n  size: [1M]\n");
+    EXPECT_NE(specError("- board\n").find("must be a mapping"), std::string::npos);
+    EXPECT_NE(specError(head + "options: [a]\nsweep: {size: [1]}\n").find("s.yaml:3: key 'options' must be a mapping"),
+              std::string::npos)
+        << specError(head + "options: [a]\nsweep: {size: [1]}\n");
 }
 
 TEST(SweepSpec, OptionsTheBoardDoesNotTakeAreRejected) {

@@ -1,9 +1,11 @@
 #include "tools/sweep/SweepSpec.h"
 
-#include <yaml-cpp/yaml.h>
+#include "models/common/Yaml.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -17,145 +19,114 @@ const std::set<std::string> kReserved{"json", "csv", "plot", "vcd", "sweep", "jo
 // Points beyond this are almost certainly a mistake in the spec.
 constexpr std::size_t kMaxPoints = 100000;
 
-std::string location(const std::string& file, const YAML::Node& n) {
-    const YAML::Mark m = n.Mark();
-    return m.line < 0 ? file : fmt::format("{}:{}", file, m.line + 1);
-}
-
-std::string where(const YAML::Node& n, const std::string& file, const std::string& key) {
-    return fmt::format("{}: key '{}'", location(file, n), key);
-}
-
-/// The entries of a mapping in document order, each with its key node.
-struct Entry {
-    std::string key;
-    YAML::Node keyNode;
-    YAML::Node value;
-};
-std::vector<Entry> entries(const YAML::Node& map) {
-    std::vector<Entry> out;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        const YAML::Node k = it->first;
-        const YAML::Node v = it->second;
-        out.push_back(Entry{k.Scalar(), k, v});
-    }
-    return out;
-}
-
-/// A scalar or a list of scalars (comma-joined) as one option value.
-OptionValue decodeValue(const std::string& key, const YAML::Node& n, const std::string& file, const std::string& path) {
+/// A scalar or a list of scalars (comma-joined) as one option value; `where`
+/// names the place ("s.yaml:7: key 'sweep.size[0]'").
+OptionValue decodeValue(const std::string& key, const YAML::Node& n, const std::string& where) {
     OptionValue v;
     v.key = key;
     if (n.IsScalar()) {
         const std::string s = n.Scalar();
-        if (n.Tag() != "!" && (s == "true" || s == "false")) {
+        if (n.Tag() != "!" && (s == "true" || s == "false")) {  // a quoted "true" is a value
             v.flag = s == "true";
             v.omit = s == "false";
             return v;
         }
-        if (s.empty()) throw SweepError(fmt::format("{} has an empty value", where(n, file, path)));
+        if (s.empty()) throw SweepError(fmt::format("{} has an empty value", where));
         v.value = s;
         return v;
     }
     if (n.IsSequence()) {
-        if (n.size() == 0) throw SweepError(fmt::format("{} is an empty list", where(n, file, path)));
+        if (n.size() == 0) throw SweepError(fmt::format("{} is an empty list", where));
         for (std::size_t i = 0; i < n.size(); ++i) {
             if (!n[i].IsScalar())
-                throw SweepError(fmt::format("{} must hold scalars, found a nested {}", where(n[i], file, path),
-                                              n[i].IsMap() ? "mapping" : "list"));
+                throw SweepError(fmt::format("{} must hold scalars, found a nested {}", where,
+                                             n[i].IsMap() ? "mapping" : "list"));
             v.value += (i ? "," : "") + n[i].Scalar();
         }
         return v;
     }
-    throw SweepError(fmt::format("{} must be a value or a list of values, found {}", where(n, file, path),
-                                  n.IsMap() ? "a mapping" : "nothing"));
+    throw SweepError(fmt::format("{} must be a value or a list of values, found {}", where,
+                                 n.IsMap() ? "a mapping" : "nothing"));
 }
 
-void checkKey(const std::string& key, const YAML::Node& keyNode, const std::string& file, const std::string& path) {
+void checkKey(const std::string& key, const std::string& where) {
     static const std::regex kName("[a-z0-9][a-z0-9_-]*");
     if (!std::regex_match(key, kName))
-        throw SweepError(fmt::format("{} is not an option name (lower case, digits, '-', without the leading dashes)",
-                                      where(keyNode, file, path)));
+        throw SweepError(
+            fmt::format("{} is not an option name (lower case, digits, '-', without the leading dashes)", where));
     if (kReserved.count(key))
-        throw SweepError(fmt::format("{}: --{} is set by the sweep tool itself, not by the spec",
-                                      where(keyNode, file, path), key));
+        throw SweepError(fmt::format("{}: --{} is set by the sweep tool itself, not by the spec", where, key));
 }
 
-SweepSpec decode(const YAML::Node& root, const std::string& file) {
+/// A name-valued key (board, workload).
+std::string name(const YamlMap& doc, const std::string& key) {
+    const std::string v = doc.get<std::string>(key);
+    if (v.empty()) doc.fail(key, "must be a name");
+    return v;
+}
+
+SweepSpec decode(const YamlMap& doc) {
+    const std::string& file = doc.file();
+    // A misspelt key is reported before the required key it was meant to be.
+    for (const char* k : {"board", "workload", "options", "sweep"}) doc.has(k);
+    try {
+        doc.finish();
+    } catch (const ConfigError& e) {
+        throw SweepError(fmt::format("{} (a spec has board, workload, options, sweep)", e.what()));
+    }
     SweepSpec s;
     s.file = file;
-    if (!root.IsMap()) throw SweepError(fmt::format("{}: a sweep spec is a mapping (board, workload, options, sweep)", file));
-    YAML::Node sweepKey, sweepNode;
-    bool hasBoard = false, hasWorkload = false, hasSweep = false;
+    s.board = name(doc, "board");
+    s.workload = name(doc, "workload");
     std::set<std::string> seen;
-    for (const Entry& e : entries(root)) {
-        const auto scalar = [&]() {
-            if (!e.value.IsScalar() || e.value.Scalar().empty())
-                throw SweepError(fmt::format("{} must be a name", where(e.keyNode, file, e.key)));
-            return e.value.Scalar();
-        };
-        if (e.key == "board") {
-            s.board = scalar();
-            hasBoard = true;
-        } else if (e.key == "workload") {
-            s.workload = scalar();
-            hasWorkload = true;
-        } else if (e.key == "options") {
-            if (e.value.IsNull()) continue;
-            if (!e.value.IsMap())
-                throw SweepError(fmt::format("{} must be a mapping of option: value", where(e.keyNode, file, e.key)));
-            for (const Entry& o : entries(e.value)) {
-                const std::string path = "options." + o.key;
-                checkKey(o.key, o.keyNode, file, path);
-                seen.insert(o.key);
-                s.fixed.push_back(decodeValue(o.key, o.value, file, path));
-                s.keyPlaces.emplace_back(o.key, where(o.keyNode, file, path));
-            }
-        } else if (e.key == "sweep") {
-            sweepKey = e.keyNode;
-            sweepNode = e.value;
-            hasSweep = true;
-        } else {
-            throw SweepError(fmt::format("{}: unknown key '{}' (a spec has board, workload, options, sweep)",
-                                         location(file, e.keyNode), e.key));
+    if (const std::optional<YamlMap> options = doc.optMap("options")) {
+        for (const std::string& k : options->keys()) {
+            const std::string where = options->where(k);
+            checkKey(k, where);
+            seen.insert(k);
+            s.fixed.push_back(decodeValue(k, options->raw(k), where));
+            s.keyPlaces.emplace_back(k, where);
         }
     }
-    if (!hasBoard) throw SweepError(fmt::format("{}: key 'board' is required but missing", file));
-    if (!hasWorkload) throw SweepError(fmt::format("{}: key 'workload' is required but missing", file));
-    if (!hasSweep) throw SweepError(fmt::format("{}: key 'sweep' is required but missing", file));
-    if (!sweepNode.IsMap() || sweepNode.size() == 0)
-        throw SweepError(fmt::format("{} must be a mapping of option: [values, ...]", where(sweepKey, file, "sweep")));
-    for (const Entry& e : entries(sweepNode)) {
-        const std::string& k = e.key;
-        const std::string path = "sweep." + k;
-        checkKey(k, e.keyNode, file, path);
-        if (seen.count(k))
-            throw SweepError(fmt::format("{} is also a fixed option; give it in one place", where(e.keyNode, file, path)));
-        seen.insert(k);
-        const YAML::Node& list = e.value;
-        if (!list.IsSequence())
-            throw SweepError(fmt::format("{} must be a list of the values to sweep", where(e.keyNode, file, path)));
-        if (list.size() == 0) throw SweepError(fmt::format("{} is an empty list", where(e.keyNode, file, path)));
+    const YamlMap sweep = doc.map("sweep");
+    if (sweep.keys().empty()) doc.fail("sweep", "must be a mapping of option: [values, ...]");
+    for (const std::string& k : sweep.keys()) {
+        const std::string where = sweep.where(k);
+        checkKey(k, where);
+        if (!seen.insert(k).second)
+            throw SweepError(fmt::format("{} is also a fixed option; give it in one place", where));
+        if (!sweep.raw(k).IsSequence())
+            throw SweepError(fmt::format("{} must be a list of the values to sweep", where));
+        const YamlSeq list = sweep.seq(k);
+        if (list.size() == 0) throw SweepError(fmt::format("{} is an empty list", where));
         std::vector<OptionValue> values;
         std::set<std::string> distinct;
         for (std::size_t i = 0; i < list.size(); ++i) {
-            const std::string ipath = fmt::format("{}[{}]", path, i);
-            values.push_back(decodeValue(k, list[i], file, ipath));
+            values.push_back(decodeValue(k, list.node()[i], list.where(i)));
             const OptionValue& v = values.back();
             const std::string text = v.flag ? "true" : v.omit ? "false" : v.value;
             if (!distinct.insert(text).second)
-                throw SweepError(fmt::format("{} repeats the value '{}'", where(list[i], file, ipath), text));
+                throw SweepError(fmt::format("{} repeats the value '{}'", list.where(i), text));
         }
         s.axes.emplace_back(k, std::move(values));
-        s.keyPlaces.emplace_back(k, where(e.keyNode, file, path));
+        s.keyPlaces.emplace_back(k, where);
     }
     std::size_t n = 1;
     for (const auto& a : s.axes) {
         n *= a.second.size();
-        if (n > kMaxPoints)
-            throw SweepError(fmt::format("{}: the sweep has more than {} points", s.file, kMaxPoints));
+        if (n > kMaxPoints) throw SweepError(fmt::format("{}: the sweep has more than {} points", s.file, kMaxPoints));
     }
     return s;
+}
+
+/// Read with the shared reader (models/common/Yaml.h); its errors
+/// (ConfigError, file:line:key) become the tool's.
+template <class Load> SweepSpec decodeChecked(Load load) {
+    try {
+        return decode(load());
+    } catch (const ConfigError& e) {
+        throw SweepError(e.what());
+    }
 }
 
 }  // namespace
@@ -202,25 +173,11 @@ std::vector<std::string> SweepSpec::sweptKeys() const {
 }
 
 SweepSpec loadSpec(const std::string& file) {
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(file);
-    } catch (const YAML::BadFile&) {
-        throw SweepError(fmt::format("{}: cannot open file", file));
-    } catch (const YAML::ParserException& e) {
-        throw SweepError(fmt::format("{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.msg));
-    }
-    return decode(root, file);
+    return decodeChecked([&] { return YamlMap::loadFile(file); });
 }
 
 SweepSpec loadSpecString(const std::string& text, const std::string& pseudoFile) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        throw SweepError(fmt::format("{}:{}: YAML syntax error: {}", pseudoFile, e.mark.line + 1, e.msg));
-    }
-    return decode(root, pseudoFile);
+    return decodeChecked([&] { return YamlMap::loadString(text, pseudoFile); });
 }
 
 std::string optionFlag(const std::string& key) { return (key.size() == 1 ? "-" : "--") + key; }
