@@ -114,7 +114,9 @@ std::uint32_t DispatchArch::binaryBytesOf(const std::string& kernelName) const {
 }
 
 ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
-    const YamlMap root = YamlMap::loadFile(file);
+    // An arch file may overlay another (`base: wormhole_b0.yaml`) and hold
+    // only what differs; the decoder below reads the merged view.
+    const YamlMap root = YamlMap::loadFileWithBase(file, "base");
     ArchConfig a;
     a.file = file;
     a.name = root.get<std::string>("name");

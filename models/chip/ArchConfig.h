@@ -100,8 +100,11 @@ struct ArchConfig {
     Tick cycles(double n) const { return nsToTicks(n * 1000.0 / aiclkMhz); }
 };
 
-/// Read an arch YAML; errors name the file, line and key. `aiclkMhz` > 0
-/// replaces the file's aiclk_mhz (every cycle figure scales with it).
+/// Read an arch YAML; errors name the file, line and key. A file with a
+/// top-level `base: <file>` (relative to it) is an overlay: its mappings are
+/// deep-merged over the base file's (the overlay wins, lists are replaced
+/// whole, see YamlMap::loadFileWithBase). `aiclkMhz` > 0 replaces the file's
+/// aiclk_mhz (every cycle figure scales with it).
 ArchConfig loadArchConfig(const std::string& file, double aiclkMhz = 0);
 /// Parse "x-y" (the soc-descriptor coordinate notation).
 CoreCoord parseCoord(const std::string& text, const std::string& where);
