@@ -24,7 +24,8 @@ struct DramArch {
     std::uint64_t bankBytes = 1ull << 30;
     std::vector<CoreCoord> bankEndpoints;                 ///< per bank: the endpoint workers use
     DramChannelConfig channel;                            ///< per channel timing and size
-    double endpointInjectBytesPerNs = 23.2;               ///< read responses leaving a DRAM endpoint
+    double endpointInjectBytesPerNs = 0;                  ///< read responses leaving a DRAM endpoint
+    double niuChunkBytes = 0;                             ///< traffic-class interleave of an endpoint's NIU
 
     unsigned channels() const { return unsigned(channelEndpoints.size()); }
     unsigned banks() const { return channels() * banksPerChannel; }
@@ -56,7 +57,8 @@ struct FabricArch {
 struct SramArch {
     std::vector<CoreCoord> endpoints;      ///< bank b behind endpoints[b]
     DramChannelConfig channel;             ///< banks = endpoints, timing per bank
-    double endpointInjectBytesPerNs = 32;
+    double endpointInjectBytesPerNs = 0;
+    double niuChunkBytes = 0;              ///< traffic-class interleave of an endpoint's NIU
     bool present() const { return !endpoints.empty(); }
 };
 

@@ -96,6 +96,7 @@ void expectSameArch(const ArchConfig& a, const ArchConfig& b) {
     CCLSIM_SAME(erisc.unreservedBase);
     CCLSIM_SAME(erisc.barrierBytes);
     CCLSIM_SAME(erisc.injectBytesPerNs);
+    CCLSIM_SAME(erisc.niuChunkBytes);
     CCLSIM_SAME(erisc.eth.lineBytesPerNs);
     CCLSIM_SAME(erisc.eth.wordBytes);
     CCLSIM_SAME(erisc.eth.minPacketBytes);
@@ -113,10 +114,12 @@ void expectSameArch(const ArchConfig& a, const ArchConfig& b) {
     CCLSIM_SAME(dram.bankBytes);
     CCLSIM_SAME(dram.bankEndpoints);
     CCLSIM_SAME(dram.endpointInjectBytesPerNs);
+    CCLSIM_SAME(dram.niuChunkBytes);
     expectSameMemory(a.dram.channel, b.dram.channel, "dram.channel");
     // SRAM pool
     CCLSIM_SAME(sram.endpoints);
     CCLSIM_SAME(sram.endpointInjectBytesPerNs);
+    CCLSIM_SAME(sram.niuChunkBytes);
     expectSameMemory(a.sram.channel, b.sram.channel, "sram.channel");
     // Fabric
     CCLSIM_SAME(fabric.present);
