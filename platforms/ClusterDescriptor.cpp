@@ -44,13 +44,14 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
     const std::optional<YamlMap> meshMap = root.optMap("mesh");
     const bool generated = meshMap && meshMap->has("links_per_pair");
     std::vector<LinkDesc> allLinks;
+    std::optional<MeshSpec> spec;
     if (generated) {
         for (const char* key : {"chips", "links"})
             if (root.has(key))
                 root.fail(key, "is generated from mesh: {rows, cols, links_per_pair, ...}: give one or the other");
-        const MeshSpec spec = decodeMeshSpec(*meshMap, unsigned(cd.arch.ethCores.size()));
-        cd.chips = meshChips(spec);
-        allLinks = meshLinks(spec, unsigned(cd.arch.ethCores.size()));
+        spec = decodeMeshSpec(*meshMap, unsigned(cd.arch.ethCores.size()));
+        cd.chips = meshChips(*spec);
+        allLinks = meshLinks(*spec, unsigned(cd.arch.ethCores.size()));
         for (LinkDesc& l : allLinks)  // the same checks as a written-out link
             for (const EthEndpoint& e : {l.a, l.b})
                 if (e.chip >= cd.chips.size() || e.chan >= cd.arch.ethCores.size())
@@ -112,6 +113,7 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
         throw ConfigError(fmt::format("{}: --torus, but the cluster '{}' has no links marked torus: true{}", file, cd.name,
                                       generated ? " (its mesh spec would generate them with torus: true)" : ""));
 
+    if (spec && !root.has("ring_order")) cd.ringOrder = meshRing(*spec);  // a generated mesh's default ring
     if (root.has("ring_order")) {
         const YamlSeq ro = root.seq("ring_order");
         std::set<unsigned> s;

@@ -95,4 +95,20 @@ std::vector<LinkDesc> meshLinks(const MeshSpec& s, unsigned ethChannels) {
     return links;
 }
 
+std::vector<unsigned> meshRing(const MeshSpec& s) {
+    if (s.rows * s.cols == 2) return {0, 1};
+    if (s.rows < 2 || s.cols < 2 || (s.rows % 2 && s.cols % 2)) return {};
+    // Walk a grid of `major` lines of `minor` chips each, `major` even; `at`
+    // maps (line, position) to a chip id.
+    const bool byRows = s.rows % 2 == 0;
+    const unsigned major = byRows ? s.rows : s.cols, minor = byRows ? s.cols : s.rows;
+    auto at = [&](unsigned line, unsigned pos) { return byRows ? line * s.cols + pos : pos * s.cols + line; };
+    std::vector<unsigned> ring;
+    for (unsigned p = 0; p < minor; ++p) ring.push_back(at(0, p));
+    for (unsigned l = 1; l < major; ++l)
+        for (unsigned k = 1; k < minor; ++k) ring.push_back(at(l, l % 2 ? minor - k : k));
+    for (unsigned l = major - 1; l >= 1; --l) ring.push_back(at(l, 0));
+    return ring;
+}
+
 }  // namespace cclsim

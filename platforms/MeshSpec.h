@@ -22,6 +22,14 @@
 //    marked like a written-out link with `torus: true`: a run uses them only
 //    with --torus. Default false: an open mesh.
 //
+// Without a `ring_order`, the board's default ring is a cycle through every
+// chip over mesh links (no torus needed), when the mesh has one: along row 0,
+// snaking back and forth through columns 1.. of the other rows, and up column
+// 0 (rows even; with an odd number of rows and an even number of columns the
+// same walk with rows and columns swapped). A mesh with both dimensions odd,
+// or a single row or column of more than two chips, has no such cycle and
+// gets no default ring.
+//
 // Links come out in the order the hand-written galaxy.yaml lists them: for
 // each chip in id order its east links then its south links, then the row
 // wraps by row, then the column wraps by column. So a generated descriptor
@@ -52,5 +60,7 @@ MeshSpec decodeMeshSpec(const YamlMap& mesh, unsigned ethChannels);
 /// The chips (index = id) and links of the mesh, links in galaxy.yaml order.
 std::vector<ChipDesc> meshChips(const MeshSpec& spec);
 std::vector<LinkDesc> meshLinks(const MeshSpec& spec, unsigned ethChannels);
+/// The default ring (see above); empty when the open mesh has no cycle through every chip.
+std::vector<unsigned> meshRing(const MeshSpec& spec);
 
 }  // namespace cclsim

@@ -18,10 +18,10 @@ namespace cclsim {
 /// Bank b is channel b / banksPerChannel at offset (b % banksPerChannel) *
 /// bankBytes; workers reach it through bankEndpoints[b].
 struct DramArch {
-    std::string kind = "gddr6";                           ///< gddr6 or hbm
+    std::string kind;                                     ///< gddr6 or hbm
     std::vector<std::vector<CoreCoord>> channelEndpoints;  ///< NoC endpoints of each channel
-    unsigned banksPerChannel = 2;
-    std::uint64_t bankBytes = 1ull << 30;
+    unsigned banksPerChannel = 0;
+    std::uint64_t bankBytes = 0;
     std::vector<CoreCoord> bankEndpoints;                 ///< per bank: the endpoint workers use
     DramChannelConfig channel;                            ///< per channel timing and size
     double endpointInjectBytesPerNs = 0;                  ///< read responses leaving a DRAM endpoint
@@ -32,21 +32,23 @@ struct DramArch {
 };
 
 /// Configuration of the fabric router firmware (tt-metal's FabricEriscDatamoverConfig).
+/// Every value comes from the arch YAML's `fabric:` section (the one place
+/// they are written); without one, `present` is false and the fabric refuses
+/// to build.
 struct FabricArch {
     bool present = false;                   ///< the arch YAML has a fabric section
-    std::uint32_t maxPayloadBytes = 4352;   ///< channel payload: 4 bfp8 tiles
-    std::uint32_t headerBytes1d = 48;       ///< 1D header, routes up to 16 hops
-    std::uint32_t headerBytes1dLong = 64;   ///< 1D header, routes of 17..64 hops
-    std::uint32_t headerBytes2d = 96;       ///< 2D header
+    std::uint32_t maxPayloadBytes = 0;      ///< channel payload (Wormhole: 4 bfp8 tiles)
+    std::uint32_t headerBytes1d = 0;        ///< 1D header, routes up to 16 hops
+    std::uint32_t headerBytes1dLong = 0;    ///< 1D header, routes of 17..64 hops
+    std::uint32_t headerBytes2d = 0;        ///< 2D header
     /// {sender, receiver} slots per channel, first that fits the ERISC L1 wins.
-    std::vector<std::array<std::uint32_t, 2>> slotOptions{{16, 16}, {8, 16}, {8, 8}, {4, 8}, {4, 4},
-                                                          {2, 4},   {2, 2},  {1, 2}, {1, 1}};
-    std::uint32_t replySlots = 1;           ///< slots of the read-reply channel (VC1)
-    std::uint32_t vc1Slots = 2;             ///< slots of each VC1 forwarding channel and VC1 receiver
-    std::uint32_t readMaxBytes = 1024;      ///< largest read a request may ask for (VC1 slot payload)
-    std::uint32_t muxClientSlots = 4;       ///< slots per client channel of a fabric mux
+    std::vector<std::array<std::uint32_t, 2>> slotOptions;
+    std::uint32_t replySlots = 0;           ///< slots of the read-reply channel (VC1)
+    std::uint32_t vc1Slots = 0;             ///< slots of each VC1 forwarding channel and VC1 receiver
+    std::uint32_t readMaxBytes = 0;         ///< largest read a request may ask for (VC1 slot payload)
+    std::uint32_t muxClientSlots = 0;       ///< slots per client channel of a fabric mux
     bool routeYFirst = true;                ///< 2D dimension order: N/S then E/W
-    unsigned forwardNoc = 1;                ///< NoC of router forwards and local writes
+    unsigned forwardNoc = 0;                ///< NoC of router forwards and local writes
     unsigned creditNoc = 0;                 ///< NoC of credits to workers and upstream routers
     std::uint32_t routerPacketCycles = 0;   ///< receiver: header decode and routing per packet
     bool bubbleFlowControl = true;          ///< deadlock avoidance on rings / torus axes (off: demonstrates the deadlock)

@@ -91,6 +91,12 @@ TEST(MeshSpec, ATorusAddsExactlyTheWrapLinks) {
     }
 }
 
+TEST(MeshSpec, GalaxyDefaultRingIsTheWrittenOutRing) {
+    const ClusterDescriptor gen = loadClusterDescriptor(kGalaxyPath);
+    EXPECT_EQ(test::readText(kGalaxyPath).find("\nring_order:"), std::string::npos);
+    EXPECT_EQ(gen.ringOrder, loadClusterDescriptor(kGalaxyExpandedPath, kArchPath).ringOrder);
+}
+
 class MeshSpecFiles : public ::testing::Test {
 protected:
     ScratchDir dir;
@@ -143,6 +149,31 @@ TEST_F(MeshSpecFiles, ALineWrapsOnlyAlongItsLength) {
         loadClusterDescriptor(write("{rows: 1, cols: 4, links_per_pair: 1, torus: true, pcie: all}"), "", true);
     ASSERT_EQ(d.links.size(), 4u);  // 3 pairs + the 3 -> 0 wrap, no column wraps
     EXPECT_EQ(describe(d.links.back()), "chip 3 ch 12 <-> chip 0 ch 4 torus");
+}
+
+TEST_F(MeshSpecFiles, TheDefaultRingVisitsEveryChipOverMeshLinks) {
+    for (const char* shape : {"rows: 1, cols: 2", "rows: 2, cols: 2", "rows: 2, cols: 3", "rows: 3, cols: 2",
+                              "rows: 3, cols: 4", "rows: 5, cols: 2", "rows: 4, cols: 8", "rows: 6, cols: 5"}) {
+        SCOPED_TRACE(shape);
+        const ClusterDescriptor d =
+            loadClusterDescriptor(write(std::string("{") + shape + ", links_per_pair: 1, pcie: all}"));
+        ASSERT_EQ(d.ringOrder.size(), d.chips.size());
+        EXPECT_EQ(std::set<unsigned>(d.ringOrder.begin(), d.ringOrder.end()).size(), d.chips.size());
+        for (std::size_t i = 0; i < d.ringOrder.size(); ++i) {
+            const unsigned a = d.ringOrder[i], b = d.ringOrder[(i + 1) % d.ringOrder.size()];
+            EXPECT_FALSE(d.linksBetween(a, b).empty()) << "chips " << a << " and " << b << " are not neighbours";
+        }
+    }
+    // No cycle through every chip: both dimensions odd, or a line of more than two.
+    for (const char* shape : {"rows: 3, cols: 3", "rows: 1, cols: 4", "rows: 5, cols: 1"}) {
+        SCOPED_TRACE(shape);
+        EXPECT_TRUE(loadClusterDescriptor(write(std::string("{") + shape + ", links_per_pair: 1, pcie: all}"))
+                        .ringOrder.empty());
+    }
+    // A written ring_order wins.
+    const ClusterDescriptor d =
+        loadClusterDescriptor(write("{rows: 2, cols: 2, links_per_pair: 1, pcie: all}", "ring_order: [0, 2, 3, 1]\n"));
+    EXPECT_EQ(d.ringOrder, (std::vector<unsigned>{0, 2, 3, 1}));
 }
 
 TEST_F(MeshSpecFiles, AnOpenMeshRefusesTorus) {
