@@ -1,6 +1,7 @@
 #include "platforms/ClusterDescriptor.h"
 
 #include "models/common/Yaml.h"
+#include "platforms/MeshSpec.h"
 
 #include <set>
 
@@ -38,56 +39,81 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
         !archOverride.empty() ? archOverride : (archRel.rfind('/', 0) == 0 ? archRel : dirOf(file) + "/" + archRel);
     cd.arch = loadArchConfig(archPath);
 
-    const YamlSeq chips = root.seq("chips");
-    if (chips.size() == 0) root.fail("chips", "must list at least one chip");
-    cd.chips.resize(chips.size());
-    std::vector<bool> seen(chips.size(), false);
-    for (std::size_t i = 0; i < chips.size(); ++i) {
-        const YamlMap c = chips.map(i);
-        ChipDesc d;
-        d.id = c.get<unsigned>("id");
-        if (d.id >= chips.size())
-            c.fail("id", fmt::format("chip ids must be 0..{} (one per listed chip)", chips.size() - 1));
-        if (seen[d.id]) c.fail("id", fmt::format("chip {} is listed twice", d.id));
-        seen[d.id] = true;
-        if (c.has("location")) {
-            const YamlSeq loc = c.seq("location");
-            if (loc.size() != 4) c.fail("location", "must be [x, y, rack, shelf]");
-            for (std::size_t k = 0; k < 4; ++k) d.location[k] = loc.get<int>(k);
+    // A mesh spec with links_per_pair generates the chips and links
+    // (platforms/MeshSpec.h); otherwise they are written out.
+    const std::optional<YamlMap> meshMap = root.optMap("mesh");
+    const bool generated = meshMap && meshMap->has("links_per_pair");
+    std::vector<LinkDesc> allLinks;
+    std::optional<MeshSpec> spec;
+    if (generated) {
+        for (const char* key : {"chips", "links"})
+            if (root.has(key))
+                root.fail(key, "is generated from mesh: {rows, cols, links_per_pair, ...}: give one or the other");
+        spec = decodeMeshSpec(*meshMap, unsigned(cd.arch.ethCores.size()));
+        cd.chips = meshChips(*spec);
+        allLinks = meshLinks(*spec, unsigned(cd.arch.ethCores.size()));
+        for (LinkDesc& l : allLinks)  // the same checks as a written-out link
+            for (const EthEndpoint& e : {l.a, l.b})
+                if (e.chip >= cd.chips.size() || e.chan >= cd.arch.ethCores.size())
+                    throw ConfigError(fmt::format("{}: chip {} channel {} does not exist", l.where, e.chip, e.chan));
+    } else {
+        const YamlSeq chips = root.seq("chips");
+        if (chips.size() == 0) root.fail("chips", "must list at least one chip");
+        cd.chips.resize(chips.size());
+        std::vector<bool> seen(chips.size(), false);
+        for (std::size_t i = 0; i < chips.size(); ++i) {
+            const YamlMap c = chips.map(i);
+            ChipDesc d;
+            d.id = c.get<unsigned>("id");
+            if (d.id >= chips.size())
+                c.fail("id", fmt::format("chip ids must be 0..{} (one per listed chip)", chips.size() - 1));
+            if (seen[d.id]) c.fail("id", fmt::format("chip {} is listed twice", d.id));
+            seen[d.id] = true;
+            if (c.has("location")) {
+                const YamlSeq loc = c.seq("location");
+                if (loc.size() != 4) c.fail("location", "must be [x, y, rack, shelf]");
+                for (std::size_t k = 0; k < 4; ++k) d.location[k] = loc.get<int>(k);
+            }
+            d.pcie = c.get<bool>("pcie", false);
+            c.finish();
+            cd.chips[d.id] = d;
         }
-        d.pcie = c.get<bool>("pcie", false);
-        c.finish();
-        cd.chips[d.id] = d;
+        if (root.has("links")) {
+            const YamlSeq links = root.seq("links");
+            for (std::size_t i = 0; i < links.size(); ++i) {
+                const YamlMap l = links.map(i);
+                LinkDesc ld;
+                ld.where = links.where(i);
+                ld.a = endpoint(l.map("a"), cd);
+                ld.b = endpoint(l.map("b"), cd);
+                ld.dispatch = l.get<bool>("dispatch", false);
+                ld.torus = l.get<bool>("torus", false);
+                l.finish();
+                allLinks.push_back(ld);
+            }
+        }
     }
 
     std::map<EthEndpoint, std::string> used;
     unsigned torusLinks = 0;
-    if (root.has("links")) {
-        const YamlSeq links = root.seq("links");
-        for (std::size_t i = 0; i < links.size(); ++i) {
-            const YamlMap l = links.map(i);
-            LinkDesc ld;
-            ld.where = links.where(i);
-            ld.a = endpoint(l.map("a"), cd);
-            ld.b = endpoint(l.map("b"), cd);
-            ld.dispatch = l.get<bool>("dispatch", false);
-            ld.torus = l.get<bool>("torus", false);
-            l.finish();
-            if (ld.a.chip == ld.b.chip) links.fail(i, fmt::format("connects chip {} to itself", ld.a.chip));
-            for (const EthEndpoint& e : {ld.a, ld.b}) {
-                auto [it, fresh] = used.emplace(e, ld.where);
-                if (!fresh)
-                    links.fail(i, fmt::format("uses chip {} channel {}, which is already used by the link at {}",
-                                              e.chip, e.chan, it->second));
-            }
-            if (ld.torus) ++torusLinks;
-            if (ld.torus && !torus) continue;  // an open edge without --torus
-            cd.links.push_back(ld);
+    for (const LinkDesc& ld : allLinks) {
+        if (ld.a.chip == ld.b.chip)
+            throw ConfigError(fmt::format("{} connects chip {} to itself", ld.where, ld.a.chip));
+        for (const EthEndpoint& e : {ld.a, ld.b}) {
+            auto [it, fresh] = used.emplace(e, ld.where);
+            if (!fresh)
+                throw ConfigError(fmt::format("{} uses chip {} channel {}, which is already used by the link at {}",
+                                              ld.where, e.chip, e.chan, it->second));
         }
+        if (ld.torus) ++torusLinks;
+        if (ld.torus && !torus) continue;  // an open edge without --torus
+        cd.links.push_back(ld);
     }
     if (torus && torusLinks == 0)
-        throw ConfigError(fmt::format("{}: --torus, but the cluster '{}' has no links marked torus: true", file, cd.name));
+        throw ConfigError(fmt::format("{}: --torus, but the cluster '{}' has no links marked torus: true{}", file, cd.name,
+                                      generated ? " (its mesh spec would generate them with torus: true)" : ""));
 
+    if (spec && !root.has("ring_order")) cd.ringOrder = meshRing(*spec);  // a generated mesh's default ring
     if (root.has("ring_order")) {
         const YamlSeq ro = root.seq("ring_order");
         std::set<unsigned> s;
@@ -120,10 +146,13 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
         }
         ro->finish();
     }
-    if (auto m = root.optMap("mesh")) {
-        const unsigned rows = m->get<unsigned>("rows"), cols = m->get<unsigned>("cols");
-        m->finish();
-        if (rows * cols != cd.chips.size()) m->fail("rows", "rows x cols must equal the number of chips");
+    if (meshMap) {
+        const unsigned rows = meshMap->get<unsigned>("rows"), cols = meshMap->get<unsigned>("cols");
+        for (const char* key : {"torus", "pcie"})
+            if (!generated && meshMap->has(key))
+                meshMap->fail(key, "belongs to a generated mesh: add links_per_pair (and drop chips and links)");
+        meshMap->finish();
+        if (rows * cols != cd.chips.size()) meshMap->fail("rows", "rows x cols must equal the number of chips");
         cd.mesh = std::array<unsigned, 2>{rows, cols};
     }
     if (root.has("mesh_order")) {

@@ -139,7 +139,9 @@ std::uint32_t DispatchArch::binaryBytesOf(const std::string& kernelName) const {
 }
 
 ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
-    const YamlMap root = YamlMap::loadFile(file);
+    // An arch file may overlay another (`base: wormhole_b0.yaml`) and hold
+    // only what differs; the decoder below reads the merged view.
+    const YamlMap root = YamlMap::loadFileWithBase(file, "base");
     ArchConfig a;
     a.file = file;
     a.name = root.get<std::string>("name");
@@ -220,6 +222,7 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
     ec.maxConcurrentTransactions = positive<std::uint32_t>(e, "max_concurrent_transactions");
     ec.unreservedBase = e.get<std::uint32_t>("l1_unreserved_base");
     ec.barrierBytes = e.get<std::uint32_t>("barrier_bytes");
+    ec.niuChunkBytes = positive<double>(e, "niu_chunk_bytes");
     if (ec.syncInfoBase % 16) e.fail("sync_info_base", "must be 16 B aligned");
     if (ec.unreservedBase % 16) e.fail("l1_unreserved_base", "must be 16 B aligned");
     if (ec.syncInfoBase + 16 * ec.maxConcurrentTransactions > ec.unreservedBase)
@@ -290,6 +293,7 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         if (dr.channel.refreshTicks >= dr.channel.refreshInterval && dr.channel.refreshTicks > 0)
             d->fail("refresh_ns", "must be shorter than refresh_interval_ns");
         dr.endpointInjectBytesPerNs = positive<double>(*d, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
+        dr.niuChunkBytes = positive<double>(*d, "niu_chunk_bytes");
         const Tick accept = a.cycles(d->get<double>("request_interval_cycles"));
         for (const auto& eps : dr.channelEndpoints)
             for (const CoreCoord& c : eps) {
@@ -304,13 +308,14 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         if (sr.endpoints.empty()) sm->fail("endpoints", "must list at least one NoC endpoint");
         sr.channel.bankBytes = positive<std::uint64_t>(*sm, "bank_bytes");
         sr.channel.banks = unsigned(sr.endpoints.size());
-        sr.channel.pseudoChannels = 1;
-        sr.channel.interleaveBytes = 256;
+        sr.channel.pseudoChannels = positive<unsigned>(*sm, "pseudo_channels");
+        sr.channel.interleaveBytes = positive<std::uint32_t>(*sm, "interleave_bytes");
         sm->renamed("bank_bandwidth_gbps", "bank_bandwidth_GB_s", "the unit is GB/s");
-        sr.channel.bytesPerNs = positive<double>(*sm, "bank_bandwidth_GB_s");
+        sr.channel.bytesPerNs = positive<double>(*sm, "bank_bandwidth_GB_s") / sr.channel.pseudoChannels;
         sr.channel.readLatency = nsToTicks(sm->get<double>("read_latency_ns"));
         sr.channel.writeLatency = nsToTicks(sm->get<double>("write_latency_ns"));
         sr.endpointInjectBytesPerNs = positive<double>(*sm, "endpoint_bytes_per_cycle") * a.aiclkMhz / 1000.0;
+        sr.niuChunkBytes = positive<double>(*sm, "niu_chunk_bytes");
         sm->finish();
     }
     if (auto f = root.optMap("fabric")) {

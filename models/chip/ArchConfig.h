@@ -18,34 +18,37 @@ namespace cclsim {
 /// Bank b is channel b / banksPerChannel at offset (b % banksPerChannel) *
 /// bankBytes; workers reach it through bankEndpoints[b].
 struct DramArch {
-    std::string kind = "gddr6";                           ///< gddr6 or hbm
+    std::string kind;                                     ///< gddr6 or hbm
     std::vector<std::vector<CoreCoord>> channelEndpoints;  ///< NoC endpoints of each channel
-    unsigned banksPerChannel = 2;
-    std::uint64_t bankBytes = 1ull << 30;
+    unsigned banksPerChannel = 0;
+    std::uint64_t bankBytes = 0;
     std::vector<CoreCoord> bankEndpoints;                 ///< per bank: the endpoint workers use
     DramChannelConfig channel;                            ///< per channel timing and size
-    double endpointInjectBytesPerNs = 23.2;               ///< read responses leaving a DRAM endpoint
+    double endpointInjectBytesPerNs = 0;                  ///< read responses leaving a DRAM endpoint
+    double niuChunkBytes = 0;                             ///< traffic-class interleave of an endpoint's NIU
 
     unsigned channels() const { return unsigned(channelEndpoints.size()); }
     unsigned banks() const { return channels() * banksPerChannel; }
 };
 
 /// Configuration of the fabric router firmware (tt-metal's FabricEriscDatamoverConfig).
+/// Every value comes from the arch YAML's `fabric:` section (the one place
+/// they are written); without one, `present` is false and the fabric refuses
+/// to build.
 struct FabricArch {
     bool present = false;                   ///< the arch YAML has a fabric section
-    std::uint32_t maxPayloadBytes = 4352;   ///< channel payload: 4 bfp8 tiles
-    std::uint32_t headerBytes1d = 48;       ///< 1D header, routes up to 16 hops
-    std::uint32_t headerBytes1dLong = 64;   ///< 1D header, routes of 17..64 hops
-    std::uint32_t headerBytes2d = 96;       ///< 2D header
+    std::uint32_t maxPayloadBytes = 0;      ///< channel payload (Wormhole: 4 bfp8 tiles)
+    std::uint32_t headerBytes1d = 0;        ///< 1D header, routes up to 16 hops
+    std::uint32_t headerBytes1dLong = 0;    ///< 1D header, routes of 17..64 hops
+    std::uint32_t headerBytes2d = 0;        ///< 2D header
     /// {sender, receiver} slots per channel, first that fits the ERISC L1 wins.
-    std::vector<std::array<std::uint32_t, 2>> slotOptions{{16, 16}, {8, 16}, {8, 8}, {4, 8}, {4, 4},
-                                                          {2, 4},   {2, 2},  {1, 2}, {1, 1}};
-    std::uint32_t replySlots = 1;           ///< slots of the read-reply channel (VC1)
-    std::uint32_t vc1Slots = 2;             ///< slots of each VC1 forwarding channel and VC1 receiver
-    std::uint32_t readMaxBytes = 1024;      ///< largest read a request may ask for (VC1 slot payload)
-    std::uint32_t muxClientSlots = 4;       ///< slots per client channel of a fabric mux
+    std::vector<std::array<std::uint32_t, 2>> slotOptions;
+    std::uint32_t replySlots = 0;           ///< slots of the read-reply channel (VC1)
+    std::uint32_t vc1Slots = 0;             ///< slots of each VC1 forwarding channel and VC1 receiver
+    std::uint32_t readMaxBytes = 0;         ///< largest read a request may ask for (VC1 slot payload)
+    std::uint32_t muxClientSlots = 0;       ///< slots per client channel of a fabric mux
     bool routeYFirst = true;                ///< 2D dimension order: N/S then E/W
-    unsigned forwardNoc = 1;                ///< NoC of router forwards and local writes
+    unsigned forwardNoc = 0;                ///< NoC of router forwards and local writes
     unsigned creditNoc = 0;                 ///< NoC of credits to workers and upstream routers
     std::uint32_t routerPacketCycles = 0;   ///< receiver: header decode and routing per packet
     bool bubbleFlowControl = true;          ///< deadlock avoidance on rings / torus axes (off: demonstrates the deadlock)
@@ -56,7 +59,8 @@ struct FabricArch {
 struct SramArch {
     std::vector<CoreCoord> endpoints;      ///< bank b behind endpoints[b]
     DramChannelConfig channel;             ///< banks = endpoints, timing per bank
-    double endpointInjectBytesPerNs = 32;
+    double endpointInjectBytesPerNs = 0;
+    double niuChunkBytes = 0;              ///< traffic-class interleave of an endpoint's NIU
     bool present() const { return !endpoints.empty(); }
 };
 
@@ -115,8 +119,11 @@ struct ArchConfig {
     Tick cycles(double n) const { return nsToTicks(n * 1000.0 / aiclkMhz); }
 };
 
-/// Read an arch YAML; errors name the file, line and key. `aiclkMhz` > 0
-/// replaces the file's aiclk_mhz (every cycle figure scales with it).
+/// Read an arch YAML; errors name the file, line and key. A file with a
+/// top-level `base: <file>` (relative to it) is an overlay: its mappings are
+/// deep-merged over the base file's (the overlay wins, lists are replaced
+/// whole, see YamlMap::loadFileWithBase). `aiclkMhz` > 0 replaces the file's
+/// aiclk_mhz (every cycle figure scales with it).
 ArchConfig loadArchConfig(const std::string& file, double aiclkMhz = 0);
 /// Parse "x-y" (the soc-descriptor coordinate notation).
 CoreCoord parseCoord(const std::string& text, const std::string& where);

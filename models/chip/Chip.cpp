@@ -46,7 +46,7 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         dc.storePayload = opts.storePayload;
         NiuConfig nc;
         nc.injectBytesPerNs = arch.dram.endpointInjectBytesPerNs;
-        nc.chunkBytes = 256;
+        nc.chunkBytes = arch.dram.niuChunkBytes;
         for (unsigned c = 0; c < arch.dram.channels(); ++c) {
             const std::string nm = "dram" + std::to_string(c);
             MemoryPort port;
@@ -88,7 +88,7 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         }
         NiuConfig nc;
         nc.injectBytesPerNs = arch.sram.endpointInjectBytesPerNs;
-        nc.chunkBytes = 256;
+        nc.chunkBytes = arch.sram.niuChunkBytes;
         for (const CoreCoord& ep : arch.sram.endpoints) {
             for (unsigned n = 0; n < 2; ++n) {
                 const std::string niuName = "sram_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" +

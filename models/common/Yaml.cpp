@@ -1,6 +1,8 @@
 #include "models/common/Yaml.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <type_traits>
@@ -115,30 +117,68 @@ YamlMap YamlMap::loadString(const std::string& text, const std::string& pseudoFi
     return YamlMap(root, pseudoFile, "");
 }
 
-YAML::Node YamlMap::child(const std::string& key) const {
+YamlMap YamlMap::loadFileWithBase(const std::string& file, const std::string& baseKey) {
+    std::vector<std::string> chain;
+    return loadChain(file, baseKey, chain);
+}
+
+YamlMap YamlMap::loadChain(const std::string& file, const std::string& baseKey, std::vector<std::string>& chain) {
+    namespace fs = std::filesystem;
+    YamlMap m = loadFile(file);
+    std::error_code ec;
+    chain.push_back(fs::weakly_canonical(fs::path(file), ec).string());
+    if (!m.has(baseKey)) return m;
+    const fs::path rel(m.get<std::string>(baseKey));
+    const fs::path basePath = rel.is_absolute() ? rel : fs::path(file).parent_path() / rel;
+    if (!fs::is_regular_file(basePath, ec))
+        m.fail(baseKey, fmt::format("names the base file '{}', which does not exist or is not a file", basePath.string()));
+    const std::string canon = fs::weakly_canonical(basePath, ec).string();
+    for (std::size_t i = 0; i < chain.size(); ++i)
+        if (chain[i] == canon) {
+            std::string cycle;
+            for (std::size_t k = i; k < chain.size(); ++k) cycle += chain[k] + " -> ";
+            m.fail(baseKey, fmt::format("makes the base files a cycle: {}{}", cycle, canon));
+        }
+    m.base_ = std::make_shared<const YamlMap>(loadChain(basePath.string(), baseKey, chain));
+    return m;
+}
+
+YamlMap::Found YamlMap::find(const std::string& key) const {
     // Look the key up without yaml-cpp's operator[] side effects. A missing
     // key is an undefined node (a default Node would count as a null value).
     for (auto it = node_.begin(); it != node_.end(); ++it)
-        if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
-    return YAML::Node(YAML::NodeType::Undefined);
+        if (it->first.IsScalar() && it->first.Scalar() == key) return Found{it->second, it->first, this};
+    if (base_) return base_->find(key);
+    return Found{YAML::Node(YAML::NodeType::Undefined), YAML::Node(YAML::NodeType::Undefined), this};
 }
 
-YAML::Node YamlMap::keyNode(const std::string& key) const {
-    for (auto it = node_.begin(); it != node_.end(); ++it)
-        if (it->first.IsScalar() && it->first.Scalar() == key) return it->first;
-    return YAML::Node(YAML::NodeType::Undefined);
+void YamlMap::markUsed(const std::string& key) const {
+    used_.insert(key);
+    if (base_) base_->markUsed(key);
+}
+
+YamlMap YamlMap::layeredChild(const std::string& key, const Found& f) const {
+    YamlMap m(f.value, f.layer->file_, keyPath(key));
+    // Below the layer that holds the mapping, the next layer's mapping under
+    // the same key (if it is one) supplies the keys this one leaves out.
+    if (const YamlMap* below = f.layer->base_.get()) {
+        const Found g = below->find(key);
+        if (g.value && g.value.IsMap()) m.base_ = std::make_shared<const YamlMap>(below->layeredChild(key, g));
+    }
+    return m;
 }
 
 bool YamlMap::has(const std::string& key) const {
-    used_.insert(key);
+    markUsed(key);
     YAML::Node n = child(key);
     return n && !n.IsNull();
 }
 
 std::string YamlMap::where(const std::string& key) const {
     // The key's own line: an empty value is positioned at the next token.
-    YAML::Node k = keyNode(key);
-    return fmt::format("{}: key '{}'", yamlLocation(file_, k ? k : node_), keyPath(key));
+    const Found f = find(key);
+    return fmt::format("{}: key '{}'", f.key ? yamlLocation(f.layer->file_, f.key) : yamlLocation(file_, node_),
+                       keyPath(key));
 }
 
 void YamlMap::fail(const std::string& key, const std::string& what) const {
@@ -146,27 +186,27 @@ void YamlMap::fail(const std::string& key, const std::string& what) const {
 }
 
 YamlMap YamlMap::map(const std::string& key) const {
-    used_.insert(key);
-    YAML::Node n = child(key);
-    if (!n) fail(key, "is required but missing");
-    if (!n.IsMap()) fail(key, fmt::format("must be a mapping, found {}", typeName(n)));
-    return YamlMap(n, file_, keyPath(key));
+    markUsed(key);
+    const Found f = find(key);
+    if (!f.value) fail(key, "is required but missing");
+    if (!f.value.IsMap()) fail(key, fmt::format("must be a mapping, found {}", typeName(f.value)));
+    return layeredChild(key, f);
 }
 
 std::optional<YamlMap> YamlMap::optMap(const std::string& key) const {
-    used_.insert(key);
-    YAML::Node n = child(key);
-    if (!n || n.IsNull()) return std::nullopt;
-    if (!n.IsMap()) fail(key, fmt::format("must be a mapping, found {}", typeName(n)));
-    return YamlMap(n, file_, keyPath(key));
+    markUsed(key);
+    const Found f = find(key);
+    if (!f.value || f.value.IsNull()) return std::nullopt;
+    if (!f.value.IsMap()) fail(key, fmt::format("must be a mapping, found {}", typeName(f.value)));
+    return layeredChild(key, f);
 }
 
 YamlSeq YamlMap::seq(const std::string& key) const {
-    used_.insert(key);
-    YAML::Node n = child(key);
-    if (!n) fail(key, "is required but missing");
-    if (!n.IsSequence()) fail(key, fmt::format("must be a list, found {}", typeName(n)));
-    return YamlSeq(n, file_, keyPath(key));
+    markUsed(key);
+    const Found f = find(key);
+    if (!f.value) fail(key, "is required but missing");
+    if (!f.value.IsSequence()) fail(key, fmt::format("must be a list, found {}", typeName(f.value)));
+    return YamlSeq(f.value, f.layer->file_, keyPath(key));
 }
 
 YAML::Node YamlMap::raw(const std::string& key) const {
@@ -177,6 +217,9 @@ YAML::Node YamlMap::raw(const std::string& key) const {
 std::vector<std::string> YamlMap::keys() const {
     std::vector<std::string> out;
     for (auto it = node_.begin(); it != node_.end(); ++it) out.push_back(it->first.Scalar());
+    if (base_)
+        for (const std::string& k : base_->keys())
+            if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
     return out;
 }
 
@@ -190,6 +233,7 @@ void YamlMap::finish() const {
         if (!used_.count(k))
             throw ConfigError(fmt::format("{}: unknown key '{}'", yamlLocation(file_, it->first), keyPath(k)));
     }
+    if (base_) base_->finish();
 }
 
 YamlSeq::YamlSeq(YAML::Node node, std::string file, std::string path)

@@ -12,6 +12,7 @@ std::vector<AddressRange> sendable(const EriscConfig& c) {
 NiuConfig niuConfig(const EriscConfig& c) {
     NiuConfig n;
     n.injectBytesPerNs = c.injectBytesPerNs;
+    n.chunkBytes = c.niuChunkBytes;
     n.classNames = {"cmd"};
     n.classWeights = {1.0};
     n.responseWeight = 1.0;

@@ -24,6 +24,7 @@ struct EriscConfig {
     EthConfig eth;
     FirmwareCosts costs;
     double injectBytesPerNs = 32;
+    double niuChunkBytes = 0;  ///< traffic-class interleave of the core's NIUs (arch YAML eth.niu_chunk_bytes)
 
     std::uint32_t kernelRegionEnd() const { return std::uint32_t(l1.sizeBytes) - barrierBytes; }
     std::uint32_t channelSyncAddr(std::uint32_t ch) const { return syncInfoBase + 16 * ch; }
