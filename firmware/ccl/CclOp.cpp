@@ -661,8 +661,9 @@ struct CclOp::Impl {
         return {};
     }
 
-    /// --impl fabric all-gather and broadcast (tt-metal all_gather_async): W
-    /// workers per direction multicast the pages into every rank's output.
+    /// --impl fabric broadcast (and the broadcast method): W workers per
+    /// direction multicast the pages into every rank's output. (The fabric
+    /// all-gather is buildFabricRing: one-hop readers and writers.)
     void buildFabricGather(CclGroup& g, int root) {
         std::vector<Buffer> outputs;
         for (const CclRank& r : g.ranks) outputs.push_back(r.output);

@@ -1,7 +1,6 @@
 // Exchanges over the packet fabric (the broadcast method of
 // GCL user guide 3.4.3, "the network latency cost is only paid once",
-// and the fabric implementation of all-gather / broadcast, as tt-metal's
-// all_gather_async moves slices): a rank writes its input into block `pos`
+// and the fabric broadcast; all_to_all): a rank writes its input into block `pos`
 // of every rank's destination tensor — a line multicast per direction
 // (every router on the way writes the packet and passes it on), or one
 // unicast per destination where the ranks' buffers differ — with no

@@ -1,6 +1,6 @@
 // The PE_IPCQ algorithm registry (pe-ipcq-adr.md D11 "algorithm module"):
 // an algorithm is a kernel registered by name with
-//   kernel_args  the runtime arguments of one rank (required),
+//   kernelArgs   the runtime arguments of one rank (required),
 //   neighbors    an optional hook that edits or replaces the builtin
 //                neighbour map of a rank:
 //                  pattern A: edit `builtin` in place (return nullopt),

@@ -267,8 +267,6 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     os << "[dumpfile] \"" << vcdAbs.string() << "\"\n";
     os << "[savefile] \"" << gtkwAbs.string() << "\"\n";
     os << "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n";
-    // Zoom to the whole run: GTKWave shows 2^-zoom time units (ps) per pixel
-    // over the wave pane (window width less the signal-name pane).
     // Zoom to the whole run (plus 2%). GTKWave 3.3 spans about
     // kPsPerPixel x 2^-zoom ps per pixel of its wave pane (measured on this
     // 1600-pixel-wide layout: the pane is the width less the search tree,

@@ -79,8 +79,8 @@ public:
     /// with (and after) a traced signal's set() qualifies. Only before begin().
     void addSampler(std::function<void(Tick windowStart, Tick windowEnd)> sample);
 
-    /// GTKWave save file listing every signal, grouped by the first
-    /// `groupDepth` name components (board.chip, then board.chip.core),
+    /// GTKWave save file listing every signal: a link-utilisation group
+    /// first, then groups per chip (board.chip) and per core (board.chip.core),
     /// plus the translate filter files its enum signals use, written to
     /// filters/ beside it.
     void writeGtkw(const std::string& gtkwPath) const;

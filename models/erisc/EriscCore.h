@@ -3,8 +3,8 @@
 //
 // L1 map (Wormhole, from the arch YAML):
 //   [0, syncInfoBase)                         base firmware, routing tables (reserved)
-//   [syncInfoBase, +16*maxTransactions)       erisc_info channels: eth_channel_sync_t
-//   [unreservedBase, l1Size - barrier)        kernel region (~150 KB); the first
+//   [syncInfoBase, +16*maxConcurrentTransactions) erisc_info channels: eth_channel_sync_t
+//   [unreservedBase, l1.sizeBytes - barrier)  kernel region (~150 KB); the first
 //                                             16 B are the handshake scratch word
 #pragma once
 

@@ -24,8 +24,8 @@
 // peer_tail_cache per direction) are 32-bit words in the core's reserved L1
 // region at `register_base`, reachable over the NoC like other MMIO blocks.
 //
-// The invariants of ADR D14 are checked while the model runs (see
-// IpcqChecker): a violation stops the run naming the invariant, the queue
+// The queue invariants are checked while the model runs (see IpcqEdge):
+// a violation stops the run naming the invariant, the queue
 // and the values.
 #pragma once
 
