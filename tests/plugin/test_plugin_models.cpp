@@ -51,6 +51,10 @@ TEST(PluginModels, StandardMemoryAsDramKeepsTheCollectiveExactAndItsLatencyShows
     EXPECT_GT(fast, 0);
     // Every page a reader fetches waits the latency: 2 us per access shows.
     EXPECT_GT(slow, fast + 2.0) << "own " << own << " fast " << fast << " slow " << slow;
+    // Timing mode writes zeros where cclsim keeps no bytes: the same time.
+    const auto timing = runBinary(kBin, "--arch " + archWith("dram_slow_t", stdMemory("dram", "2000")) + " " + kDramOp +
+                                            " --no-data");
+    EXPECT_DOUBLE_EQ(timing["results"].value("sim_time_us", 0.0), slow);
     // Waiting inside b_transport and annotating the delay complete at the
     // same ticks (same-tick callbacks may run in another order).
     EXPECT_NEAR(annotated, slow, slow * 0.005);
