@@ -124,17 +124,8 @@ bool DramChannel::getDirectMemPtr(int /*id*/, tlm::tlm_generic_payload& gp, tlm:
     // Read and write, one page at a time, when the controller keeps every
     // byte (data mode). DMI bypasses the bank timing, as DMI does.
     const std::uint64_t addr = gp.get_address();
-    if (!cfg_.storePayload || addr >= size()) {
-        dmi.set_start_address(0);
-        dmi.set_end_address(size() - 1);
-        dmi.allow_none();
-        return false;
-    }
-    const std::uint64_t page = store_.pageBytes();
-    const std::uint64_t start = addr / page * page;
-    dmi.set_dmi_ptr(store_.pageOf(addr));
-    dmi.set_start_address(start);
-    dmi.set_end_address(std::min(start + page, size()) - 1);
+    if (!cfg_.storePayload || addr >= size()) return dmiRefused(dmi, size());
+    dmiPage(dmi, store_.pageOf(addr), addr, store_.pageBytes(), size());
     dmi.allow_read_write();
     dmi.set_read_latency(toScTime(cfg_.readLatency));
     dmi.set_write_latency(toScTime(cfg_.writeLatency));

@@ -260,17 +260,8 @@ bool L1Memory::getDirectMemPtr(int /*id*/, tlm::tlm_generic_payload& gp, tlm::tl
     // Read-only, one page at a time, and only where the L1 holds every byte
     // itself: a write must come through the socket to wake its watchers.
     const std::uint64_t addr = gp.get_address();
-    if (!cfg_.storePayload || backing_ || addr >= cfg_.sizeBytes) {
-        dmi.set_start_address(0);
-        dmi.set_end_address(cfg_.sizeBytes - 1);
-        dmi.allow_none();
-        return false;
-    }
-    const std::uint64_t page = store_.pageBytes();
-    const std::uint64_t start = addr / page * page;
-    dmi.set_dmi_ptr(store_.pageOf(addr));
-    dmi.set_start_address(start);
-    dmi.set_end_address(std::min(start + page, cfg_.sizeBytes) - 1);
+    if (!cfg_.storePayload || backing_ || addr >= cfg_.sizeBytes) return dmiRefused(dmi, cfg_.sizeBytes);
+    dmiPage(dmi, store_.pageOf(addr), addr, store_.pageBytes(), cfg_.sizeBytes);
     dmi.allow_read();
     dmi.set_read_latency(sc_core::SC_ZERO_TIME);
     dmi.set_write_latency(sc_core::SC_ZERO_TIME);

@@ -90,4 +90,22 @@ unsigned debugTlmAccess(tlm::tlm_generic_payload& gp, std::uint64_t size, Read&&
     return n;
 }
 
+/// Grant DMI to the page at `page` (`pageBytes` long, holding `addr`) of a
+/// memory of `size` bytes; the caller sets the access and latencies.
+inline void dmiPage(tlm::tlm_dmi& dmi, std::uint8_t* page, std::uint64_t addr, std::uint64_t pageBytes,
+                    std::uint64_t size) {
+    const std::uint64_t start = addr / pageBytes * pageBytes;
+    dmi.set_dmi_ptr(page);
+    dmi.set_start_address(start);
+    dmi.set_end_address(std::min(start + pageBytes, size) - 1);
+}
+
+/// Refuse DMI for the whole memory of `size` bytes.
+inline bool dmiRefused(tlm::tlm_dmi& dmi, std::uint64_t size) {
+    dmi.set_start_address(0);
+    dmi.set_end_address(size - 1);
+    dmi.allow_none();
+    return false;
+}
+
 }  // namespace cclsim

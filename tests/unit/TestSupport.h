@@ -7,6 +7,7 @@
 // called at most once per test case.
 #pragma once
 
+#include "models/common/ConfigError.h"
 #include "models/common/Time.h"
 #include "models/memory/L1Memory.h"
 #include "platforms/ClusterDescriptor.h"
@@ -116,6 +117,28 @@ template <class F> std::string thrownMessage(F&& fn) {
 /// Expect `text` to contain every one of `parts`.
 inline void expectContains(const std::string& text, std::initializer_list<std::string> parts) {
     for (const std::string& p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
+}
+
+/// Run `load`; return the ConfigError's message ("" and a failure otherwise).
+template <class Load> std::string configError(Load&& load) {
+    try {
+        load();
+    } catch (const ConfigError& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "expected ConfigError, got: " << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "loaded without error";
+    return {};
+}
+
+/// The message must point at `file:line` and name `key`, plus `more`.
+inline void expectLocated(const std::string& msg, const std::string& file, int line, const std::string& key,
+                          std::initializer_list<std::string> more = {}) {
+    ASSERT_GT(line, 0) << "test bug: line not found";
+    expectContains(msg, {file + ":" + std::to_string(line) + ":", "'" + key + "'"});
+    expectContains(msg, more);
 }
 
 inline std::vector<std::uint8_t> readL1(const L1Memory& l1, std::uint32_t addr, std::uint32_t n) {

@@ -152,25 +152,10 @@ void expectSameArch(const ArchConfig& a, const ArchConfig& b) {
     CCLSIM_SAME(dispatch.binaryBytes);
 }
 
-/// Load and return the ConfigError's message ("" and a failure otherwise).
-std::string loadError(const std::string& path) {
-    try {
-        loadArchConfig(path);
-    } catch (const ConfigError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "expected ConfigError, got: " << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "loaded without error";
-    return {};
-}
+using test::expectLocated;
 
-void expectLocated(const std::string& msg, const std::string& file, int line, const std::string& key,
-                   std::initializer_list<std::string> more = {}) {
-    ASSERT_GT(line, 0) << "test bug: line not found";
-    test::expectContains(msg, {file + ":" + std::to_string(line) + ":", "'" + key + "'"});
-    test::expectContains(msg, more);
+std::string loadError(const std::string& path) {
+    return test::configError([&] { loadArchConfig(path); });
 }
 
 TEST(ArchOverlay, HbmOverlayEqualsTheExpandedCopyFieldByField) {

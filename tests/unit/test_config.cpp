@@ -35,27 +35,8 @@ std::string replaceLine(const std::string& text, const std::string& needle, cons
     return text.substr(0, begin) + line + (line.empty() ? "" : "\n") + text.substr(end + 1);
 }
 
-/// Load and return the ConfigError's message ("" and a failure otherwise).
-template <class Load> std::string configError(Load&& load) {
-    try {
-        load();
-    } catch (const ConfigError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "expected ConfigError, got: " << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "loaded without error";
-    return {};
-}
-
-/// The message must point at `file:line` and name `key`, plus `more`.
-void expectLocated(const std::string& msg, const std::string& file, int line, const std::string& key,
-                   std::initializer_list<std::string> more = {}) {
-    ASSERT_GT(line, 0) << "test bug: line not found";
-    test::expectContains(msg, {file + ":" + std::to_string(line) + ":", "'" + key + "'"});
-    test::expectContains(msg, more);
-}
+using test::configError;
+using test::expectLocated;
 
 // ---- arch YAML ------------------------------------------------------------------
 
