@@ -42,16 +42,19 @@
 //   host code uses it for latency estimates. hops() is the route length.
 //
 // Guarantees the NIUs and the firmware above them rely on (an implementation
-// must keep them; the NIU checks the first two and stops the run with an
-// error naming the model, the source and the destination if one is broken):
-// - No packet is absorbed earlier than injectStart + unloadedLatency(src, dst),
-//   and unloadedLatency is at least config().startupLatency: kernels run ahead
-//   of SystemC time by less than that (nothing on the NoC can reach them
-//   sooner).
-// - Packets of one lane of one source to one destination are absorbed in the
-//   order they were booked (the tail ticks do not decrease): a write and the
-//   semaphore increment a kernel issues after it on the same virtual channel
-//   land in that order, which every handshake in the firmware relies on.
+// must keep them; the NIU checks the first three and stops the run with an
+// error naming the NoC and the destination if one is broken):
+// - unloadedLatency(src, dst) is at least config().startupLatency: kernels
+//   run ahead of SystemC time by less than that (nothing on the NoC may
+//   reach them sooner). The NIU itself never delivers a packet earlier than
+//   its last byte left the source + unloadedLatency, whatever tail is
+//   returned.
+// - Packets of one lane of one source to one destination are absorbed in
+//   the order they were booked (the tail ticks do not decrease): a write and
+//   the semaphore increment a kernel issues after it on the same virtual
+//   channel land in that order, which every handshake in the firmware relies
+//   on. (The NIU compares each packet with its lane's previous one.)
+// - *sourceFree is not earlier than injectEnd.
 // - The result depends only on the calls made so far (the simulation is
 //   deterministic: the same run gives the same bookings in the same order).
 //

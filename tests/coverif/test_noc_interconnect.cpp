@@ -9,7 +9,8 @@
 //   unchanged and writes one CSV line per packet: for the noc_trace replay
 //   of tests/data/noc_trace_small.json exactly the packets its reads make;
 // - an unknown model name and a model that breaks the contract (delivers a
-//   lane's packets out of order) stop the run with a clear error.
+//   lane's packets out of order, or crosses faster than the startup
+//   latency) stop the run with a clear error.
 #include "models/noc/NocPacketTrace.h"
 #include "models/plugin/ModelRegistry.h"
 #include "tests/coverif/CoverifHelpers.h"
@@ -196,33 +197,49 @@ TEST(NocInterconnect, AnUnknownModelNameIsAConfigErrorNamingTheEntry) {
 }
 
 namespace {
-/// Breaks the contract: the first packet of every lane and destination is
-/// late by 5 us, so the next one of that lane overtakes it.
-class OvertakingNoc final : public NocInterconnect {
+/// Breaks the contract: in "overtake" the first packet of every lane and
+/// destination is late by 5 us, so the next one of that lane overtakes it;
+/// in "instant" a header-only message takes no time.
+class BrokenNoc final : public NocInterconnect {
 public:
-    explicit OvertakingNoc(std::unique_ptr<NocInterconnect> inner)
-        : NocInterconnect(inner->id(), inner->config()), inner_(std::move(inner)) {}
+    BrokenNoc(std::unique_ptr<NocInterconnect> inner, bool overtake)
+        : NocInterconnect(inner->id(), inner->config()), inner_(std::move(inner)), overtake_(overtake) {}
     unsigned hops(CoreCoord s, CoreCoord d) const override { return inner_->hops(s, d); }
-    Tick unloadedLatency(CoreCoord s, CoreCoord d) const override { return inner_->unloadedLatency(s, d); }
+    Tick unloadedLatency(CoreCoord s, CoreCoord d) const override {
+        return overtake_ ? inner_->unloadedLatency(s, d) : 0;
+    }
     Tick reservePacket(CoreCoord s, CoreCoord d, std::uint32_t b, Tick i0, Tick i1, unsigned lane,
                        Tick* free) override {
         const Tick t = inner_->reservePacket(s, d, b, i0, i1, lane, free);
-        return seen_.insert({s, d, lane}).second ? t + 5000 * kTicksPerNs : t;
+        return overtake_ && seen_.insert({s, d, lane}).second ? t + 5000 * kTicksPerNs : t;
     }
     double busiestLinkBytes() const override { return 0; }
 
 private:
     std::unique_ptr<NocInterconnect> inner_;
+    bool overtake_;
     std::set<std::tuple<CoreCoord, CoreCoord, unsigned>> seen_;
 };
+
+void registerBroken(const std::string& name, bool overtake) {
+    modelRegistry().addNoc(name, [overtake](const NocModelSpec&, std::unique_ptr<NocInterconnect> booking) {
+        return std::unique_ptr<NocInterconnect>(std::make_unique<BrokenNoc>(std::move(booking), overtake));
+    });
+}
 }  // namespace
 
 TEST(NocInterconnect, AModelThatReordersALaneStopsTheRun) {
-    modelRegistry().addNoc("overtaking", [](const NocModelSpec&, std::unique_ptr<NocInterconnect> booking) {
-        return std::unique_ptr<NocInterconnect>(std::make_unique<OvertakingNoc>(std::move(booking)));
-    });
+    registerBroken("overtaking", true);
     const std::string arch = archWith("overtaking.yaml", "{name: overtaking}");
     const auto rep = runT3000(plus(kCollective, {"--arch", arch}), 4);
     expectContains(rep.value("error", std::string()),
-                         {"broke its contract", "before the class's previous packet to it", "NocInterconnect.h"});
+                   {"broke its contract", "before the class's previous packet to it", "NocInterconnect.h"});
+}
+
+TEST(NocInterconnect, AModelFasterThanTheStartupLatencyStopsTheRun) {
+    registerBroken("instant", false);
+    const std::string arch = archWith("instant.yaml", "{name: instant}");
+    const auto rep = runT3000(plus(kCollective, {"--arch", arch}), 4);
+    expectContains(rep.value("error", std::string()),
+                   {"broke its contract", "unloaded latency to", "below the NoC's startup latency"});
 }
