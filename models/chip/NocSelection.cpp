@@ -1,8 +1,8 @@
 #include "models/chip/NocSelection.h"
 
 #include "models/common/Report.h"
-#include "models/noc/NocPacketTrace.h"
 #include "models/noc/Noc.h"
+#include "models/noc/NocPacketTrace.h"
 #include "models/plugin/ModelRegistry.h"
 
 #include <fmt/format.h>
@@ -44,10 +44,11 @@ std::unique_ptr<NocInterconnect> makeNocInterconnect(const ArchConfig& arch, uns
         throw ConfigError(fmt::format("{}: models.noc: NoC model '{}' returned no interconnect for chip {}, NoC {}",
                                       m->where, m->name, chip, noc));
     if (made->id() != noc || made->config().gridX != arch.noc.gridX || made->config().gridY != arch.noc.gridY)
-        throw ConfigError(fmt::format("{}: models.noc: NoC model '{}' built NoC {} on a {}x{} grid for chip {}'s NoC "
-                                      "{} on the arch's {}x{} grid",
-                                      m->where, m->name, made->id(), made->config().gridX, made->config().gridY, chip,
-                                      noc, arch.noc.gridX, arch.noc.gridY));
+        throw ConfigError(
+            fmt::format("{}: models.noc: NoC model '{}' built NoC {} on a {}x{} grid for chip {}'s NoC "
+                        "{} on the arch's {}x{} grid",
+                        m->where, m->name, made->id(), made->config().gridX, made->config().gridY, chip, noc,
+                        arch.noc.gridX, arch.noc.gridY));
     return made;
 }
 

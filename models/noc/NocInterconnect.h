@@ -97,8 +97,8 @@ public:
     virtual Tick unloadedLatency(CoreCoord src, CoreCoord dst) const = 0;
     /// Book one packet of `wireBytes` whose head enters the NoC now; returns
     /// the tick its tail is absorbed at `dst`. See the essay above.
-    virtual Tick reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart,
-                               Tick injectEnd, unsigned lane = 0, Tick* sourceFree = nullptr) = 0;
+    virtual Tick reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
+                               unsigned lane = 0, Tick* sourceFree = nullptr) = 0;
     /// Wire bytes that crossed the busiest link so far (utilisation reports;
     /// an implementation without links may return 0).
     virtual double busiestLinkBytes() const = 0;

@@ -22,8 +22,8 @@ ObservedNoc::ObservedNoc(unsigned chip, std::unique_ptr<NocInterconnect> inner, 
     if (!inner_) throw std::invalid_argument("ObservedNoc: no interconnect to observe");
 }
 
-Tick ObservedNoc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart,
-                                Tick injectEnd, unsigned lane, Tick* sourceFree) {
+Tick ObservedNoc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
+                                unsigned lane, Tick* sourceFree) {
     Tick free = sourceFree ? *sourceFree : injectEnd;
     const Tick tail = inner_->reservePacket(src, dst, wireBytes, injectStart, injectEnd, lane, &free);
     if (sourceFree) *sourceFree = free;
@@ -79,8 +79,7 @@ std::unique_ptr<NocInterconnect> makePacketTrace(const NocModelSpec& spec, std::
         out = std::make_shared<PacketTraceFile>(path);
         openTraces()[path] = out;
     }
-    return std::make_unique<ObservedNoc>(spec.chip, std::move(booking),
-                                         [out](const NocPacket& p) { out->write(p); });
+    return std::make_unique<ObservedNoc>(spec.chip, std::move(booking), [out](const NocPacket& p) { out->write(p); });
 }
 
 }  // namespace

@@ -45,12 +45,19 @@ inline std::unique_ptr<NocInterconnect> makeExtraLatencyNoc(const NocModelSpec& 
     if (it == spec.params.end() || spec.params.size() != 1)
         throw std::invalid_argument("extra_latency takes one parameter, latency_ns");
     std::size_t used = 0;
-    const double ns = std::stod(it->second, &used);
+    double ns = -1;
+    try {
+        ns = std::stod(it->second, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
     if (used != it->second.size() || !(ns >= 0))
         throw std::invalid_argument("extra_latency: latency_ns must be a number >= 0, not '" + it->second + "'");
     return std::make_unique<ExtraLatencyNoc>(std::move(booking), nsToTicks(ns));
 }
 
-inline void registerExtraLatencyNoc(ModelRegistry& registry) { registry.addNoc("extra_latency", makeExtraLatencyNoc); }
+inline void registerExtraLatencyNoc(ModelRegistry& registry) {
+    registry.addNoc("extra_latency", makeExtraLatencyNoc);
+}
 
 }  // namespace cclsim::test

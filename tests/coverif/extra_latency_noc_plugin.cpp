@@ -2,4 +2,6 @@
 // board executables load when an arch YAML names it under `library:`).
 #include "tests/coverif/ExtraLatencyNoc.h"
 
-CCLSIM_PLUGIN_ENTRY { cclsim::test::registerExtraLatencyNoc(registry); }
+CCLSIM_PLUGIN_ENTRY {
+    cclsim::test::registerExtraLatencyNoc(registry);
+}

@@ -58,10 +58,13 @@ std::vector<std::string> plus(std::vector<std::string> v, std::initializer_list<
 }
 
 void expectContains(const std::string& text, std::initializer_list<std::string> parts) {
-    for (const std::string& p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
+    for (const std::string& p : parts)
+        EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
 }
 
-double simNs(const nlohmann::json& rep) { return rep.at("sim_time_ns").get<double>(); }
+double simNs(const nlohmann::json& rep) {
+    return rep.at("sim_time_ns").get<double>();
+}
 
 /// Every numeric figure of the report's results except wall-clock ones.
 std::map<std::string, double> figures(const nlohmann::json& rep) {
@@ -165,8 +168,8 @@ TEST(NocInterconnect, PacketTraceOfANocTraceReplayHasExactlyItsPackets) {
     // its data back from the target on the same NoC, header included.
     const std::string csv = tempPath("replay_packets.csv");
     const std::string arch = archWith("replay.yaml", "{name: packet_trace, params: {file: " + csv + "}}");
-    const auto rep = runN300({"noc_trace", "--trace", CCLSIM_SOURCE_DIR "/tests/data/noc_trace_small.json",
-                              "--arch", arch});
+    const auto rep =
+        runN300({"noc_trace", "--trace", CCLSIM_SOURCE_DIR "/tests/data/noc_trace_small.json", "--arch", arch});
     ASSERT_EQ(rep.at("results").at("transfers"), 6);
     flushNocPacketTraces();
     std::map<std::tuple<unsigned, std::string, std::uint64_t>, unsigned> count;  // (noc, src, bytes)
@@ -175,7 +178,7 @@ TEST(NocInterconnect, PacketTraceOfANocTraceReplayHasExactlyItsPackets) {
         ++count[{p.noc, p.src, p.bytes}];
     }
     using Key = std::tuple<unsigned, std::string, std::uint64_t>;
-    EXPECT_EQ(count[Key(0, "1-1", 32)], 4u);       // requests
+    EXPECT_EQ(count[Key(0, "1-1", 32)], 4u);  // requests
     EXPECT_EQ(count[Key(1, "2-1", 32)], 2u);
     unsigned responses0 = 0, responses1 = 0, total = 0;
     for (const auto& [k, n] : count) {

@@ -10,7 +10,6 @@
 #include "models/noc/Noc.h"
 #include "models/noc/NocPacketTrace.h"
 #include "models/plugin/ModelRegistry.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -99,10 +98,10 @@ TEST(NocSelection, AMissingLibraryIsAConfigErrorAtTheEntry) {
 
 TEST(NocSelection, AFactoryThatFailsOrReturnsNothingOrTheWrongNocIsAConfigError) {
     ScratchDir dir;
-    modelRegistry().addNoc("test_throws", [](const NocModelSpec&, std::unique_ptr<NocInterconnect>)
-                                              -> std::unique_ptr<NocInterconnect> {
-        throw std::invalid_argument("depth must be > 0");
-    });
+    modelRegistry().addNoc(
+        "test_throws", [](const NocModelSpec&, std::unique_ptr<NocInterconnect>) -> std::unique_ptr<NocInterconnect> {
+            throw std::invalid_argument("depth must be > 0");
+        });
     modelRegistry().addNoc("test_null", [](const NocModelSpec&, std::unique_ptr<NocInterconnect>) {
         return std::unique_ptr<NocInterconnect>();
     });
@@ -110,12 +109,14 @@ TEST(NocSelection, AFactoryThatFailsOrReturnsNothingOrTheWrongNocIsAConfigError)
         return std::unique_ptr<NocInterconnect>(std::make_unique<Noc>(1 - s.noc, *s.config));
     });
     const std::string where = dir.path("arch.yaml") + ":";
-    test::expectContains(test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: test_throws}"), 2, 0); }),
-                         {where, "'test_throws' (chip 2, NoC 0): depth must be > 0"});
+    test::expectContains(
+        test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: test_throws}"), 2, 0); }),
+        {where, "'test_throws' (chip 2, NoC 0): depth must be > 0"});
     test::expectContains(test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: test_null}"), 2, 1); }),
                          {where, "'test_null' returned no interconnect for chip 2, NoC 1"});
-    test::expectContains(test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: test_other}"), 0, 0); }),
-                         {where, "'test_other' built NoC 1"});
+    test::expectContains(
+        test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: test_other}"), 0, 0); }),
+        {where, "'test_other' built NoC 1"});
 }
 
 TEST(ObservedNoc, ForwardsEveryCallUnchangedAndReportsEachBooking) {
@@ -186,17 +187,18 @@ TEST(PacketTrace, WritesOneCsvLinePerPacketOfEveryNocNamingTheFile) {
 TEST(PacketTrace, BadParametersAreConfigErrorsAtTheEntry) {
     ScratchDir dir;
     const std::string where = dir.path("arch.yaml") + ":";
-    test::expectContains(test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: packet_trace}"), 0, 0); }),
-                         {where, "packet_trace: params: file: is required"});
+    test::expectContains(
+        test::thrownMessage([&] { makeNocInterconnect(archWithNoc(dir, "{name: packet_trace}"), 0, 0); }),
+        {where, "packet_trace: params: file: is required"});
+    test::expectContains(test::thrownMessage([&] {
+                             makeNocInterconnect(
+                                 archWithNoc(dir, "{name: packet_trace, params: {file: a.csv, every: 2}}"), 0, 0);
+                         }),
+                         {where, "unknown parameter 'every' (it takes: file)"});
     test::expectContains(
         test::thrownMessage([&] {
-            makeNocInterconnect(archWithNoc(dir, "{name: packet_trace, params: {file: a.csv, every: 2}}"), 0, 0);
-        }),
-        {where, "unknown parameter 'every' (it takes: file)"});
-    test::expectContains(
-        test::thrownMessage([&] {
-            makeNocInterconnect(archWithNoc(dir, "{name: packet_trace, params: {file: " + dir.path("no/such/dir.csv") + "}}"),
-                                0, 0);
+            makeNocInterconnect(
+                archWithNoc(dir, "{name: packet_trace, params: {file: " + dir.path("no/such/dir.csv") + "}}"), 0, 0);
         }),
         {where, "cannot write the packet trace", "no/such/dir.csv"});
 }
