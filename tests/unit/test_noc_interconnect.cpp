@@ -184,6 +184,18 @@ TEST(PacketTrace, WritesOneCsvLinePerPacketOfEveryNocNamingTheFile) {
     EXPECT_EQ(test::readText(csv), "chip,noc,src,dst,lane,bytes,inject_ns,tail_ns\n");
 }
 
+TEST(PacketTrace, AUserModelOfTheSameNameWins) {
+    ScratchDir dir;
+    bool called = false;
+    modelRegistry().addNoc("packet_trace", [&](const NocModelSpec&, std::unique_ptr<NocInterconnect> booking) {
+        called = true;
+        return booking;
+    });
+    auto noc = makeNocInterconnect(archWithNoc(dir, "{name: packet_trace}"), 0, 0);
+    EXPECT_TRUE(called);
+    EXPECT_NE(dynamic_cast<Noc*>(noc.get()), nullptr);
+}
+
 TEST(PacketTrace, BadParametersAreConfigErrorsAtTheEntry) {
     ScratchDir dir;
     const std::string where = dir.path("arch.yaml") + ":";
