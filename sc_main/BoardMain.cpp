@@ -1,6 +1,7 @@
 #include "sc_main/BoardMain.h"
 
 #include "models/common/Report.h"
+#include "models/noc/NocPacketTrace.h"
 #include "platforms/Platform.h"
 #include "tools/sweep/SweepPlot.h"
 
@@ -152,6 +153,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     ProgressPrinter progress(w, rt, g.quiet);
     ro.progress = [&progress](Tick t) { progress.update(t); };
     const RunResult r = rt.run(ro);
+    flushNocPacketTraces();  // complete before a report reader (or a sweep point's _exit) sees them
     keepUntilExit(std::move(owned));
     progress.finish();
     if (tf) {

@@ -1,5 +1,6 @@
 #include "models/chip/Chip.h"
 
+#include "models/chip/NocSelection.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -12,7 +13,7 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
     const std::size_t cells = std::size_t(arch.noc.gridX) * arch.noc.gridY;
     byCoord_.assign(cells, nullptr);
     for (unsigned n = 0; n < 2; ++n) {
-        nocs_.push_back(std::make_unique<Noc>(n, arch.noc));
+        nocs_.push_back(makeNocInterconnect(arch_, id, n));
         endpoints_[n].assign(cells, nullptr);
     }
     PeCoreConfig wc = arch.worker;

@@ -8,7 +8,7 @@
 #include "models/core/BankMap.h"
 #include "models/erisc/EriscCore.h"
 #include "models/memory/DramChannel.h"
-#include "models/noc/Noc.h"
+#include "models/noc/NocInterconnect.h"
 #include "models/pe/PeCore.h"
 #include "models/plugin/ForeignTarget.h"
 #include "models/plugin/ModelRegistry.h"
@@ -33,7 +33,9 @@ public:
 
     unsigned id() const { return id_; }
     const ArchConfig& arch() const { return arch_; }
-    Noc& noc(unsigned i) { return *nocs_.at(i); }
+    /// NoC `i` (0 or 1): the booking model, or the model the arch YAML's
+    /// `models: noc:` entry names (models/chip/NocSelection.h).
+    NocInterconnect& noc(unsigned i) { return *nocs_.at(i); }
 
     unsigned numEthChannels() const { return unsigned(eriscs_.size()); }
     EriscCore& erisc(unsigned channel);
@@ -73,7 +75,7 @@ private:
 
     unsigned id_;
     ArchConfig arch_;
-    std::vector<std::unique_ptr<Noc>> nocs_;
+    std::vector<std::unique_ptr<NocInterconnect>> nocs_;
     std::vector<std::unique_ptr<PeCore>> workers_;
     std::vector<std::unique_ptr<EriscCore>> eriscs_;
     std::vector<std::unique_ptr<DramChannel>> drams_;

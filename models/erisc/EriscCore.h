@@ -35,7 +35,7 @@ public:
     EthSubsystem eth;
 
     EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, unsigned channel,
-              CoreCoord coord, Noc& noc0, Noc& noc1, const EriscConfig& cfg);
+              CoreCoord coord, NocInterconnect& noc0, NocInterconnect& noc1, const EriscConfig& cfg);
 
     Niu& niu(unsigned noc) override { return noc ? *niu1_ : *niu0_; }
     bool isEthernet() const override { return true; }

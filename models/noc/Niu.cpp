@@ -16,12 +16,12 @@ std::unique_ptr<SharePolicy> makePolicy(const NiuConfig& cfg) {
 }
 }  // namespace
 
-Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoord self, const NiuConfig& cfg)
+Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc, CoreCoord self, const NiuConfig& cfg)
     : sc_core::sc_module(name), eq_(eq), noc_(noc), self_(self), cfg_(cfg),
       inject_(eq, std::string(this->name()) + ".inject",
               BandwidthServerConfig{cfg.injectBytesPerNs, cfg.chunkBytes, unsigned(cfg.classWeights.size() + 1)},
               makePolicy(cfg)),
-      classFreeAt_(cfg.classWeights.size() + 1, 0) {
+      classFreeAt_(cfg.classWeights.size() + 1, 0), laneLast_(cfg.classWeights.size() + 1) {
     if (cfg_.classNames.size() != cfg_.classWeights.size())
         throw std::invalid_argument(std::string(this->name()) + ": class names and weights differ in length");
 }
@@ -127,12 +127,36 @@ Tick Niu::enterNoc(Transfer* t, unsigned cls, CoreCoord to, std::uint32_t wireBy
     const Tick head = std::max(n, classFreeAt_[cls]);
     Tick free = head;
     const Tick tail = noc_.reservePacket(self_, to, wireBytes, head, head, cls, &free);
+    // The interconnect contract (NocInterconnect.h): a lane's packets to one
+    // destination are absorbed in order, and none leaves before it entered.
+    LaneLast& last = laneLast_[cls];
+    if ((last.dst == to && tail < last.tail) || free < head)
+        CCLSIM_ERROR(name(),
+                     "the interconnect of NoC {} broke its contract: a packet of class {} to {} {} (see "
+                     "models/noc/NocInterconnect.h)",
+                     noc_.id(), cls, to.str(),
+                     free < head ? fmt::format("left the source at {} ps, before it entered at {} ps", free, head)
+                                 : fmt::format("arrives at {} ps, before the class's previous packet to it ({} ps)",
+                                               tail, last.tail));
+    last = LaneLast{to, tail};
     t->serverStart = n;
     t->injectStart = head;
     t->holdExtra = free - head;
     classFreeAt_[cls] =
         head > n || t->holdExtra > 0 ? head + transferTicks(wireBytes, cfg_.injectBytesPerNs) + t->holdExtra : 0;
     return tail;
+}
+
+Tick Niu::pathLatency(CoreCoord to) const {
+    const Tick l = noc_.unloadedLatency(self_, to);
+    // Kernels run ahead of SystemC time by less than the startup latency:
+    // nothing may cross the NoC faster (NocInterconnect.h).
+    if (l < noc_.config().startupLatency)
+        CCLSIM_ERROR(name(),
+                     "the interconnect of NoC {} broke its contract: its unloaded latency to {} is {} ps, below the "
+                     "NoC's startup latency of {} ps (see models/noc/NocInterconnect.h)",
+                     noc_.id(), to.str(), l, noc_.config().startupLatency);
+    return l;
 }
 
 Tick Niu::leavesAt(const Transfer* t) const { return now() + (t->injectStart - t->serverStart) + t->holdExtra; }
@@ -147,7 +171,7 @@ void Niu::packetLeft(Transfer* t) {
     // A packet injected slowly (shared port) arrives no earlier than its last
     // byte plus the path latency; a blocked one leaves the source late.
     const Tick gone = leavesAt(t);
-    const Tick arrival = std::max(t->packetTail, gone + noc_.unloadedLatency(self_, t->injectTo));
+    const Tick arrival = std::max(t->packetTail, gone + pathLatency(t->injectTo));
     t->lastArrival = std::max(t->lastArrival, arrival);
     const bool last = ++t->injected == t->packets;
     const bool request = t->injectClass < numRequestClasses();
@@ -252,7 +276,7 @@ void Niu::start(Transfer* t) {
                            [this, t] {
                                const Tick gone = leavesAt(t);
                                const Tick arrival =
-                                   std::max(t->packetTail, gone + noc_.unloadedLatency(self_, t->remote));
+                                   std::max(t->packetTail, gone + pathLatency(t->remote));
                                Niu* target = endpoint(t->remote);
                                target->expect(arrival, ActivityLog::Other);  // reads its memory
                                eq_.at(arrival, [target, t] { target->serveRead(t); });
@@ -416,7 +440,7 @@ void Niu::writeApplied(Transfer* t, Tick done, Tick landed) {
         requester->release(t);
         return;
     }
-    const Tick ackAt = now() + d.value() + noc_.unloadedLatency(self_, t->requester);
+    const Tick ackAt = now() + d.value() + pathLatency(t->requester);
     requester->expect(ackAt, ActivityLog::Other);
     eq_.at(ackAt, [requester, t] { requester->writeAcked(t); });
 }

@@ -3,7 +3,8 @@
 // The initiator half turns a core's noc_async_* commands into NoC packets: the
 // injection port is a BandwidthServer whose request classes are the core's
 // DMA virtual channels (plus one class for responses to remote reads), then
-// the packets reserve their path on the Noc, and a calendar event delivers
+// the packets reserve their path on the NoC (a NocInterconnect: the booking
+// model or a user's replacement), and a calendar event delivers
 // them to the destination NIU at the arrival tick. The target half writes
 // and reads its endpoint's memory (an L1, a DRAM controller, the SRAM pool)
 // through a TLM-2.0 initiator socket and returns acks.
@@ -45,7 +46,7 @@
 #include "models/common/EventQueue.h"
 #include "models/common/Payload.h"
 #include "models/common/Trace.h"
-#include "models/noc/Noc.h"
+#include "models/noc/NocInterconnect.h"
 
 #include <systemc>
 #include <tlm>
@@ -100,7 +101,7 @@ class Niu : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<Niu> mem{"mem"};
 
-    Niu(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc, CoreCoord self, const NiuConfig& cfg);
+    Niu(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc, CoreCoord self, const NiuConfig& cfg);
     Niu(const Niu&) = delete;
     Niu& operator=(const Niu&) = delete;
 
@@ -143,7 +144,7 @@ public:
     /// Size of the memory behind this endpoint (for address checks at issue).
     void setMemoryBytes(std::uint64_t n) { memoryBytes_ = n; }
     std::uint64_t memoryBytes() const { return memoryBytes_; }
-    Noc& noc() { return noc_; }
+    NocInterconnect& noc() { return noc_; }
     BandwidthServer& injection() { return inject_; }
     unsigned numRequestClasses() const { return unsigned(cfg_.classWeights.size()); }
     /// New weights of the request classes and interleave chunk (before traffic).
@@ -197,6 +198,8 @@ private:
     /// class's previous packet has left the source); books its path and
     /// returns the tick its tail reaches `to`. `t` receives the hold.
     Tick enterNoc(Transfer* t, unsigned cls, CoreCoord to, std::uint32_t wireBytes);
+    /// The NoC's unloaded latency from here to `to` (checked against the contract).
+    Tick pathLatency(CoreCoord to) const;
     /// When the packet whose injection ends now really leaves the source.
     Tick leavesAt(const Transfer* t) const;
     /// A packet of `t` has left the source: its command-queue slot frees.
@@ -227,7 +230,7 @@ private:
                        NocCounters* counters, unsigned trid);
 
     EventQueue& eq_;
-    Noc& noc_;
+    NocInterconnect& noc_;
     CoreCoord self_;
     NiuConfig cfg_;
     BandwidthServer inject_;
@@ -239,6 +242,11 @@ private:
     std::uint64_t memoryBytes_ = 0;
     unsigned deferred_ = 0;  ///< commands waiting on the calendar for their issue tick
     std::vector<Tick> classFreeAt_;  ///< per injection class: when its last packet leaves the source
+    struct LaneLast {
+        CoreCoord dst{0xff, 0xff};
+        Tick tail = 0;
+    };
+    std::vector<LaneLast> laneLast_;  ///< per injection class: its latest booking (ordering check)
     Tick nextAccept_ = 0;            ///< (target) when the endpoint accepts its next read request
     ActivityLog* activity_ = nullptr;
     ForeignTarget* foreign_ = nullptr;

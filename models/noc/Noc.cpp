@@ -5,11 +5,11 @@
 namespace cclsim {
 
 Noc::Noc(unsigned id, const NocConfig& cfg)
-    : id_(id), cfg_(cfg), links_(std::size_t(cfg.gridX) * cfg.gridY * 3) {}
+    : NocInterconnect(id, cfg), links_(std::size_t(cfg.gridX) * cfg.gridY * 3) {}
 
 unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
-    const unsigned X = cfg_.gridX, Y = cfg_.gridY;
-    if (id_ == 0) return (d.x + X - s.x) % X + (d.y + Y - s.y) % Y;
+    const unsigned X = config().gridX, Y = config().gridY;
+    if (id() == 0) return (d.x + X - s.x) % X + (d.y + Y - s.y) % Y;
     return (s.x + X - d.x) % X + (s.y + Y - d.y) % Y;
 }
 
@@ -68,10 +68,11 @@ Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, 
 
 Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
                         unsigned lane, Tick* sourceFree) {
-    const unsigned gx = cfg_.gridX, gy = cfg_.gridY;
-    const Tick dur = transferTicks(wireBytes, cfg_.linkBytesPerNs);
-    const Tick buffered = transferTicks(cfg_.routerBufferBytes, cfg_.linkBytesPerNs);
-    Tick head = injectStart + cfg_.startupLatency;
+    const NocConfig& cfg = config();
+    const unsigned gx = cfg.gridX, gy = cfg.gridY;
+    const Tick dur = transferTicks(wireBytes, cfg.linkBytesPerNs);
+    const Tick buffered = transferTicks(cfg.routerBufferBytes, cfg.linkBytesPerNs);
+    Tick head = injectStart + cfg.startupLatency;
     Tick tailOut = head;
     Tick free = injectEnd;
     unsigned hop = 0;
@@ -84,14 +85,14 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
         // Unblocked, the tail crosses this link startup + hop * hopLatency
         // after it left the source; a head that waited here delays the tail
         // by the wait less what the routers up to here hold.
-        const Tick unblocked = injectStart + cfg_.startupLatency + Tick(hop) * cfg_.hopLatency;
+        const Tick unblocked = injectStart + cfg.startupLatency + Tick(hop) * cfg.hopLatency;
         const Tick slack = Tick(hop + 1) * buffered;
         if (start > unblocked + slack) free = std::max(free, injectEnd + (start - unblocked) - slack);
-        head = start + cfg_.hopLatency;
+        head = start + cfg.hopLatency;
         ++hop;
     };
     unsigned x = src.x, y = src.y;
-    if (id_ == 0) {
+    if (id() == 0) {
         while (x != dst.x) { use(linkIndex(x, y, X), dur); x = (x + 1) % gx; }
         while (y != dst.y) { use(linkIndex(x, y, Y), dur); y = (y + 1) % gy; }
     } else {
@@ -102,9 +103,9 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     // absorbed when it has crossed it. A packet that was injected slowly
     // (shared injection port) cannot arrive before its last byte left the
     // source plus the path latency.
-    use(linkIndex(dst.x, dst.y, Eject), transferTicks(wireBytes, cfg_.absorbRate(dst.x, dst.y)));
+    use(linkIndex(dst.x, dst.y, Eject), transferTicks(wireBytes, cfg.absorbRate(dst.x, dst.y)));
     if (sourceFree) *sourceFree = free;
-    const Tick pathLatency = cfg_.startupLatency + Tick(hops(src, dst)) * cfg_.hopLatency;
+    const Tick pathLatency = cfg.startupLatency + Tick(hops(src, dst)) * cfg.hopLatency;
     return std::max(tailOut, injectEnd + pathLatency);
 }
 

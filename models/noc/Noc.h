@@ -17,25 +17,26 @@
 // once those buffers are full its source cannot send the rest, so the packet
 // leaves its source late and the NIU's next packet waits (back-pressure).
 // Computation is arithmetic on busy intervals: no events.
+//
+// This is cclsim's default implementation of the interconnect contract
+// (models/noc/NocInterconnect.h); the chip builds it for each NoC and hands
+// it to a registered NoC model when the arch YAML names one.
 #pragma once
 
-#include "models/noc/NocTypes.h"
+#include "models/noc/NocInterconnect.h"
 
 #include <vector>
 
 namespace cclsim {
 
-class Noc {
+class Noc final : public NocInterconnect {
 public:
     Noc(unsigned id, const NocConfig& cfg);
 
-    unsigned id() const { return id_; }
-    const NocConfig& config() const { return cfg_; }
-
-    unsigned hops(CoreCoord src, CoreCoord dst) const;
+    unsigned hops(CoreCoord src, CoreCoord dst) const override;
     /// Unloaded latency of a header-only message (acks, read requests).
-    Tick unloadedLatency(CoreCoord src, CoreCoord dst) const {
-        return cfg_.startupLatency + Tick(hops(src, dst)) * cfg_.hopLatency;
+    Tick unloadedLatency(CoreCoord src, CoreCoord dst) const override {
+        return config().startupLatency + Tick(hops(src, dst)) * config().hopLatency;
     }
 
     /// Reserve the path for one packet of `wireBytes` whose injection spans
@@ -45,14 +46,14 @@ public:
     /// than `injectEnd` when the head was blocked on the way for longer than
     /// the routers behind the block can buffer (wormhole back-pressure).
     Tick reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, Tick injectStart, Tick injectEnd,
-                       unsigned lane = 0, Tick* sourceFree = nullptr);
+                       unsigned lane = 0, Tick* sourceFree = nullptr) override;
 
     /// Bytes that crossed the busiest link (utilisation reports).
-    double busiestLinkBytes() const;
+    double busiestLinkBytes() const override;
 
 private:
     enum Dim { X = 0, Y = 1, Eject = 2 };
-    std::size_t linkIndex(unsigned x, unsigned y, Dim d) const { return (std::size_t(y) * cfg_.gridX + x) * 3 + d; }
+    std::size_t linkIndex(unsigned x, unsigned y, Dim d) const { return (std::size_t(y) * config().gridX + x) * 3 + d; }
 
     struct Busy {
         Tick start, end;
@@ -73,8 +74,6 @@ private:
     /// ignoring the other lanes of the same source port; books it.
     Tick book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, Tick nowTick);
 
-    unsigned id_;
-    NocConfig cfg_;
     std::vector<Link> links_;
 };
 

@@ -20,8 +20,8 @@ public:
     PeDma dma;
     PeIpcq ipcq;
 
-    PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, CoreCoord coord, Noc& noc0,
-           Noc& noc1, const PeCoreConfig& cfg);
+    PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, CoreCoord coord, NocInterconnect& noc0,
+           NocInterconnect& noc1, const PeCoreConfig& cfg);
 
     Niu& niu(unsigned noc) override { return dma.niu(noc); }
     unsigned nocClass(unsigned vc) const override { return vc; }

@@ -16,7 +16,7 @@ NiuConfig niuConfig(const PeDmaConfig& c) {
 }
 }  // namespace
 
-PeDma::PeDma(const sc_core::sc_module_name& name, EventQueue& eq, Noc& noc0, Noc& noc1, CoreCoord self,
+PeDma::PeDma(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc0, NocInterconnect& noc1, CoreCoord self,
              const PeDmaConfig& cfg)
     : sc_core::sc_module(name), cfg_(cfg),
       niu0_(std::make_unique<Niu>("noc0", eq, noc0, self, niuConfig(cfg))),

@@ -181,7 +181,7 @@ TEST(Niu, ReadReturnsRemoteBytesOnBothNocs) {
     // it travels back. NoC0 1-1 -> 3-4 is 5 hops out and 17 back; NoC1 6-7 ->
     // 8-9 is 18 hops out (wrapping west and north) and 4 back.
     auto expected = [&](unsigned noc, CoreCoord req, CoreCoord tgt) {
-        const Noc& n = p->chip(0).noc(noc);
+        const NocInterconnect& n = p->chip(0).noc(noc);
         const Tick request = ns(kHeader / kInjectBw) + n.unloadedLatency(req, tgt);
         return request + ns(wire(bytes) / kInjectBw) + n.unloadedLatency(tgt, req);
     };
