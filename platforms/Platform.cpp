@@ -18,6 +18,7 @@ Platform::Platform(const sc_core::sc_module_name& name, const ClusterDescriptor&
         a.connect(b, EthLinkInfo{true, l.dispatch, l.b.chip, l.b.chan});
         b.connect(a, EthLinkInfo{true, l.dispatch, l.a.chip, l.a.chan});
     }
+    if (!opts_.faults.empty()) faults_ = std::make_unique<FaultInjector>(*this, opts_.faults);
 }
 
 Chip& Platform::chip(unsigned id) {

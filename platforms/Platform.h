@@ -5,7 +5,9 @@
 #include "models/chip/Chip.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Trace.h"
+#include "models/eth/FaultPlan.h"
 #include "platforms/ClusterDescriptor.h"
+#include "platforms/FaultInjector.h"
 
 #include <systemc>
 
@@ -17,6 +19,7 @@ namespace cclsim {
 struct PlatformOptions {
     bool storePayload = true;  ///< false: --no-data
     bool traceAllCores = false;
+    FaultPlan faults;          ///< Ethernet faults to inject (--faults)
 };
 
 class Platform : public sc_core::sc_module {
@@ -35,11 +38,14 @@ public:
     void trace(TraceFile& tf);
     /// Ethernet traffic of every link direction, summed.
     EthStats ethStats();
+    /// The injected faults (nullptr: none planned).
+    const FaultInjector* faults() const { return faults_.get(); }
 
 private:
     ClusterDescriptor desc_;
     PlatformOptions opts_;
     std::vector<std::unique_ptr<Chip>> chips_;
+    std::unique_ptr<FaultInjector> faults_;
 };
 
 }  // namespace cclsim

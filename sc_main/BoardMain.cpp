@@ -1,5 +1,7 @@
 #include "sc_main/BoardMain.h"
 
+#include "models/eth/FaultPlan.h"
+
 #include "models/common/Report.h"
 #include "models/noc/NocPacketTrace.h"
 #include "platforms/Platform.h"
@@ -30,7 +32,7 @@ namespace {
 // initialiser of the executable runs earlier still.
 const bool kQuietBanner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
-enum Exit { kOk = 0, kDataFail = 1, kUsage = 2, kConfig = 3, kSimError = 4, kStuck = 5 };
+enum Exit { kOk = 0, kDataFail = 1, kUsage = 2, kConfig = 3, kSimError = 4, kStuck = 5, kLostToFault = 6 };
 
 struct GlobalOptions {
     std::string json;
@@ -39,6 +41,7 @@ struct GlobalOptions {
     ConfigDir configs;      ///< where the configuration is, once the command line is parsed
     std::string cluster;
     std::string arch;
+    std::string faults;  ///< --faults: fault plan YAML
     double aiclkMhz = 0;
     bool noData = false;
     double skewNs = 0;
@@ -118,6 +121,23 @@ void keepUntilExit(std::unique_ptr<Platform> p) {
     kept.push_back(p.release());
 }
 
+/// The link health counters at the end of a run that saw a fault.
+void printLinkHealth(const FaultInjector& faults, bool quiet) {
+    if (quiet) return;
+    bool any = false;
+    for (const LinkHealthRow& row : faults.health()) any |= row.health->any();
+    if (!any) return;
+    std::cout << "  link health (per direction, tt-metal's counters):\n"
+              << "    chip ch -> chip ch   retrains  crc_errors  corrected_cw  uncorrected_cw  retransmitted  lost_pkts\n";
+    for (const LinkHealthRow& row : faults.health()) {
+        const LinkHealth& h = *row.health;
+        if (!h.any()) continue;
+        std::cout << fmt::format("    {:4} {:2} -> {:4} {:2} {:10} {:11} {:13} {:15} {:14} {:10}\n", row.chip, row.channel,
+                                 row.peerChip, row.peerChannel, h.retrainCount, h.crcErrors, h.correctedCodewords,
+                                 h.uncorrectedCodewords, h.retransmittedFrames, h.lostFrames);
+    }
+}
+
 /// Run one simulation in this process and return its report.
 nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g, int& exitCode) {
     const std::string cluster = g.cluster.empty() ? g.configs.file(board.descriptor) : g.cluster;
@@ -126,6 +146,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     PlatformOptions po;
     po.storePayload = !g.noData;
     po.traceAllCores = g.traceAll;
+    if (!g.faults.empty()) po.faults = loadFaultPlan(g.faults);
     // A run that reaches the report keeps its platform until the process ends
     // (kept(), below): destroying a SystemC hierarchy costs time quadratic in
     // its modules (each module's removal scans SystemC's module registry),
@@ -171,17 +192,47 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     params["start"] = g.starts;
     params["max_sim_us"] = g.maxSimUs;
     params["torus"] = g.torus;
+    params["faults"] = g.faults;
     nlohmann::json report{{"board", board.name},
                           {"workload", w.name()},
                           {"params", params},
                           {"sim_time_ns", ticksToNs(r.lastKernelFinish)},
                           {"wall_seconds", r.wallSeconds},
                           {"peak_rss_mib", peakRssMiB()}};
+    const FaultInjector* faults = platform.faults();
+    if (faults) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const LinkHealthRow& row : faults->health()) {
+            const LinkHealth& h = *row.health;
+            rows.push_back({{"chip", row.chip},
+                            {"channel", row.channel},
+                            {"direction", "tx"},
+                            {"peer_chip", row.peerChip},
+                            {"peer_channel", row.peerChannel},
+                            {"retrain_count", h.retrainCount},
+                            {"crc_errors", h.crcErrors},
+                            {"corrected_codewords", h.correctedCodewords},
+                            {"uncorrected_codewords", h.uncorrectedCodewords},
+                            {"retransmitted_frames", h.retransmittedFrames},
+                            {"lost_packets", h.lostFrames},
+                            {"lost_messages", h.lostCommands},
+                            {"lost_bytes", h.lostBytes}});
+        }
+        report["link_health"] = rows;
+        printLinkHealth(*faults, g.quiet);
+    }
     if (!r.completed) {
         report["data_check"] = "off";
         report["error"] = r.report;
         report["results"] = nlohmann::json::object();
         exitCode = kStuck;
+        if (faults && faults->lostAnything()) {
+            // Not a firmware deadlock: the op could not finish with what the faults took.
+            const std::string why = faults->diagnosis();
+            report["fault_diagnosis"] = {{"links", why}, {"blocked", r.report}};
+            report["error"] = "lost to a fault:\n" + why + r.report;
+            exitCode = kLostToFault;
+        }
         return report;
     }
     report["results"] = w.results(rt, r);
@@ -383,6 +434,8 @@ struct Cli {
                        "$CCLSIM_CONFIG_DIR, else config/ beside the executable, else the install's share/cclsim)");
         app.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
         app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
+        app.add_option("--faults", g.faults,
+                       "inject the Ethernet faults of this plan (YAML: seed, faults: ber / retrain / down / drop)");
         app.add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
             ->check(CLI::Range(100.0, 3000.0));
         app.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
@@ -498,8 +551,8 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
         int code = kOk;
         const nlohmann::json rep = runOnce(board, *w, g, code);
         if (!g.json.empty()) writeJson(g.json, rep);
-        if (!g.csv.empty() && code != kStuck) writeCsv(g.csv, *w, {rep});
-        if (code == kStuck) {
+        if (!g.csv.empty() && code != kStuck && code != kLostToFault) writeCsv(g.csv, *w, {rep});
+        if (code == kStuck || code == kLostToFault) {
             std::cerr << "cclsim: " << rep["error"].get<std::string>();
             return code;
         }

@@ -242,6 +242,8 @@ void run_routing() {
     KernelContext& k = ctx();
     erisc(k, "run_routing");
     k.advance(k.core().costs().runRouting);
+    // The base firmware runs: a link retrain waiting for it can complete.
+    static_cast<EriscCore&>(k.core()).routingTurn(k.localTime());
 }
 
 void eth_setup_handshake(std::uint32_t handshake_addr, bool is_sender) {

@@ -244,6 +244,16 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
     eth.txQueues = positive<unsigned>(txq, "count");
     eth.txQueueDepth = positive<unsigned>(txq, "depth");
     txq.finish();
+    const YamlMap fec = e.map("fec");
+    eth.fecCodewordSymbols = positive<std::uint32_t>(fec, "codeword_symbols");
+    eth.fecDataSymbols = positive<std::uint32_t>(fec, "data_symbols");
+    eth.fecSymbolBits = positive<std::uint32_t>(fec, "symbol_bits");
+    eth.fecCorrectableSymbols = fec.get<std::uint32_t>("correctable_symbols");
+    if (eth.fecDataSymbols >= eth.fecCodewordSymbols)
+        fec.fail("data_symbols", "must be below codeword_symbols (the rest is parity)");
+    if (2 * eth.fecCorrectableSymbols > eth.fecCodewordSymbols - eth.fecDataSymbols)
+        fec.fail("correctable_symbols", "an RS code corrects at most half its parity symbols");
+    fec.finish();
     ec.costs = firmwareCosts(e.map("firmware"), a, true);
     ec.injectBytesPerNs = injectEth;
     for (const CoreCoord& c : a.ethCores) a.noc.absorbBytesPerNs[cell(c)] = absorbEth;

@@ -119,7 +119,30 @@ void BandwidthServer::submit(unsigned cls, double bytes, Callback onStart, Callb
     runDeferred(deferred);
 }
 
+void BandwidthServer::pause() {
+    if (paused_) return;
+    advanceTo(now());
+    paused_ = true;
+    replan();
+    if (onChange) onChange();
+}
+
+void BandwidthServer::resume() {
+    if (!paused_) return;
+    advanceTo(now());
+    paused_ = false;
+    replan();
+    if (onChange) onChange();
+}
+
 void BandwidthServer::replan() {
+    if (paused_) {
+        // Nothing moves; chunk-boundary joins and completions wait for resume().
+        for (Class& c : classes_) c.rate = 0;
+        ++gen_;
+        armedAt_ = kNever;
+        return;
+    }
     scratchActive_.clear();
     for (unsigned i = 0; i < classes_.size(); ++i)
         if (classes_[i].joined) scratchActive_.push_back(i);

@@ -61,6 +61,12 @@ public:
     const SharePolicy& policy() const { return *policy_; }
     double chunkBytes() const { return cfg_.chunkBytes; }
 
+    /// Stop serving from now until resume() (a link that retrains or went
+    /// down): jobs keep their place and progress; nothing moves meanwhile.
+    void pause();
+    void resume();
+    bool paused() const { return paused_; }
+
     /// When the server next completes or re-arbitrates (kNever when idle).
     Tick nextEventTick() const { return armedAt_; }
 
@@ -102,6 +108,7 @@ private:
     std::vector<Class> classes_;
     double bytesPerTick_;
 
+    bool paused_ = false;
     Tick last_ = 0;
     double servedSinceBusy_ = 0;  ///< for chunk boundaries
     double bytesServed_ = 0;

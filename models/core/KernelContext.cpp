@@ -57,6 +57,7 @@ void KernelContext::run() {
     lastFound_ = kNone;
     current_ = nullptr;
     if (launch_.onFinish) launch_.onFinish();
+    core_.kernelFinished();
 }
 
 void KernelContext::beginSleep(const std::vector<std::uint32_t>& addrs, const std::string& desc) {

@@ -44,6 +44,8 @@ public:
 
     /// A queue or counter that kernels may poll changed: wake them.
     void notifyActivity();
+    /// One of the core's kernels returned (after its state became Done).
+    virtual void kernelFinished() {}
 
     /// Show the 32-bit word at `addr` in the VCD as `<core>.<label>`.
     void traceWord(std::uint32_t addr, const std::string& label);

@@ -50,4 +50,24 @@ void EriscCore::trace(TraceFile& tf) {
     eth.trace(tf);
 }
 
+bool EriscCore::kernelRunning() const {
+    for (const auto& k : kernels())
+        if (k->state() != KernelContext::State::Done && k->state() != KernelContext::State::Pending) return true;
+    return false;
+}
+
+void EriscCore::atNextRoutingTurn(std::function<void(Tick)> cb) {
+    if (!kernelRunning()) {
+        cb(now());
+        return;
+    }
+    routingWaiters_.push_back(std::move(cb));
+}
+
+void EriscCore::routingTurn(Tick at) {
+    std::vector<std::function<void(Tick)>> waiting;
+    waiting.swap(routingWaiters_);
+    for (auto& cb : waiting) cb(at);
+}
+
 }  // namespace cclsim

@@ -45,7 +45,20 @@ public:
     const EriscConfig& config() const { return cfg_; }
     void trace(TraceFile& tf) override;
 
+    /// The base firmware's turn: the running kernel called run_routing(), or
+    /// no kernel of this core is running (the base firmware loops freely).
+    /// `cb(tick)` runs at the next turn (now, if no kernel is running).
+    void atNextRoutingTurn(std::function<void(Tick)> cb);
+    /// run_routing() was called (firmware API) by a kernel at local time `at`.
+    void routingTurn(Tick at);
+    bool kernelRunning() const;
+    /// The last kernel returned: the base firmware runs again.
+    void kernelFinished() override {
+        if (!kernelRunning()) routingTurn(now());
+    }
+
 private:
+    std::vector<std::function<void(Tick)>> routingWaiters_;
     EriscConfig cfg_;
     unsigned channel_;
     std::unique_ptr<Niu> niu0_;

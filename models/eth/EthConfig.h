@@ -19,6 +19,12 @@ struct EthConfig {
     bool storeAndForward = true;           ///< TX and RX MACs buffer whole frames
     unsigned txQueues = 0;
     unsigned txQueueDepth = 0;             ///< commands a tx_cmd_q holds (incl. the one in flight)
+    /// FEC of the link (bit-error faults): RS(codewordSymbols, dataSymbols) over
+    /// `fecSymbolBits`-bit symbols, correcting `fecCorrectableSymbols` per codeword.
+    std::uint32_t fecCodewordSymbols = 0;
+    std::uint32_t fecDataSymbols = 0;
+    std::uint32_t fecSymbolBits = 0;
+    std::uint32_t fecCorrectableSymbols = 0;
 
     /// Latency a command adds beyond its serialisation: the link latency plus,
     /// with store-and-forward MACs, filling the first frame before it goes

@@ -1,6 +1,7 @@
 #include "models/eth/EthSubsystem.h"
 
 #include "models/common/Report.h"
+#include "models/eth/LinkFaults.h"
 #include "models/plugin/ForeignTarget.h"
 
 #include <algorithm>
@@ -108,6 +109,7 @@ void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr
     c->dst = dstAddr;
     c->bytes = bytes;
     c->wire = cfg_.wireBytes(bytes);
+    if (faults_) c->wire += faults_->replayWireBytes(bytes);  // Go-Back-N replays of CRC failures
     c->regAdd = false;
     mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
 }
@@ -129,6 +131,7 @@ void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t a
     c->dst = dstAddr;
     c->bytes = cfg_.minPacketBytes;
     c->wire = cfg_.wireBytes(c->bytes);
+    if (faults_) c->wire += faults_->replayWireBytes(c->bytes);
     c->regAdd = true;
     c->addend = addend;
     mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
@@ -165,6 +168,37 @@ void EthSubsystem::finishCommand(Command* c) {
     stats_.frames += (c->bytes + cfg_.maxPacketBytes - 1) / cfg_.maxPacketBytes;
     stats_.payloadBytes += c->bytes;
     stats_.wireBytes += c->wire;
+    // The last frame left; it reaches the remote L1 after the link latency
+    // (plus the store-and-forward of the first and last frame).
+    // Frames arrive in the order they left: the receive side writes a
+    // command's last frame no earlier than one frame time after the previous one.
+    const Tick at = std::max(now() + cfg_.deliveryLatency(c->bytes), lastDelivery_ + cfg_.lastFrameTicks(c->bytes));
+    if (faults_) {
+        if (faults_->downAt(now())) {
+            faults_->lose(c->bytes, framesOf(c->bytes));
+            release(c);
+            return;
+        }
+        if (faults_->dropsCommand(c->bytes, now())) {
+            release(c);
+            return;
+        }
+        // In flight when the link stops (retrain or down): replayed after
+        // the retrain (resumeLink), or lost with the link (stopLink).
+        const Tick stop = faults_->nextStop(now());
+        if (stop < at) {
+            held_.push_back(c);
+            return;
+        }
+    }
+    transmit(c, at);
+}
+
+std::uint32_t EthSubsystem::framesOf(std::uint32_t bytes) const {
+    return std::max<std::uint32_t>(1, (bytes + cfg_.maxPacketBytes - 1) / cfg_.maxPacketBytes);
+}
+
+void EthSubsystem::transmit(Command* c, Tick at) {
     PayloadExtension ext;
     ext.payload = &c->data;
     AtomicExtension atomic;
@@ -177,11 +211,6 @@ void EthSubsystem::finishCommand(Command* c) {
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     gp_.set_extension(&ext);
     if (c->regAdd) gp_.set_extension(&atomic);
-    // The last frame left; it reaches the remote L1 after the link latency
-    // (plus the store-and-forward of the first and last frame).
-    // Frames arrive in the order they left: the receive side writes a
-    // command's last frame no earlier than one frame time after the previous one.
-    const Tick at = std::max(now() + cfg_.deliveryLatency(c->bytes), lastDelivery_ + cfg_.lastFrameTicks(c->bytes));
     lastDelivery_ = at;
     const Tick lat = at - now();
     sc_core::sc_time delay = toScTime(lat);
@@ -193,6 +222,34 @@ void EthSubsystem::finishCommand(Command* c) {
         eq_.after(lat, [this, wire] { inflightSig_.add(-wire); });
     }
     release(c);
+}
+
+void EthSubsystem::stopLink() {
+    mac_.pause();
+    if (!faults_ || !faults_->downAt(now())) return;
+    // Gone with the link: what was in flight.
+    for (Command* c : held_) {
+        faults_->lose(c->bytes, framesOf(c->bytes));
+        release(c);
+    }
+    held_.clear();
+}
+
+Tick EthSubsystem::resumeLink() {
+    // Go-Back-N from the first frame the peer did not get: the held commands
+    // go out again, in order, before anything queued behind them.
+    Tick t = now();
+    for (Command* c : held_) {
+        t += transferTicks(c->wire, cfg_.lineBytesPerNs);
+        if (faults_) faults_->health.retransmittedFrames += framesOf(c->bytes);
+        transmit(c, std::max(t + cfg_.deliveryLatency(c->bytes), lastDelivery_ + cfg_.lastFrameTicks(c->bytes)));
+    }
+    held_.clear();
+    if (t == now())
+        mac_.resume();
+    else
+        eq_.at(t, [this] { mac_.resume(); });
+    return t;
 }
 
 void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -57,6 +57,7 @@ struct EthStats {
 };
 
 class ForeignTarget;
+class LinkFaults;
 
 class EthSubsystem : public sc_core::sc_module {
 public:
@@ -98,6 +99,18 @@ public:
     /// (see Niu::setForeign: sends read it in zero time, arrivals are timed writes).
     void setForeign(ForeignTarget* f) { foreign_ = f; }
 
+    /// Faults of this direction (tx to the peer): bit errors, drops, stops.
+    void setFaults(LinkFaults* f) { faults_ = f; }
+    LinkFaults* faults() const { return faults_; }
+    /// The link stops (a retrain begins, or it goes down): the MAC pauses;
+    /// commands in flight are held for replay, or lost if the link is down.
+    void stopLink();
+    /// The retrain is over: held commands are sent again first; returns when
+    /// the MAC takes queued commands again.
+    Tick resumeLink();
+    /// Commands in flight held by a stopped link.
+    std::size_t heldCommands() const { return held_.size(); }
+
     /// Called whenever a tx queue changes (the ERISC wakes its kernels).
     std::function<void()> onTxqChange;
 
@@ -113,7 +126,11 @@ private:
     };
 
     ForeignTarget* foreign_ = nullptr;
+    LinkFaults* faults_ = nullptr;
+    std::vector<Command*> held_;
 
+    void transmit(Command* c, Tick at);
+    std::uint32_t framesOf(std::uint32_t bytes) const;
     void rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void startCommand(Command* c);
     void finishCommand(Command* c);
