@@ -40,6 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const std::exception& e) {
         fuzz::finding(std::string("exception escaped checkInProcess: ") + typeid(e).name() + ": " + e.what());
     }
+    static const bool verbose = std::getenv("CCLSIM_FUZZ_VERBOSE") != nullptr;
+    if (verbose) std::fprintf(stderr, "exit %d: %.300s\n", code, rep.dump().c_str());
     if (code != 0 && code != 2 && code != 3) fuzz::finding("exit code " + std::to_string(code));
     if (code != 0 && (!rep.contains("error") || rep["error"].get<std::string>().empty()))
         fuzz::finding("a refusal without a message");

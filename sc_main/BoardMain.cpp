@@ -446,7 +446,12 @@ std::optional<nlohmann::json> parseArgs(Cli& cli, const BoardInfo& board, const 
     try {
         cli.app.parse(rev);
     } catch (const CLI::ParseError& e) {
-        exitCode = e.get_exit_code() == 0 ? kOk : kUsage;
+        // --help is no error: its text (CLI11's own message for it is an internal note).
+        if (e.get_exit_code() == 0) {
+            exitCode = kOk;
+            return nlohmann::json{{"help", cli.app.help()}};
+        }
+        exitCode = kUsage;
         return nlohmann::json{{"error", e.what()}};
     }
     cli.select(board);

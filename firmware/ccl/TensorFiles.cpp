@@ -97,6 +97,8 @@ std::vector<golden::Tensor> loadJson(const std::string& file, golden::DType t) {
         is >> j;
     } catch (const nlohmann::json::parse_error& e) {
         throw ConfigError(fmt::format("--inputs {}: not JSON ({})", file, e.what()));
+    } catch (const nlohmann::json::exception& e) {  // valid JSON the library cannot hold: a number beyond double
+        throw ConfigError(fmt::format("--inputs {}: unreadable JSON ({})", file, e.what()));
     }
     if (!j.is_object() || !j.contains("ranks") || !j["ranks"].is_array())
         throw ConfigError(fmt::format("--inputs {}: expected {{\"ranks\": [[...], [...], ...]}}", file));
