@@ -37,9 +37,9 @@ if ((${#need[@]})); then
     SUDO=
     ((EUID == 0)) || SUDO="sudo -n"
     say "installing ${need[*]} (apt-get) ..."
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null ||
-        { $SUDO apt-get update -q >/dev/null &&
-          $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; } ||
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null 2>&1 ||
+        { $SUDO apt-get update -q >/dev/null 2>&1 &&
+          $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null 2>&1; } ||
         die "cannot install ${need[*]}: run as root or install them"
 fi
 

@@ -89,7 +89,17 @@ nlohmann::json value(golden::DType t, const std::uint8_t* p) {
     }
 }
 
+/// A directory opens like a file and fails only when read (an exception
+/// without the file's name): refuse it first.
+void expectFile(const std::string& file, const std::string& what) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw ConfigError(fmt::format("{}{}: is a directory, not a file{}", what, file,
+                                      what.empty() ? "" : " (a directory of .npy files ends in '/')"));
+}
+
 std::vector<golden::Tensor> loadJson(const std::string& file, golden::DType t) {
+    expectFile(file, "--inputs ");
     std::ifstream is(file);
     if (!is) throw ConfigError(fmt::format("--inputs {}: cannot open file", file));
     nlohmann::json j;
@@ -120,6 +130,7 @@ std::vector<golden::Tensor> loadJson(const std::string& file, golden::DType t) {
 }  // namespace
 
 golden::Tensor readNpy(const std::string& file, golden::DType t) {
+    expectFile(file, "");
     std::ifstream is(file, std::ios::binary);
     if (!is) throw ConfigError(fmt::format("{}: cannot open file", file));
     // The whole file: every size the header gives is checked against it

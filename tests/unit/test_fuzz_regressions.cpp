@@ -4,6 +4,7 @@
 // say where, fed to the reader it broke. Inputs too big or binary to write
 // inline are kept in fuzz/regressions/.
 #include "firmware/ccl/TensorFiles.h"
+#include "models/chip/ArchConfig.h"
 #include "platforms/ClusterDescriptor.h"
 #include "sc_main/BoardMain.h"
 #include "tests/unit/TestSupport.h"
@@ -119,4 +120,19 @@ TEST(FuzzRegressions, BoardHelpIsTheHelpText) {
     const nlohmann::json bad = checkInProcess(boardNamed("n300"), {"--start", "7:10", "edm_stream"}, code);
     EXPECT_EQ(code, 3);
     expectContains(bad.value("error", ""), {"--start 7:10: chip 7 does not exist"});
+}
+
+// Found beside fuzz_board_cli (a path argument naming a directory): every
+// file reader opened a directory as a file and failed reading it with
+// std::ios_base::failure ("basic_filebuf::underflow error reading the file:
+// Is a directory", exit 4 without the path). Now a ConfigError naming it.
+TEST(FuzzRegressions, DirectoryInsteadOfAFile) {
+    ScratchDir dir;
+    const std::string d = dir.path("");
+    expectContains(configError([&] { loadClusterDescriptor(d); }), {d, "is a directory, not a file"});
+    expectContains(configError([&] { loadArchConfig(d); }), {d, "is a directory, not a file"});
+    const std::string noSlash = d.substr(0, d.size() - 1);
+    expectContains(configError([&] { ccl::loadInputs(noSlash, golden::DType::FP32, 1); }),
+                   {"--inputs " + noSlash + ": is a directory, not a file (a directory of .npy files ends in '/')"});
+    expectContains(configError([&] { ccl::readNpy(noSlash, golden::DType::FP32); }), {noSlash, "is a directory"});
 }
