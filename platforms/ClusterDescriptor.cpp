@@ -3,6 +3,7 @@
 #include "models/common/Yaml.h"
 #include "platforms/MeshSpec.h"
 
+#include <filesystem>
 #include <set>
 
 namespace cclsim {
@@ -37,6 +38,14 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
     const std::string archRel = root.get<std::string>("arch");
     const std::string archPath =
         !archOverride.empty() ? archOverride : (archRel.rfind('/', 0) == 0 ? archRel : dirOf(file) + "/" + archRel);
+    // A missing arch file is the descriptor's (or --arch's) error: say which
+    // line named it, not only that the file is not there.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(archPath, ec)) {
+        const std::string why = std::filesystem::exists(archPath, ec) ? "is not a file" : "does not exist";
+        if (!archOverride.empty()) throw ConfigError(fmt::format("--arch {}: {}", archOverride, why));
+        root.fail("arch", fmt::format("names {}, which {}", archPath, why));
+    }
     cd.arch = loadArchConfig(archPath);
 
     // A mesh spec with links_per_pair generates the chips and links

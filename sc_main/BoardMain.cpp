@@ -490,17 +490,59 @@ void quietSystemC() {
 
 }  // namespace
 
-nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode) {
-    quietSystemC();
-    Cli cli(board);
+namespace {
+/// Parse `args` (the command line without the program name) into `cli`; on a
+/// usage error return its report and set `exitCode`.
+std::optional<nlohmann::json> parseArgs(Cli& cli, const BoardInfo& board, const std::vector<std::string>& args,
+                                        int& exitCode) {
     std::vector<std::string> rev(args.rbegin(), args.rend());  // CLI11 takes the arguments reversed
     try {
         cli.app.parse(rev);
     } catch (const CLI::ParseError& e) {
-        exitCode = e.get_exit_code() == 0 ? kOk : kUsage;
+        // --help is no error: its text (CLI11's own message for it is an internal note).
+        if (e.get_exit_code() == 0) {
+            exitCode = kOk;
+            return nlohmann::json{{"help", cli.app.help()}};
+        }
+        exitCode = kUsage;
         return nlohmann::json{{"error", e.what()}};
     }
     cli.select(board);
+    return std::nullopt;
+}
+
+/// The configuration a run would start from, read and checked without
+/// elaborating: the configuration directory, the cluster descriptor with
+/// its arch (and --aiclk-mhz), the --start times and the workload's options.
+nlohmann::json checkOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
+    const std::string cluster = g.cluster.empty() ? g.configs.file(board.descriptor) : g.cluster;
+    ClusterDescriptor desc = loadClusterDescriptor(cluster, g.arch, g.torus);
+    if (g.aiclkMhz > 0) desc.arch = loadArchConfig(desc.arch.file, g.aiclkMhz);
+    dispatchTimes(g, unsigned(desc.chips.size()));
+    nlohmann::json params = w.params();
+    params["cluster"] = desc.file;
+    params["arch"] = desc.arch.file;
+    return nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"params", params}};
+}
+}  // namespace
+
+nlohmann::json checkInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode) {
+    Cli cli(board);
+    if (auto usage = parseArgs(cli, board, args, exitCode)) return *usage;
+    try {
+        cli.locateConfigs();
+        exitCode = kOk;
+        return checkOnce(board, *cli.chosen, cli.g);
+    } catch (const ConfigError& e) {
+        exitCode = kConfig;
+        return nlohmann::json{{"error", std::string("configuration error: ") + e.what()}};
+    }
+}
+
+nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode) {
+    quietSystemC();
+    Cli cli(board);
+    if (auto usage = parseArgs(cli, board, args, exitCode)) return *usage;
     try {
         cli.locateConfigs();
         return runOnce(board, *cli.chosen, cli.g, exitCode);

@@ -33,6 +33,13 @@ int boardMain(int argc, char** argv, const BoardInfo& board);
 /// this: one call per process, because SystemC elaborates once.
 nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode);
 
+/// Parse `args` as runInProcess would and read and check the configuration
+/// the run would start from (descriptor, arch, --start, the workload's
+/// options), without elaborating or simulating: the JSON holds the board,
+/// workload and params, or {"error": ...}; `exitCode` is 0, 2 (usage) or 3
+/// (configuration). Any number of calls per process (fuzz/fuzz_board_cli.cpp).
+nlohmann::json checkInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode);
+
 /// Every workload of the board executables: the one list (sc_main/Boards.cpp).
 std::vector<WorkloadFactory> allWorkloads();
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <sstream>
 
 namespace cclsim::ccl {
@@ -87,7 +89,17 @@ nlohmann::json value(golden::DType t, const std::uint8_t* p) {
     }
 }
 
+/// A directory opens like a file and fails only when read (an exception
+/// without the file's name): refuse it first.
+void expectFile(const std::string& file, const std::string& what) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw ConfigError(fmt::format("{}{}: is a directory, not a file{}", what, file,
+                                      what.empty() ? "" : " (a directory of .npy files ends in '/')"));
+}
+
 std::vector<golden::Tensor> loadJson(const std::string& file, golden::DType t) {
+    expectFile(file, "--inputs ");
     std::ifstream is(file);
     if (!is) throw ConfigError(fmt::format("--inputs {}: cannot open file", file));
     nlohmann::json j;
@@ -95,6 +107,8 @@ std::vector<golden::Tensor> loadJson(const std::string& file, golden::DType t) {
         is >> j;
     } catch (const nlohmann::json::parse_error& e) {
         throw ConfigError(fmt::format("--inputs {}: not JSON ({})", file, e.what()));
+    } catch (const nlohmann::json::exception& e) {  // valid JSON the library cannot hold: a number beyond double
+        throw ConfigError(fmt::format("--inputs {}: unreadable JSON ({})", file, e.what()));
     }
     if (!j.is_object() || !j.contains("ranks") || !j["ranks"].is_array())
         throw ConfigError(fmt::format("--inputs {}: expected {{\"ranks\": [[...], [...], ...]}}", file));
@@ -116,25 +130,30 @@ std::vector<golden::Tensor> loadJson(const std::string& file, golden::DType t) {
 }  // namespace
 
 golden::Tensor readNpy(const std::string& file, golden::DType t) {
+    expectFile(file, "");
     std::ifstream is(file, std::ios::binary);
     if (!is) throw ConfigError(fmt::format("{}: cannot open file", file));
-    char magic[8];
-    is.read(magic, 8);
-    if (!is || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw ConfigError(fmt::format("{}: not a .npy file", file));
-    std::uint32_t headerLen = 0;
-    if (magic[6] == 1) {
-        std::uint16_t h;
-        is.read(reinterpret_cast<char*>(&h), 2);
-        headerLen = h;
-    } else {
-        is.read(reinterpret_cast<char*>(&headerLen), 4);
-    }
-    std::string header(headerLen, '\0');
-    is.read(header.data(), headerLen);
+    // The whole file: every size the header gives is checked against it
+    // before anything is allocated or read.
+    const std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+    if (bytes.size() < 8 || bytes.compare(0, 6, "\x93NUMPY") != 0)
+        throw ConfigError(fmt::format("{}: not a .npy file", file));
+    const unsigned major = std::uint8_t(bytes[6]);
+    if (major < 1 || major > 3)
+        throw ConfigError(fmt::format("{}: .npy format version {} (this reader knows 1, 2 and 3)", file, major));
+    const std::size_t lenBytes = major == 1 ? 2 : 4;  // version 1: a 16-bit header length, else 32-bit
+    if (bytes.size() < 8 + lenBytes) throw ConfigError(fmt::format("{}: the header length is cut off", file));
+    std::uint64_t headerLen = 0;
+    for (std::size_t i = 0; i < lenBytes; ++i) headerLen |= std::uint64_t(std::uint8_t(bytes[8 + i])) << (8 * i);
+    const std::uint64_t dataStart = 8 + lenBytes + headerLen;
+    if (dataStart > bytes.size())
+        throw ConfigError(fmt::format("{}: the header is {} B long, the file only {} B", file, headerLen, bytes.size()));
+    const std::string header = bytes.substr(8 + lenBytes, headerLen);
     auto field = [&](const std::string& key) {
         const auto k = header.find("'" + key + "'");
-        if (k == std::string::npos) throw ConfigError(fmt::format("{}: header has no '{}'", file, key));
-        return header.substr(header.find(':', k) + 1);
+        const auto colon = k == std::string::npos ? k : header.find(':', k);
+        if (colon == std::string::npos) throw ConfigError(fmt::format("{}: header has no '{}'", file, key));
+        return header.substr(colon + 1);
     };
     const std::string descr = field("descr");
     const std::string want = npyDescr(t);
@@ -144,20 +163,34 @@ golden::Tensor readNpy(const std::string& file, golden::DType t) {
     if (field("fortran_order").find("True") < field("fortran_order").find(','))
         throw ConfigError(fmt::format("{}: Fortran-order arrays are not supported", file));
     const std::string shape = field("shape");
+    const auto open = shape.find('('), close = shape.find(')');
+    if (open == std::string::npos || close == std::string::npos || close < open)
+        throw ConfigError(fmt::format("{}: the shape is not a tuple", file));
+    const std::size_t e = golden::elementBytes(t);
+    const std::uint64_t dataBytes = bytes.size() - dataStart;
     std::uint64_t count = 1;
     {
-        const std::string dims = shape.substr(shape.find('(') + 1, shape.find(')') - shape.find('(') - 1);
-        std::stringstream ss(dims);
+        std::stringstream ss(shape.substr(open + 1, close - open - 1));
         std::string d;
-        while (std::getline(ss, d, ','))
-            if (d.find_first_not_of(" ") != std::string::npos) count *= std::stoull(d);
+        while (std::getline(ss, d, ',')) {
+            const auto b = d.find_first_not_of(' '), z = d.find_last_not_of(' ');
+            if (b == std::string::npos) continue;  // the empty item after a trailing comma: (4,)
+            const std::string dim = d.substr(b, z - b + 1);
+            std::uint64_t n = 0;
+            for (const char c : dim) {
+                if (c < '0' || c > '9' || n > (std::numeric_limits<std::uint64_t>::max() - 9) / 10)
+                    throw ConfigError(fmt::format("{}: shape dimension '{}' is not a count", file, dim));
+                n = n * 10 + std::uint64_t(c - '0');
+            }
+            // Stop as soon as the shape asks for more than the file holds (no overflow, no huge allocation).
+            count = n == 0 ? 0 : (count > dataBytes / e / n ? dataBytes / e + 1 : count * n);
+        }
     }
-    const std::size_t e = golden::elementBytes(t);
-    golden::Tensor out(count * e);
-    is.read(reinterpret_cast<char*>(out.data()), std::streamsize(out.size()));
-    if (std::uint64_t(is.gcount()) != out.size())
-        throw ConfigError(fmt::format("{}: {} B of data, the header promises {}", file, is.gcount(), out.size()));
-    return out;
+    if (count > dataBytes / e || count * e != dataBytes)
+        throw ConfigError(fmt::format("{}: {} B of data, the header's shape {} needs {}", file, dataBytes,
+                                      shape.substr(open, close - open + 1),
+                                      count > dataBytes / e ? "more" : fmt::format("{} B", count * e)));
+    return golden::Tensor(bytes.begin() + std::ptrdiff_t(dataStart), bytes.end());
 }
 
 void writeNpy(const std::string& file, const golden::Tensor& data, golden::DType t) {

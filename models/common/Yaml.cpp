@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <ios>
 #include <limits>
 #include <map>
 #include <type_traits>
@@ -97,12 +98,18 @@ YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
 
 YamlMap YamlMap::loadFile(const std::string& file) {
     YAML::Node root;
+    std::error_code ec;
+    // A directory opens like a file and fails only when read, with the C++
+    // library's words and no file name.
+    if (std::filesystem::is_directory(file, ec)) throw ConfigError(fmt::format("{}: is a directory, not a file", file));
     try {
         root = YAML::LoadFile(file);
     } catch (const YAML::BadFile&) {
         throw ConfigError(fmt::format("{}: cannot open file", file));
     } catch (const YAML::ParserException& e) {
         throw ConfigError(fmt::format("{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.msg));
+    } catch (const std::ios_base::failure& e) {
+        throw ConfigError(fmt::format("{}: cannot read the file ({})", file, e.what()));
     }
     return YamlMap(root, file, "");
 }

@@ -1,0 +1,21 @@
+// libFuzzer harness: ccl.yaml, the PE_IPCQ process group configuration
+// (firmware/ipcq/CclConfig.*): parsing, then resolving the default algorithm
+// and every algorithm the file names.
+#include "firmware/ipcq/CclConfig.h"
+#include "fuzz/FuzzSupport.h"
+#include "models/common/ConfigError.h"
+
+using namespace cclsim;
+using namespace cclsim::ipcq;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string file = "ccl_input.yaml";
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    fuzz::runReader<ConfigError>(file, [&] {
+        const CclConfig cfg = parseCclConfig(text, file);
+        fuzz::runReader<ConfigError>(file, [&] { resolve(cfg, ""); });
+        for (const std::string& name : cfg.names())
+            fuzz::runReader<ConfigError>(file, [&] { resolve(cfg, name, "--algorithm"); });
+    });
+    return 0;
+}

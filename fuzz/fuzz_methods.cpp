@@ -1,0 +1,27 @@
+// libFuzzer harness: the collective method table (collective_methods.yaml,
+// firmware/ccl/MethodTable.*): reading, then choosing a method for every op,
+// group kind and topology at a spread of ranks and sizes. A table that
+// loads must always choose (it ends with a rule that always matches).
+#include "firmware/ccl/MethodTable.h"
+#include "fuzz/FuzzSupport.h"
+#include "models/common/ConfigError.h"
+
+#include <limits>
+
+using namespace cclsim;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string path = fuzz::writeScratch("methods_input.yaml", {reinterpret_cast<const char*>(data), size});
+    fuzz::runReader<ConfigError>(path, [&] {
+        const ccl::MethodTable t = ccl::loadMethodTable(path);
+        using golden::Op;
+        for (Op op : {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast})
+            for (ccl::GroupKind g : {ccl::GroupKind::All, ccl::GroupKind::Consecutive, ccl::GroupKind::Orthogonal})
+                for (ccl::TopologyKind k : {ccl::TopologyKind::Ring, ccl::TopologyKind::Line})
+                    for (unsigned ranks : {1u, 2u, 3u, 8u, 32u})
+                        for (std::uint64_t bytes : {std::uint64_t(0), std::uint64_t(1), std::uint64_t(2048),
+                                                    std::uint64_t(1) << 30, std::numeric_limits<std::uint64_t>::max()})
+                            ccl::chooseMethod(t, op, g, k, ranks, bytes);
+    });
+    return 0;
+}
