@@ -1,5 +1,6 @@
 #include "models/core/KernelContext.h"
 
+#include "models/common/CoroutineStackRoot.h"
 #include "models/common/Report.h"
 #include "models/core/ProgrammableCore.h"
 
@@ -35,6 +36,8 @@ KernelContext& KernelContext::current() {
 }
 
 void KernelContext::run() {
+    // A kernel blocked at exit holds its locals from this coroutine stack.
+    const CoroutineStackRoot stackRoot;
     if (launch_.startAt > now()) sc_core::wait(toScTime(launch_.startAt - now()));
     current_ = this;
     state_ = State::Running;
