@@ -49,25 +49,25 @@ std::uint64_t LinkFaults::drawGap() {
 
 double LinkFaults::replayWireBytes(std::uint32_t payloadBytes) {
     if (!(lambda_ > 0)) return 0;
-    const std::uint32_t frames = framesOf(payloadBytes);
     const double dataBits = double(eth_.fecDataSymbols) * eth_.fecSymbolBits;
     const double frameWire = eth_.wireBytes(std::min(payloadBytes, eth_.maxPacketBytes));
-    // Frames the wire carries in one round trip: sent again after a bad one.
+    // A bad frame costs the wire one round trip (the frames sent until the
+    // negative ack arrives are dropped by the receiver and sent again), and
+    // at least the frame itself.
     const double rttBytes = 2.0 * ticksToNs(eth_.latency) * eth_.lineBytesPerNs;
-    const std::uint32_t window = std::max<std::uint32_t>(1, std::uint32_t(std::ceil(rttBytes / frameWire)));
+    const double replayPerFailure = std::max(rttBytes, frameWire);
+    const double cap = 64.0 * (eth_.wireBytes(payloadBytes) + replayPerFailure);
     double extra = 0;
-    // Retransmitted frames travel as codewords too: walk until every frame is through.
-    std::uint64_t pending = frames;
-    std::uint64_t replayedTotal = 0;
-    for (int round = 0; pending; ++round) {
-        if (round >= 32 || replayedTotal > 64ull * frames * window) {
+    // What is sent again travels as codewords too: walk until it all got through.
+    double pendingBytes = eth_.wireBytes(payloadBytes);
+    for (int round = 0; pendingBytes > 0; ++round) {
+        if (round >= 32 || extra > cap) {
             // Replays of replays do not converge: give up on the link.
             health.unusable = true;
             break;
         }
-        const std::uint64_t perFrame = std::uint64_t(std::ceil(frameWire * 8.0 / dataBits));
-        std::uint64_t left = pending * perFrame;
-        std::uint64_t failedFrames = 0;
+        std::uint64_t left = std::uint64_t(std::ceil(pendingBytes * 8.0 / dataBits));
+        std::uint64_t failures = 0;
         while (gap_ < left) {
             left -= gap_ + 1;
             // An erroneous codeword: Poisson(lambda) errors given at least one.
@@ -79,17 +79,15 @@ double LinkFaults::replayWireBytes(std::uint32_t payloadBytes) {
             } else {
                 ++health.uncorrectedCodewords;
                 ++health.crcErrors;
-                ++failedFrames;
+                ++failures;
             }
             gap_ = drawGap();
         }
         gap_ -= left;
-        if (!failedFrames) break;
-        const std::uint64_t replayed = failedFrames * window;
-        health.retransmittedFrames += replayed;
-        replayedTotal += replayed;
-        extra += double(replayed) * frameWire;
-        pending = replayed;
+        if (!failures) break;
+        pendingBytes = double(failures) * replayPerFailure;
+        health.retransmittedFrames += failures * std::uint64_t(std::ceil(replayPerFailure / frameWire));
+        extra += pendingBytes;
     }
     return extra;
 }
