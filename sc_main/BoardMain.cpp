@@ -1,8 +1,7 @@
 #include "sc_main/BoardMain.h"
 
-#include "models/eth/FaultPlan.h"
-
 #include "models/common/Report.h"
+#include "models/eth/FaultPlan.h"
 #include "models/noc/NocPacketTrace.h"
 #include "platforms/Platform.h"
 #include "tools/sweep/SweepPlot.h"
