@@ -116,7 +116,6 @@ void FaultInjector::retrainTrained(Stop& s) {
             sp->a->eth->resumeLink();
             sp->b->eth->resumeLink();
             sp->completed = true;
-            sp->resumedAt = now();
         });
     };
     platform_.chip(s.a->chip).erisc(s.a->channel).atNextRoutingTurn(turn);

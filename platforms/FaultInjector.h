@@ -61,7 +61,6 @@ private:
         Direction* a;
         Direction* b;
         bool completed = false;
-        Tick resumedAt = kNever;
     };
     Direction& direction(unsigned chip, unsigned channel);
     void attach(const FaultSpec& f);

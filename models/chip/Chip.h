@@ -46,8 +46,6 @@ public:
     unsigned numDramChannels() const { return unsigned(dramPorts_.size()); }
     /// cclsim's own controller `c`, or nullptr when a plug-in replaced the DRAM.
     DramChannel* dramChannel(unsigned c) { return c < drams_.size() ? drams_[c].get() : nullptr; }
-    /// Bridges to the plug-in models of this chip (see models/plugin/).
-    const std::vector<std::unique_ptr<ForeignTarget>>& foreignTargets() const { return bridges_; }
     const BankMap& banks() const { return banks_; }
     bool hasSram() const { return hasSram_; }
     /// Host access to an SRAM pool bank (zero time).

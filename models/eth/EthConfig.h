@@ -26,6 +26,12 @@ struct EthConfig {
     std::uint32_t fecSymbolBits = 0;
     std::uint32_t fecCorrectableSymbols = 0;
 
+    /// Ethernet packets (frames) a payload of `bytes` travels in (at least one).
+    std::uint32_t frames(std::uint32_t bytes) const {
+        const std::uint32_t n = (bytes + maxPacketBytes - 1) / maxPacketBytes;
+        return n ? n : 1;
+    }
+
     /// Latency a command adds beyond its serialisation: the link latency plus,
     /// with store-and-forward MACs, filling the first frame before it goes
     /// out and receiving the last frame before it is written to L1.
@@ -49,8 +55,7 @@ struct EthConfig {
 
     /// Bytes on the wire for a payload of `bytes` (framing overhead per packet).
     double wireBytes(std::uint32_t bytes) const {
-        const std::uint32_t packets = (bytes + maxPacketBytes - 1) / maxPacketBytes;
-        return double(bytes) + double(packets ? packets : 1) * packetOverheadBytes;
+        return double(bytes) + double(frames(bytes)) * packetOverheadBytes;
     }
 };
 

@@ -165,7 +165,7 @@ void EthSubsystem::startCommand(Command* c) {
 
 void EthSubsystem::finishCommand(Command* c) {
     ++stats_.commands;
-    stats_.frames += (c->bytes + cfg_.maxPacketBytes - 1) / cfg_.maxPacketBytes;
+    stats_.frames += cfg_.frames(c->bytes);
     stats_.payloadBytes += c->bytes;
     stats_.wireBytes += c->wire;
     // The last frame left; it reaches the remote L1 after the link latency
@@ -175,7 +175,7 @@ void EthSubsystem::finishCommand(Command* c) {
     const Tick at = std::max(now() + cfg_.deliveryLatency(c->bytes), lastDelivery_ + cfg_.lastFrameTicks(c->bytes));
     if (faults_) {
         if (faults_->downAt(now())) {
-            faults_->lose(c->bytes, framesOf(c->bytes));
+            faults_->lose(c->bytes);
             release(c);
             return;
         }
@@ -192,10 +192,6 @@ void EthSubsystem::finishCommand(Command* c) {
         }
     }
     transmit(c, at);
-}
-
-std::uint32_t EthSubsystem::framesOf(std::uint32_t bytes) const {
-    return std::max<std::uint32_t>(1, (bytes + cfg_.maxPacketBytes - 1) / cfg_.maxPacketBytes);
 }
 
 void EthSubsystem::transmit(Command* c, Tick at) {
@@ -229,7 +225,7 @@ void EthSubsystem::stopLink() {
     if (!faults_ || !faults_->downAt(now())) return;
     // Gone with the link: what was in flight.
     for (Command* c : held_) {
-        faults_->lose(c->bytes, framesOf(c->bytes));
+        faults_->lose(c->bytes);
         release(c);
     }
     held_.clear();
@@ -241,7 +237,7 @@ Tick EthSubsystem::resumeLink() {
     Tick t = now();
     for (Command* c : held_) {
         t += transferTicks(c->wire, cfg_.lineBytesPerNs);
-        if (faults_) faults_->health.retransmittedFrames += framesOf(c->bytes);
+        if (faults_) faults_->health.retransmittedFrames += cfg_.frames(c->bytes);
         transmit(c, std::max(t + cfg_.deliveryLatency(c->bytes), lastDelivery_ + cfg_.lastFrameTicks(c->bytes)));
     }
     held_.clear();
@@ -284,10 +280,9 @@ void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
 
 void EthSubsystem::deliver(RxEntry* e) {
     if (foreign_) {
-        // Timed write into the foreign L1: a pending write of the core until it answers.
+        // Timed write into the foreign L1: the arrival stays a pending write
+        // of the core until the model answers.
         const Tick at = now();
-        if (activity_) activity_->expect(at, ActivityLog::L1Write);
-        if (activity_) activity_->arrived(at, ActivityLog::L1Write);
         auto done = [this, e, at](Tick) {
             if (activity_) activity_->arrived(at, ActivityLog::L1Write);
             rxFree_.push_back(e);

@@ -108,8 +108,6 @@ public:
     /// The retrain is over: held commands are sent again first; returns when
     /// the MAC takes queued commands again.
     Tick resumeLink();
-    /// Commands in flight held by a stopped link.
-    std::size_t heldCommands() const { return held_.size(); }
 
     /// Called whenever a tx queue changes (the ERISC wakes its kernels).
     std::function<void()> onTxqChange;
@@ -130,7 +128,6 @@ private:
     std::vector<Command*> held_;
 
     void transmit(Command* c, Tick at);
-    std::uint32_t framesOf(std::uint32_t bytes) const;
     void rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void startCommand(Command* c);
     void finishCommand(Command* c);

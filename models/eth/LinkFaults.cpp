@@ -34,10 +34,6 @@ Tick LinkFaults::nextStop(Tick from) const {
     return it == stops_.end() ? kNever : *it;
 }
 
-std::uint32_t LinkFaults::framesOf(std::uint32_t payloadBytes) const {
-    return std::max<std::uint32_t>(1, (payloadBytes + eth_.maxPacketBytes - 1) / eth_.maxPacketBytes);
-}
-
 std::uint64_t LinkFaults::drawGap() {
     if (!(lambda_ > 0)) return ~std::uint64_t{0};
     // P(a codeword has >= 1 bit error) = 1 - exp(-lambda).
@@ -94,16 +90,15 @@ double LinkFaults::replayWireBytes(std::uint32_t payloadBytes) {
 
 bool LinkFaults::dropsCommand(std::uint32_t payloadBytes, Tick t) {
     if (dropLeft_ == 0 || t < dropAt_) return false;
-    const std::uint32_t frames = framesOf(payloadBytes);
-    const std::uint32_t lost = std::min(frames, dropLeft_);
+    const std::uint32_t lost = std::min(eth_.frames(payloadBytes), dropLeft_);
     dropLeft_ -= lost;
-    health.lostFrames += lost;
-    ++health.lostCommands;
-    health.lostBytes += payloadBytes;
+    record(lost, payloadBytes);
     return true;
 }
 
-void LinkFaults::lose(std::uint32_t payloadBytes, std::uint32_t frames) {
+void LinkFaults::lose(std::uint32_t payloadBytes) { record(eth_.frames(payloadBytes), payloadBytes); }
+
+void LinkFaults::record(std::uint32_t frames, std::uint32_t payloadBytes) {
     health.lostFrames += frames;
     ++health.lostCommands;
     health.lostBytes += payloadBytes;

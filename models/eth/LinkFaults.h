@@ -72,12 +72,13 @@ public:
     bool dropsCommand(std::uint32_t payloadBytes, Tick t);
     bool downAt(Tick t) const { return t >= downAt_ || health.unusable; }
     Tick downTick() const { return downAt_; }
-    void lose(std::uint32_t payloadBytes, std::uint32_t frames);
+    /// A command lost with the link (down): all its frames.
+    void lose(std::uint32_t payloadBytes);
 
     LinkHealth health;
 
 private:
-    std::uint32_t framesOf(std::uint32_t payloadBytes) const;
+    void record(std::uint32_t frames, std::uint32_t payloadBytes);
     /// Codewords until the next one with an error (geometric), drawn anew after each.
     std::uint64_t drawGap();
 

@@ -392,11 +392,9 @@ void Niu::writeLanded(Transfer* t) {
 
 void Niu::acceptWrite(Transfer* t) {
     if (foreign_) {
-        // The write is in the memory when the model answers: a pending write
-        // of this core until then.
+        // The write is in the memory when the model answers: its landing
+        // (expected by writeLanded) stays a pending write of this core until then.
         const Tick at = now();
-        expect(at, ActivityLog::L1Write);
-        arrived(ActivityLog::L1Write);
         auto done = [this, t, at](Tick d) {
             retire(at, ActivityLog::L1Write);
             writeApplied(t, d, at);
@@ -529,9 +527,7 @@ void Niu::responseLanded(Transfer* t) {
 
 void Niu::readArrived(Transfer* t) {
     if (foreign_) {
-        const Tick at = now();
-        expect(at, ActivityLog::L1Write);
-        arrived(ActivityLog::L1Write);
+        const Tick at = now();  // the landing stays pending until the model answers
         foreign_->write(at, t->localAddr, t->data, [this, t, at](Tick) {
             retire(at, ActivityLog::L1Write);
             readStored(t);

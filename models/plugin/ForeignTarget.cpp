@@ -68,7 +68,6 @@ void ForeignTarget::atomicAdd(Tick at, std::uint64_t addr, std::uint32_t addend,
 }
 
 void ForeignTarget::submit(std::unique_ptr<Job> job) {
-    ++accesses_;
     Worker* w;
     if (idle_.empty()) {
         workers_.push_back(std::make_unique<Worker>());

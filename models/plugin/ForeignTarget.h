@@ -90,9 +90,6 @@ public:
 
     std::uint64_t size() const { return size_; }
     const std::string& model() const { return model_; }
-    std::uint64_t accesses() const { return accesses_; }
-    /// Worker threads the pool grew to (the most accesses in flight at once).
-    std::size_t threads() const { return workers_.size(); }
 
 private:
     struct Job {
@@ -122,7 +119,6 @@ private:
     std::uint64_t size_;
     std::deque<std::unique_ptr<Worker>> workers_;
     std::vector<Worker*> idle_;
-    std::uint64_t accesses_ = 0;
 };
 
 }  // namespace cclsim
