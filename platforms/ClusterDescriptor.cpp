@@ -191,7 +191,7 @@ std::vector<const LinkDesc*> ClusterDescriptor::linksBetween(unsigned c0, unsign
 std::vector<const LinkDesc*> ClusterDescriptor::userLinksBetween(unsigned c0, unsigned c1) const {
     std::vector<const LinkDesc*> out;
     for (const LinkDesc* l : linksBetween(c0, c1))
-        if (!l->dispatch) out.push_back(l);
+        if (!l->dispatch && !l->excluded) out.push_back(l);
     return out;
 }
 

@@ -38,6 +38,9 @@ struct LinkDesc {
     EthEndpoint a, b;
     bool dispatch = false;
     bool torus = false;  ///< closes the mesh into a torus (kept only with --torus)
+    /// The host left it out of every op (--skip-links-with-retrain: it
+    /// retrained while the device was initialised); still cabled.
+    bool excluded = false;
     std::string where;  ///< file:line, for later error messages
 };
 
@@ -62,7 +65,7 @@ struct ClusterDescriptor {
     std::vector<const LinkDesc*> linksBetween(unsigned c0, unsigned c1) const;
     /// The link that uses this endpoint, if any.
     const LinkDesc* linkAt(EthEndpoint e) const;
-    /// Links user kernels may use (not reserved for dispatch).
+    /// Links user kernels may use (not reserved for dispatch, not excluded).
     std::vector<const LinkDesc*> userLinksBetween(unsigned c0, unsigned c1) const;
 };
 

@@ -128,6 +128,14 @@ std::vector<LinkHealthRow> FaultInjector::health() const {
     return rows;
 }
 
+bool FaultInjector::retrainsAtInit(unsigned chip, unsigned channel) const {
+    for (const auto& s : stops_)
+        if (s->spec.kind == FaultSpec::Retrain && s->spec.at == 0)
+            for (const Direction* d : {s->a, s->b})
+                if (d->chip == chip && d->channel == channel) return true;
+    return false;
+}
+
 bool FaultInjector::lostAnything() const {
     for (const auto& d : dirs_)
         if (d->faults->health.lostCommands || d->faults->downAt(now())) return true;

@@ -44,6 +44,10 @@ public:
     const FaultPlan& plan() const { return plan_; }
     /// Every direction that carries a fault, in (chip, channel) order.
     std::vector<LinkHealthRow> health() const;
+    /// The link at this end retrains while the device is initialised (a
+    /// retrain planned at 0 us): its retrain count is already non-zero when
+    /// the host reads it before the op.
+    bool retrainsAtInit(unsigned chip, unsigned channel) const;
     /// Anything lost, a link down, or a retrain not completed.
     bool lostAnything() const;
     /// What the faults did, one line per link direction that lost or stopped

@@ -19,6 +19,15 @@ Platform::Platform(const sc_core::sc_module_name& name, const ClusterDescriptor&
         b.connect(a, EthLinkInfo{true, l.dispatch, l.a.chip, l.a.chan});
     }
     if (!opts_.faults.empty()) faults_ = std::make_unique<FaultInjector>(*this, opts_.faults);
+    if (opts_.skipLinksWithRetrain && faults_)
+        for (LinkDesc& l : desc_.links) l.excluded = !l.dispatch && faults_->retrainsAtInit(l.a.chip, l.a.chan);
+}
+
+std::vector<const LinkDesc*> Platform::excludedLinks() const {
+    std::vector<const LinkDesc*> out;
+    for (const LinkDesc& l : desc_.links)
+        if (l.excluded) out.push_back(&l);
+    return out;
 }
 
 Chip& Platform::chip(unsigned id) {

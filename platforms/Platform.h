@@ -20,6 +20,10 @@ struct PlatformOptions {
     bool storePayload = true;  ///< false: --no-data
     bool traceAllCores = false;
     FaultPlan faults;          ///< Ethernet faults to inject (--faults)
+    /// Leave out of every op the links that retrain while the device is
+    /// initialised (a retrain fault at 0 us), as tt-metal's option to skip
+    /// Ethernet cores with retrains does (--skip-links-with-retrain).
+    bool skipLinksWithRetrain = false;
 };
 
 class Platform : public sc_core::sc_module {
@@ -40,6 +44,8 @@ public:
     EthStats ethStats();
     /// The injected faults (nullptr: none planned).
     const FaultInjector* faults() const { return faults_.get(); }
+    /// Links the host left out of every op (skipLinksWithRetrain).
+    std::vector<const LinkDesc*> excludedLinks() const;
 
 private:
     ClusterDescriptor desc_;

@@ -161,6 +161,17 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
     l.traceSlots = cfg.traceSlots;
     l.scoreboard = &rt_.scoreboard();
     l.persistent = cfg.persistent;
+    if (!cfg.persistent) {
+        const FirmwareTimeouts& t = rt_.platform().descriptor().arch.timeouts;
+        switch (cfg.waitTimeout) {
+            case KernelConfig::WaitTimeout::None: break;
+            case KernelConfig::WaitTimeout::Edm: l.waitTimeout = t.edm, l.waitTimeoutKey = "timeouts.edm_ms"; break;
+            case KernelConfig::WaitTimeout::Fabric:
+                l.waitTimeout = t.fabric, l.waitTimeoutKey = "timeouts.fabric_ms";
+                break;
+            case KernelConfig::WaitTimeout::Ipcq: l.waitTimeout = t.ipcq, l.waitTimeoutKey = "timeouts.ipcq_ms"; break;
+        }
+    }
     kernels_.push_back(PendingKernel{std::move(l), c, cfg.resident, cfg.binaryBytes});
     return KernelHandle{chip_, kernels_.size() - 1};
 }
@@ -294,21 +305,40 @@ RunResult Runtime::run(const RunOptions& opts) {
     for (;;) {
         const Tick remaining = opts.maxSimTime > now() ? opts.maxSimTime - now() : 0;
         if (remaining == 0) break;
+        // A slice reaches at least the next activity: nothing may happen for
+        // a long time before it (a firmware wait timing out) and a slice
+        // with no activity in it would not move time.
+        Tick step = slice;
+        if (sc_core::sc_pending_activity() && !sc_core::sc_pending_activity_at_current_time())
+            step = std::max(step, Tick(sc_core::sc_time_to_pending_activity().value()) + 1);
+        step = std::min(step, remaining);
         // Stop at the last event rather than the end of the slice, so the
         // simulated end time (and the VCD) end where the activity ends.
         // The calendar may run ahead of SystemC time, but not past the slice.
-        platform_.eq.setRunLimit(now() + std::min(slice, remaining));
+        platform_.eq.setRunLimit(now() + step);
         // With SC_EXIT_ON_STARVATION time stops at the last event, not at the
         // end of the slice: when the next activity lies beyond the time
         // limit, nothing can happen before it.
         if (sc_core::sc_pending_activity() && !sc_core::sc_pending_activity_at_current_time() &&
             sc_core::sc_time_to_pending_activity() > toScTime(remaining))
             break;
-        sc_core::sc_start(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
+        sc_core::sc_start(toScTime(step), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
         for (KernelContext* k : kernels_) allDone &= k->persistent() || k->state() == KernelContext::State::Done;
         if (allDone) break;
-        if (!sc_core::sc_pending_activity()) break;  // nothing can ever happen again
+        // Firmware waits that give up: when nothing else can happen, the
+        // first deadline comes (time moves to it); otherwise any deadline
+        // passed by now (checked per slice, far finer than the timeouts).
+        Tick deadline = kNever;
+        for (KernelContext* k : kernels_) deadline = std::min(deadline, k->waitDeadline());
+        const bool starved = !sc_core::sc_pending_activity();
+        if (deadline != kNever && (starved || deadline <= now()) && deadline <= opts.maxSimTime) {
+            if (deadline > now()) sc_core::sc_start(toScTime(deadline - now()), sc_core::SC_RUN_TO_TIME);
+            for (KernelContext* k : kernels_)
+                if (k->waitDeadline() <= now()) k->giveUp();
+            break;
+        }
+        if (starved) break;  // nothing can ever happen again
         if (opts.progress) opts.progress(now());
         if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > opts.maxWallSeconds) break;
     }
@@ -324,8 +354,15 @@ RunResult Runtime::run(const RunOptions& opts) {
     }
     if (!r.completed) {
         const bool stuck = !sc_core::sc_pending_activity();
-        r.report = fmt::format("{} at {}: kernels did not finish.\n{}",
-                               stuck ? "deadlock" : "time limit reached", timeStamp(), blockedReport());
+        std::string gaveUp;
+        for (KernelContext* k : kernels_)
+            if (!k->timedOut().empty()) gaveUp += "  " + k->timedOut();
+        if (!gaveUp.empty())
+            r.report = fmt::format("deadlock at {}: a firmware wait timed out, kernels did not finish.\n{}{}",
+                                   timeStamp(), gaveUp, blockedReport());
+        else
+            r.report = fmt::format("{} at {}: kernels did not finish.\n{}", stuck ? "deadlock" : "time limit reached",
+                                   timeStamp(), blockedReport());
         for (const auto& section : diagnostics_) r.report += section();
     }
     return r;

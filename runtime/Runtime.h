@@ -34,6 +34,9 @@ struct KernelConfig {
     /// fabric routers when the fabric is set up): not part of this program's
     /// dispatch; it starts at the chip's enqueue time.
     bool resident = false;
+    /// Which firmware wait timeout its waits use (arch YAML `timeouts`);
+    /// None: it waits forever (persistent kernels always do).
+    enum class WaitTimeout { None, Edm, Fabric, Ipcq } waitTimeout = WaitTimeout::None;
     /// Kernel binary bytes for the dispatch model (0: the arch YAML's
     /// dispatch.kernel_binary_bytes entry for the kernel's name).
     std::uint32_t binaryBytes = 0;

@@ -41,6 +41,7 @@ struct GlobalOptions {
     std::string cluster;
     std::string arch;
     std::string faults;  ///< --faults: fault plan YAML
+    bool skipLinksWithRetrain = false;  ///< --skip-links-with-retrain
     double aiclkMhz = 0;
     bool noData = false;
     double skewNs = 0;
@@ -146,6 +147,9 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     po.storePayload = !g.noData;
     po.traceAllCores = g.traceAll;
     if (!g.faults.empty()) po.faults = loadFaultPlan(g.faults);
+    po.skipLinksWithRetrain = g.skipLinksWithRetrain;
+    if (g.skipLinksWithRetrain && g.faults.empty())
+        throw ConfigError("--skip-links-with-retrain needs --faults: only a fault plan makes a link retrain");
     // A run that reaches the report keeps its platform until the process ends
     // (kept(), below): destroying a SystemC hierarchy costs time quadratic in
     // its modules (each module's removal scans SystemC's module registry),
@@ -155,6 +159,13 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     // the process may elaborate again.
     auto owned = std::make_unique<Platform>(board.name.c_str(), desc, po);
     Platform& platform = *owned;
+    const auto excluded = platform.excludedLinks();
+    if (!excluded.empty() && !g.quiet) {
+        std::cout << fmt::format("  skipping {} link(s) that retrained at init:", excluded.size());
+        for (const LinkDesc* l : excluded)
+            std::cout << fmt::format(" chip {} ch {} <-> chip {} ch {};", l->a.chip, l->a.chan, l->b.chip, l->b.chan);
+        std::cout << "\n";
+    }
     Runtime rt(platform);
     const auto starts = dispatchTimes(g, platform.numChips());
     for (unsigned c = 0; c < platform.numChips(); ++c) rt.setDispatchTime(c, starts[c]);
@@ -192,6 +203,7 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     params["max_sim_us"] = g.maxSimUs;
     params["torus"] = g.torus;
     params["faults"] = g.faults;
+    params["skip_links_with_retrain"] = g.skipLinksWithRetrain;
     nlohmann::json report{{"board", board.name},
                           {"workload", w.name()},
                           {"params", params},
@@ -218,6 +230,13 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
                             {"lost_bytes", h.lostBytes}});
         }
         report["link_health"] = rows;
+        if (g.skipLinksWithRetrain) {
+            nlohmann::json skipped = nlohmann::json::array();
+            for (const LinkDesc* l : excluded)
+                skipped.push_back({{"chip", l->a.chip}, {"channel", l->a.chan}, {"peer_chip", l->b.chip},
+                                   {"peer_channel", l->b.chan}});
+            report["skipped_links"] = skipped;
+        }
         printLinkHealth(*faults, g.quiet);
     }
     if (!r.completed) {
@@ -435,6 +454,9 @@ struct Cli {
         app.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
         app.add_option("--faults", g.faults,
                        "inject the Ethernet faults of this plan (YAML: seed, faults: ber / retrain / down / drop)");
+        app.add_flag("--skip-links-with-retrain", g.skipLinksWithRetrain,
+                     "leave out of every op the links that retrain while the device initialises (a --faults retrain "
+                     "at 0 us), as tt-metal's skip-Ethernet-cores-with-retrain option: ops run on fewer links");
         app.add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
             ->check(CLI::Range(100.0, 3000.0));
         app.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");

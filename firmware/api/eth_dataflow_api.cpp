@@ -11,6 +11,19 @@ using detail::erisc;
 
 namespace {
 
+/// The blocking waits below spin on run_routing() in tt-metal: while one
+/// lasts, a retrain gets its turn (KernelContext::beginYieldingWait).
+class YieldingWait {
+public:
+    explicit YieldingWait(KernelContext& k) : k_(k) { k_.beginYieldingWait(); }
+    ~YieldingWait() { k_.endYieldingWait(); }
+    YieldingWait(const YieldingWait&) = delete;
+    YieldingWait& operator=(const YieldingWait&) = delete;
+
+private:
+    KernelContext& k_;
+};
+
 std::uint32_t channelAddr(KernelContext& k, EriscCore& e, std::uint32_t channel, const char* api) {
     if (channel >= e.config().maxConcurrentTransactions)
         CCLSIM_ERROR(k.name(), "{}: channel {} does not exist (erisc_info has {} channels)", api, channel,
@@ -134,6 +147,7 @@ void eth_wait_for_bytes(std::uint32_t num_bytes) {
     const std::uint32_t a = e.config().channelSyncAddr(0);
     L1Memory& l1 = k.core().l1;
     k.setWaypoint("EWB");
+    const YieldingWait yielding(k);
     detail::waitL1(k, "eth_wait_for_bytes", a, num_bytes, [&] { return l1.readU32(a) == num_bytes; });
     k.setWaypoint("EWBD");
 }
@@ -150,6 +164,7 @@ bool eth_bytes_are_available_on_channel(std::uint32_t channel) {
 void eth_wait_for_bytes_on_channel(std::uint32_t /*num_bytes*/, std::uint32_t channel) {
     KernelContext& k = ctx();
     k.setWaypoint("EWBC");
+    const YieldingWait yielding(k);
     while (!eth_bytes_are_available_on_channel(channel)) {
     }
     k.setWaypoint("EWBD");
@@ -210,6 +225,7 @@ void eth_wait_for_receiver_done() {
     const std::uint32_t ch0 = e.config().channelSyncAddr(0);
     sendWord(ch0, ch0);
     k.setWaypoint("EWRD");
+    const YieldingWait yielding(k);
     while (!eth_is_receiver_channel_send_done(0)) {
     }
     k.setWaypoint("EWRC");
@@ -218,6 +234,7 @@ void eth_wait_for_receiver_done() {
 void eth_wait_for_receiver_channel_done(std::uint32_t channel) {
     KernelContext& k = ctx();
     k.setWaypoint("EWRD");
+    const YieldingWait yielding(k);
     while (!eth_is_receiver_channel_send_done(channel)) {
     }
     k.setWaypoint("EWRC");
@@ -244,6 +261,13 @@ void run_routing() {
     k.advance(k.core().costs().runRouting);
     // The base firmware runs: a link retrain waiting for it can complete.
     static_cast<EriscCore&>(k.core()).routingTurn(k.localTime());
+}
+
+void run_routing_when_idle(bool did_something, std::uint32_t idle_rounds) {
+    KernelContext& k = ctx();
+    erisc(k, "run_routing_when_idle");
+    if (idle_rounds == 0) CCLSIM_ERROR(k.name(), "run_routing_when_idle: idle_rounds must be > 0");
+    if (k.idleRound(did_something, idle_rounds)) run_routing();
 }
 
 void eth_setup_handshake(std::uint32_t handshake_addr, bool is_sender) {

@@ -76,6 +76,13 @@ void eth_noc_async_read_barrier();
 
 /// Give the base firmware a chance to run (link retraining); costs time.
 void run_routing();
+/// The context switch of an EDM or fabric router main loop (tt-metal's
+/// WAIT_FOR_IDLE type): call once per round, saying whether the round moved
+/// anything; after `idle_rounds` idle rounds in a row it calls run_routing().
+/// (While the loop sleeps in the model, its rounds still count: the turn
+/// comes when the real loop would have reached it.) Free: the count is a
+/// register increment folded into the loop's poll cost.
+void run_routing_when_idle(bool did_something, std::uint32_t idle_rounds);
 
 /// Start-of-kernel handshake over the link (guide: "Ethernet Kernel Setup").
 void eth_setup_handshake(std::uint32_t handshake_addr, bool is_sender);

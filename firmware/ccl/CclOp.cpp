@@ -229,6 +229,7 @@ struct CclOp::Impl {
         KernelConfig kc;
         kc.noc = noc;
         kc.vc = unsigned(DmaVc::Comm);  // CCL traffic rides the communication VC
+        kc.waitTimeout = s.impl == CclSpec::Impl::Edm ? KernelConfig::WaitTimeout::Edm : KernelConfig::WaitTimeout::Fabric;
         Program& p = rt.program(chip);
         const KernelHandle k = p.createKernel(name, entry, core, kc);
         p.setRuntimeArgs(k, std::move(args));
@@ -622,6 +623,7 @@ struct CclOp::Impl {
             Program& p = rt.program(chip);
             KernelConfig kc;
             kc.vc = unsigned(DmaVc::Comm);
+            kc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
             k.a.batch = x.batch;
             k.a.staging = p.allocateL1(k.core, 2 * x.batch * s.pageBytes, 32);
             k.handle = p.createKernel(x.kernelName, fw::ccl::fabric_exchange_main, k.core, kc);
@@ -888,6 +890,7 @@ struct CclOp::Impl {
             rc.processor = "ncrisc";
             rc.noc = 0;
             rc.vc = unsigned(DmaVc::Comm);
+            rc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
             a.role = 0;
             k.reader = p.createKernel(k.phase ? "ag_fabric_reader" : "rs_fabric_reader",
                                       fw::ccl::fabric_ring_reader_main, k.core, rc);
@@ -948,6 +951,7 @@ struct CclOp::Impl {
             KernelConfig wc;
             wc.noc = 1;
             wc.vc = unsigned(DmaVc::Comm);
+            wc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
             const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
                                                    fw::ccl::fabric_ring_writer_main, k.core, wc);
             p.setRuntimeArgs(wh, pack_args(writer));

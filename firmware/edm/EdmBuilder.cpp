@@ -56,7 +56,8 @@ const ChannelInterface& EdmBuilder::add_receiver_channel(std::uint32_t workerSem
 }
 
 std::vector<std::uint32_t> EdmBuilder::compile_args() const {
-    return {static_cast<std::uint32_t>(mode_), creditTxq_, buffers_};
+    const ArchConfig& arch = program_.runtime().platform().descriptor().arch;
+    return {static_cast<std::uint32_t>(mode_), creditTxq_, buffers_, arch.erisc.contextSwitchIdleRounds};
 }
 
 std::vector<std::uint32_t> EdmBuilder::runtime_args() const {
@@ -89,6 +90,7 @@ KernelHandle EdmBuilder::build(const std::string& name) {
     core->l1.writeU32(ackWord_ + 4, 1);
     KernelConfig kc;
     kc.ctArgs = compile_args();
+    kc.waitTimeout = KernelConfig::WaitTimeout::Edm;
     for (const ChannelInterface& c : channels_) kc.traceSlots.emplace_back(fmt::format("ch{}_state", c.channel), &channelStateTraceEnum());
     KernelHandle k = program_.createKernel(name, fw::edm::erisc_datamover_kernel_main, core_, kc);
     program_.setRuntimeArgs(k, runtime_args());

@@ -52,8 +52,16 @@
 // receiving end has drained it, and no credit from this op can be misread by
 // the next one.
 //
+// Context switch: the ERISC's base firmware (link training, retraining) runs
+// only when the kernel calls run_routing(). Like tt-metal's fabric EDM
+// (WAIT_FOR_IDLE), the main loop and the teardown wait count the rounds in a
+// row in which no channel changed state and yield after `idle rounds` of
+// them; a link retrain therefore completes once the traffic it stopped has
+// left the EDM idle that long.
+//
 // Args:
-//   compile-time: 0 termination mode, 1 credit tx_cmd_q, 2 buffers per channel
+//   compile-time: 0 termination mode, 1 credit tx_cmd_q, 2 buffers per channel,
+//                 3 idle rounds before a context switch (arch eth.context_switch)
 //   runtime:      0 handshake address, 1 ack word address (16 B, {1,1,0,0}),
 //                 2 number of channels; per channel: is_sender, address of slot 0,
 //                 payload bytes, messages (MESSAGE_COUNT_REACHED), EDM semaphore
@@ -100,9 +108,10 @@ struct Channel {
 
 class Datamover {
 public:
-    Datamover(TerminationMode mode, std::uint32_t credit_txq, std::uint32_t slots)
-        : mode_(mode), credit_txq_(credit_txq), slots_(slots) {
+    Datamover(TerminationMode mode, std::uint32_t credit_txq, std::uint32_t slots, std::uint32_t idle_rounds)
+        : mode_(mode), credit_txq_(credit_txq), slots_(slots), idle_rounds_(idle_rounds) {
         fw_assert(slots >= 1 && slots <= kMaxBuffersPerChannel, "EDM buffers per channel out of range");
+        fw_assert(idle_rounds >= 1, "EDM idle rounds before a context switch must be >= 1");
     }
 
     void read_args() {
@@ -154,18 +163,21 @@ public:
         WAYPOINT("EDM");
         for (;;) {
             bool all_done = true;
+            const std::uint32_t before = transitions_;
             for (std::uint32_t i = 0; i < channels_.size(); ++i) {
                 if (channels_[i].state == DONE) continue;
                 all_done = false;
                 step(i);
             }
             if (all_done) break;
+            run_routing_when_idle(transitions_ != before, idle_rounds_);
         }
         teardown();
     }
 
 private:
     void set_state(std::uint32_t i, ChannelState s) {
+        ++transitions_;
         channels_[i].state = s;
         trace_value(i, s);
     }
@@ -255,8 +267,7 @@ private:
         for (const Channel& c : channels_) {
             if (!c.is_sender) continue;
             for (std::uint32_t k = 0; k < c.slots; ++k)
-                while (!l1_word_is(c.sync(k), 0)) {
-                }
+                while (!l1_word_is(c.sync(k), 0)) run_routing_when_idle(false, idle_rounds_);
         }
         WAYPOINT("DONE");
     }
@@ -264,6 +275,8 @@ private:
     TerminationMode mode_;
     std::uint32_t credit_txq_;
     std::uint32_t slots_;
+    std::uint32_t idle_rounds_;
+    std::uint32_t transitions_ = 0;  ///< channel state changes so far (a round that made none was idle)
     std::uint32_t handshake_ = 0;
     std::uint32_t ack_word_ = 0;
     std::vector<Channel> channels_;
@@ -273,7 +286,7 @@ private:
 
 void erisc_datamover_kernel_main() {
     Datamover dm(static_cast<TerminationMode>(get_compile_time_arg_val(0)), get_compile_time_arg_val(1),
-                 get_compile_time_arg_val(2));
+                 get_compile_time_arg_val(2), get_compile_time_arg_val(3));
     dm.read_args();
     dm.init();
     dm.run();

@@ -340,6 +340,8 @@ void FabricBuilder::build() {
         a.packet_cycles = arch.fabric.routerPacketCycles;
 
         KernelConfig kc;
+        // Compile-time, as tt-metal's SWITCH_INTERVAL: idle rounds before run_routing().
+        kc.ctArgs = {arch.erisc.contextSwitchIdleRounds};
         kc.persistent = true;
         kc.resident = true;  // started when the fabric is set up, before any op
         kc.noc = arch.fabric.forwardNoc;

@@ -48,7 +48,12 @@
 // worker connection; each step moves at most one packet. Every status read
 // is a modelled spin-loop read (an idle router sleeps until a word changes).
 //
-// Args: FabricRouterArgs (firmware/fabric/fabric_types.h), end marker 0xFAB0.
+// Context switch: the loop counts rounds that moved nothing and calls
+// run_routing() after the compile-time number of them (tt-metal's fabric EDM,
+// WAIT_FOR_IDLE), so a link retrain completes once the router is idle.
+//
+// Args: compile-time 0: idle rounds before a context switch; runtime:
+// FabricRouterArgs (firmware/fabric/fabric_types.h), end marker 0xFAB0.
 #include "firmware/fabric/fabric_kernels.h"
 
 #include "firmware/api/eth_dataflow_api.h"
@@ -70,8 +75,8 @@ std::uint32_t round16(std::uint32_t n) { return (n + 15) / 16 * 16; }
 
 class Router {
 public:
-    explicit Router(const FabricRouterArgs& a)
-        : a_(a), l_(a.layout()), dir_(Dir(a.dir)), is2d_(a.is_2d != 0), n_senders_(numSenderChannels(is2d_)),
+    Router(const FabricRouterArgs& a, std::uint32_t idle_rounds)
+        : a_(a), idle_rounds_(idle_rounds), l_(a.layout()), dir_(Dir(a.dir)), is2d_(a.is_2d != 0), n_senders_(numSenderChannels(is2d_)),
           reply_(replyChannel(is2d_)) {
         for (unsigned c = 0; c < n_senders_; ++c) {
             senders_[c].slots = a_.sender_slots[c];
@@ -84,13 +89,27 @@ public:
         eth_setup_handshake(l_.handshake, a_.handshake_sender != 0);
         WAYPOINT("FAB");
         for (;;) {
+            const std::uint64_t before = progress();
             for (unsigned c = 0; c < n_senders_; ++c) sender_step(c);
             for (unsigned v = 0; v < kVcs; ++v) receiver_step(v);
             connection_step();
+            run_routing_when_idle(progress() != before, idle_rounds_);
         }
     }
 
 private:
+    /// Grows with everything the router does (a round that left it unchanged
+    /// did nothing).
+    std::uint64_t progress() const {
+        std::uint64_t p = reply_written_ + (worker_open_ ? 1u : 0u);
+        for (unsigned c = 0; c < n_senders_; ++c) p += senders_[c].sent + senders_[c].freed + senders_[c].completed;
+        for (unsigned v = 0; v < kVcs; ++v) {
+            p += rx_[v].processed + rx_[v].acked + rx_[v].completing + rx_[v].decoded + rx_[v].delivered;
+            for (unsigned d = 0; d < kDirs; ++d) p += forwarded_[v][d] + ds_freed_[v][d];
+        }
+        return p;
+    }
+
     struct Sender {
         std::uint32_t slots = 0;
         unsigned vc = 0;
@@ -396,6 +415,7 @@ private:
     }
 
     FabricRouterArgs a_;
+    std::uint32_t idle_rounds_;  ///< idle rounds before a context switch (tt-metal's SWITCH_INTERVAL)
     RouterLayout l_;
     Dir dir_;
     bool is2d_;
@@ -419,7 +439,7 @@ void fabric_router_main() {
     for (unsigned v = 0; v < kVcs; ++v)
         fw_assert(a.rx_slots[v] >= 1 && a.rx_slots[v] <= NOC_MAX_TRANSACTION_ID_COUNT,
                   "fabric router: receiver slots must be 1..16 (one NoC transaction id each)");
-    Router r(a);
+    Router r(a, get_compile_time_arg_val(0));
     r.run();
 }
 

@@ -458,6 +458,7 @@ void ProcessGroup::launch(const std::string& name, std::function<void()> entry,
     for (RankInfo& r : ranks_) {
         KernelConfig kc;
         kc.vc = 1;  // vc_comm: communication kernels
+        kc.waitTimeout = KernelConfig::WaitTimeout::Ipcq;
         Program& prog = rt_.program(r.chip);
         r.kernel = prog.createKernel(name, entry, r.core, kc);
         prog.setRuntimeArgs(r.kernel, args(r.rank));

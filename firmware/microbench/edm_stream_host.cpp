@@ -70,6 +70,7 @@ public:
                                   bool sender) {
                     KernelConfig kc;
                     kc.vc = unsigned(DmaVc::Comm);  // CCL traffic rides the communication VC
+                    kc.waitTimeout = KernelConfig::WaitTimeout::Edm;
                     KernelHandle k = p.createKernel(sender ? "edm_stream_sender" : "edm_stream_receiver",
                                                     sender ? fw::microbench::edm_stream_sender_main
                                                            : fw::microbench::edm_stream_receiver_main,

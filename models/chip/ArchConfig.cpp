@@ -255,6 +255,12 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         fec.fail("correctable_symbols", "an RS code corrects at most half its parity symbols");
     fec.finish();
     ec.costs = firmwareCosts(e.map("firmware"), a, true);
+    const YamlMap cs = e.map("context_switch");
+    const std::uint64_t rounds = std::uint64_t(positive<std::uint32_t>(cs, "interval")) *
+                                 positive<std::uint32_t>(cs, "iterations_per_pass");
+    if (rounds > 0xffffffffull) cs.fail("interval", "interval x iterations_per_pass must fit in 32 bits");
+    ec.contextSwitchIdleRounds = std::uint32_t(rounds);
+    cs.finish();
     ec.injectBytesPerNs = injectEth;
     for (const CoreCoord& c : a.ethCores) a.noc.absorbBytesPerNs[cell(c)] = absorbEth;
     e.finish();
@@ -369,6 +375,14 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         f->finish();
     }
     if (auto d = root.optMap("dispatch")) decodeDispatch(*d, a.dispatch);
+    {
+        const YamlMap t = root.map("timeouts");
+        auto ms = [&](const char* key) { return nsToTicks(positive<double>(t, key) * 1e6); };
+        a.timeouts.edm = ms("edm_ms");
+        a.timeouts.fabric = ms("fabric_ms");
+        a.timeouts.ipcq = ms("ipcq_ms");
+        t.finish();
+    }
     if (auto m = root.optMap("models")) decodeModels(*m, a);
     root.finish();
 

@@ -94,6 +94,16 @@ struct ModelChoice {
     std::string where;     ///< file:line of the entry (for errors)
 };
 
+/// How long a firmware wait may see no change before it gives up (the op
+/// cannot complete, e.g. a link fault took its data): per protocol, the
+/// arch YAML's `timeouts` section. Service kernels (fabric routers, muxes)
+/// wait forever.
+struct FirmwareTimeouts {
+    Tick edm = 0;     ///< EDM kernels and the workers of EDM streams (timeouts.edm_ms)
+    Tick fabric = 0;  ///< workers of the packet fabric (timeouts.fabric_ms)
+    Tick ipcq = 0;    ///< PE_IPCQ kernels (timeouts.ipcq_ms)
+};
+
 struct ArchConfig {
     std::string name;
     std::string file;
@@ -108,6 +118,7 @@ struct ArchConfig {
     SramArch sram;
     FabricArch fabric;
     DispatchArch dispatch;
+    FirmwareTimeouts timeouts;
     /// Replaced models by role: dram, sram, worker_l1, eth_l1, noc.
     std::map<std::string, ModelChoice> models;
     const ModelChoice* model(const std::string& role) const {

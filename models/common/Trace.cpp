@@ -331,6 +331,28 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     }
     if (overview) os << "@1000200\n-" << overviewName << "\n";
 
+    // Link health (runs with --faults): one group per link direction that
+    // counted anything, its counters in the order tt-metal reads them.
+    std::map<std::string, std::vector<const Decl*>, bool (*)(const std::string&, const std::string&)> health(
+        naturalLess);
+    for (const Decl& d : decls_) {
+        const std::size_t at = d.name.find(".link_health.");
+        if (at != std::string::npos) health[d.name.substr(0, at)].push_back(&d);
+    }
+    bool healthOpen = false;
+    for (const auto& [dir, counters] : health) {
+        bool counted = false;
+        for (const Decl* d : counters) counted |= d->nonZero;
+        if (!counted) continue;
+        if (!healthOpen) os << "@800200\n-link health (--faults)\n";
+        healthOpen = true;
+        const std::string label = alias(dir, 1) + " tx";
+        os << "@800200\n-" << label << "\n";
+        for (const Decl* d : counters) emitSignal(*d);
+        os << "@1000200\n-" << label << "\n";
+    }
+    if (healthOpen) os << "@1000200\n-link health (--faults)\n";
+
     // Group key: first two components (board.chipN) and the first three (core).
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < decls_.size(); ++i) order.push_back(i);

@@ -4,6 +4,8 @@
 #include "models/common/Report.h"
 #include "models/core/ProgrammableCore.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -23,6 +25,22 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     std::string proc = fullName_;
     std::replace_if(proc.begin(), proc.end(), [](char c) { return c == '.' || c == '(' || c == ')'; }, '_');
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
+}
+
+void KernelContext::waitStarts() {
+    if (launch_.waitTimeout) waitingSince_ = scNow();
+}
+
+Tick KernelContext::waitDeadline() const {
+    if (!launch_.waitTimeout || waitingSince_ == kNever || state_ == State::Done) return kNever;
+    return waitingSince_ + launch_.waitTimeout;
+}
+
+void KernelContext::giveUp() {
+    timedOut_ = fmt::format("{} gave up its wait at {:.3f} us after {:.3f} ms without a change ({} in the arch "
+                            "YAML)\n",
+                            fullName_, ticksToNs(scNow()) / 1000.0, ticksToNs(launch_.waitTimeout) / 1e6,
+                            launch_.waitTimeoutKey);
 }
 
 KernelContext::~KernelContext() {
@@ -78,7 +96,9 @@ void KernelContext::blockUntilChange() {
     const std::uint64_t seen = epoch_;
     const State before = state_;
     state_ = State::Blocked;
+    waitStarts();
     while (epoch_ == seen) sc_core::wait(wake_);
+    waitEnds();
     current_ = this;
     state_ = before;
 }
@@ -150,15 +170,66 @@ void KernelContext::sleepUntilChange() {
     state_ = State::Blocked;
     if (!pending_) waypoint_.set(waypointWord_);
     pending_ = 0;
+    ++sleeps_;
+    asleep_ = true;
+    sleepFrom_ = until;
+    core_.kernelSleeps(*this);
+    waitStarts();
     while (epoch_ == seen) sc_core::wait(wake_);
+    waitEnds();
+    asleep_ = false;
     current_ = this;
     state_ = before;
-    if (now() < until)
-        pending_ = until - now();
+    // A turn the base firmware took meanwhile may still be running.
+    const Tick resume = std::max(until, busyUntil_);
+    if (now() < resume)
+        pending_ = resume - now();
     else
         waypoint_.set(waypointWord_);
     // Detecting the change takes one iteration of the spin loop.
     advance(costs_.pollIteration);
+}
+
+bool KernelContext::idleRound(bool didSomething, std::uint64_t idleRounds) {
+    idleLimit_ = idleRounds;
+    // An idle round costs the status reads of one pass of the loop: the
+    // cheapest round seen so far (a busy round reads the same and acts too).
+    const std::uint64_t polls = pollSeq_ - lastRoundPoll_;
+    lastRoundPoll_ = pollSeq_;
+    if (polls && (!roundTime_ || Tick(polls) * costs_.pollIteration < roundTime_))
+        roundTime_ = Tick(polls) * costs_.pollIteration;
+    if (didSomething) {
+        idleRounds_ = 0;
+        return false;
+    }
+    if (++idleRounds_ < idleLimit_) return false;
+    idleRounds_ = 0;
+    return true;
+}
+
+void KernelContext::beginYieldingWait() {
+    savedRounds_.push_back({idleLimit_, idleRounds_, roundTime_});
+    idleLimit_ = 1;
+    idleRounds_ = 0;
+    roundTime_ = costs_.pollIteration;
+}
+
+void KernelContext::endYieldingWait() {
+    idleLimit_ = savedRounds_.back().limit;
+    idleRounds_ = savedRounds_.back().rounds;
+    roundTime_ = savedRounds_.back().roundTime;
+    savedRounds_.pop_back();
+}
+
+Tick KernelContext::idleTurnAt() const {
+    if (!asleep_ || !idleLimit_ || !roundTime_) return kNever;
+    const std::uint64_t left = idleLimit_ > idleRounds_ ? idleLimit_ - idleRounds_ : 1;
+    return std::max(sleepFrom_, busyUntil_) + Tick(left) * roundTime_;
+}
+
+void KernelContext::tookTurnAsleep(Tick at, Tick cost) {
+    busyUntil_ = at + cost;
+    idleRounds_ = 0;
 }
 
 KernelContext::PollRecord* KernelContext::find(std::uint64_t key, const PollDesc& desc) {

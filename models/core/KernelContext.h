@@ -58,6 +58,9 @@ struct KernelLaunch {
     /// ends: the run completes when every other kernel has returned.
     bool persistent = false;
     std::function<void()> onFinish;       ///< called when the kernel returns
+    /// A wait that sees no change for this long gives up (0: never).
+    Tick waitTimeout = 0;
+    std::string waitTimeoutKey;           ///< the arch YAML key it came from, for the report
 };
 
 /// What a poll read, for the blocked-kernel report.
@@ -122,6 +125,31 @@ public:
     /// A watched L1 word changed: the reads of that word are no longer fresh.
     void onWatchedWrite(std::uint32_t watchedAddr) override;
 
+    // --- the base firmware's turn (context switch on idle) ---------------------
+    /// One round of a main loop that gives the base firmware its turn after
+    /// `idleRounds` rounds in a row that did nothing (tt-metal's fabric EDM,
+    /// WAIT_FOR_IDLE context switching). True: the count was reached now, the
+    /// caller must call run_routing(). An idle round takes the status reads
+    /// of the kernel's cheapest round so far (poll_iteration_cycles each).
+    bool idleRound(bool didSomething, std::uint64_t idleRounds);
+    /// While the kernel sleeps in a modelled spin loop of a main loop that
+    /// counts idle rounds: when that loop reaches its turn (kNever if it does
+    /// not count rounds, has no measured round time, or is not asleep).
+    Tick idleTurnAt() const;
+    /// A blocking wait that yields while it spins (tt-metal's Ethernet waits
+    /// call run_routing() every iteration): until it ends, the base firmware
+    /// may take its turn one poll after the wait went idle. Without a turn
+    /// wanted it costs nothing extra (the calibrated poll cost covers the
+    /// visits). Nested in a main loop's counting, which it restores.
+    void beginYieldingWait();
+    void endYieldingWait();
+    /// Identifies the current sleep (changes every time the kernel sleeps).
+    std::uint64_t sleepId() const { return sleeps_; }
+    bool asleep() const { return asleep_; }
+    /// The base firmware took the turn at `at` while the kernel slept: the
+    /// core is busy with it until `at + cost`, and the idle count restarts.
+    void tookTurnAsleep(Tick at, Tick cost);
+
     // --- identity and arguments -----------------------------------------------
     ProgrammableCore& core() { return core_; }
     const ProgrammableCore& core() const { return core_; }
@@ -148,6 +176,15 @@ public:
 
     /// Multi-line description of what the kernel is blocked on.
     std::string describeWait() const;
+    /// When the wait in progress gives up (its launch's waitTimeout without a
+    /// change); kNever if the kernel is not waiting or has no timeout. The
+    /// runtime checks it between slices and when nothing else can happen, so
+    /// a timeout adds no simulation event to a healthy run.
+    Tick waitDeadline() const;
+    /// The firmware gave up its wait (now >= waitDeadline()): the run ends.
+    void giveUp();
+    /// Why the kernel gave up (empty: it did not).
+    const std::string& timedOut() const { return timedOut_; }
     bool persistent() const { return launch_.persistent; }
 
     void trace(TraceFile& tf);
@@ -205,6 +242,9 @@ private:
     void endSleep(const std::vector<std::uint32_t>& addrs);
     void blockUntilChange();
     void sleepUntilChange();
+    /// Wait timeouts: a wait starts/ends.
+    void waitStarts();
+    void waitEnds() { waitingSince_ = kNever; }
     void wakeIfBlocked();
     void record(std::uint64_t key, const PollDesc& desc, bool result);
 
@@ -238,7 +278,24 @@ private:
     Tick startedAt_ = kNever;
     Tick finishedAt_ = kNever;
     SleepWatcher sleepWatcher_;
-    std::string sleepDesc_;  ///< the sleepUntil wait in progress, for reports
+    std::string sleepDesc_;
+    // Idle-round counting (idleRound).
+    std::uint64_t idleLimit_ = 0;       ///< rounds before a turn; 0: the kernel does not count
+    std::uint64_t idleRounds_ = 0;      ///< idle rounds in a row so far
+    std::uint64_t lastRoundPoll_ = 0;   ///< pollSeq_ at the last round
+    Tick roundTime_ = 0;                ///< time of one idle round (its status reads)
+    std::uint64_t sleeps_ = 0;          ///< sleeps so far
+    bool asleep_ = false;
+    Tick sleepFrom_ = 0;                ///< local time the current sleep stands for
+    Tick busyUntil_ = 0;                ///< a turn taken while asleep ends here
+    struct SavedRounds {
+        std::uint64_t limit, rounds;
+        Tick roundTime;
+    };
+    std::vector<SavedRounds> savedRounds_;  ///< main-loop counting under yielding waits
+    // Wait timeouts (launch_.waitTimeout).
+    Tick waitingSince_ = kNever;        ///< the wait in progress began here
+    std::string timedOut_;  ///< the sleepUntil wait in progress, for reports
 
     friend class ProgrammableCore;
 class Scoreboard;

@@ -46,6 +46,8 @@ public:
     void notifyActivity();
     /// One of the core's kernels returned (after its state became Done).
     virtual void kernelFinished() {}
+    /// A kernel of this core went to sleep in a modelled spin loop.
+    virtual void kernelSleeps(KernelContext& /*k*/) {}
 
     /// Show the 32-bit word at `addr` in the VCD as `<core>.<label>`.
     void traceWord(std::uint32_t addr, const std::string& label);

@@ -62,6 +62,31 @@ void EriscCore::atNextRoutingTurn(std::function<void(Tick)> cb) {
         return;
     }
     routingWaiters_.push_back(std::move(cb));
+    for (const auto& k : kernels())
+        if (k->asleep()) armIdleTurn(*k);
+}
+
+void EriscCore::kernelSleeps(KernelContext& k) {
+    if (!routingWaiters_.empty()) armIdleTurn(k);
+}
+
+void EriscCore::armIdleTurn(KernelContext& k) {
+    const Tick at = k.idleTurnAt();
+    if (at == kNever || armedSleep_ == k.sleepId()) return;
+    armedSleep_ = k.sleepId();
+    const std::uint64_t sleep = k.sleepId();
+    KernelContext* kp = &k;
+    eq().at(std::max(at, now()), [this, kp, sleep] {
+        armedSleep_ = ~std::uint64_t{0};
+        // Woken meanwhile: the loop did something and its count restarted.
+        if (!kp->asleep() || kp->sleepId() != sleep || routingWaiters_.empty()) return;
+        // The loop reached its interval while idle and called run_routing().
+        const Tick end = now() + costs().runRouting;
+        kp->tookTurnAsleep(now(), costs().runRouting);
+        routingTurn(end);
+        // More waiters later in the same sleep: the next turn, one interval on.
+        if (!routingWaiters_.empty()) armIdleTurn(*kp);
+    });
 }
 
 void EriscCore::routingTurn(Tick at) {

@@ -25,6 +25,10 @@ struct EriscConfig {
     FirmwareCosts costs;
     double injectBytesPerNs = 32;
     double niuChunkBytes = 0;  ///< traffic-class interleave of the core's NIUs (arch YAML eth.niu_chunk_bytes)
+    /// Main-loop rounds in a row that did nothing before an EDM or fabric
+    /// router kernel calls run_routing() (arch YAML eth.context_switch:
+    /// interval x iterations_per_pass).
+    std::uint32_t contextSwitchIdleRounds = 10000 * 32;
 
     std::uint32_t kernelRegionEnd() const { return std::uint32_t(l1.sizeBytes) - barrierBytes; }
     std::uint32_t channelSyncAddr(std::uint32_t ch) const { return syncInfoBase + 16 * ch; }
@@ -45,9 +49,11 @@ public:
     const EriscConfig& config() const { return cfg_; }
     void trace(TraceFile& tf) override;
 
-    /// The base firmware's turn: the running kernel called run_routing(), or
-    /// no kernel of this core is running (the base firmware loops freely).
-    /// `cb(tick)` runs at the next turn (now, if no kernel is running).
+    /// The base firmware's turn: the running kernel called run_routing()
+    /// (explicitly, or because its main loop was idle for its context-switch
+    /// interval: KernelContext::idleRound), or no kernel of this core is
+    /// running (the base firmware loops freely). `cb(tick)` runs at the next
+    /// turn (now, if no kernel is running).
     void atNextRoutingTurn(std::function<void(Tick)> cb);
     /// run_routing() was called (firmware API) by a kernel at local time `at`.
     void routingTurn(Tick at);
@@ -56,9 +62,15 @@ public:
     void kernelFinished() override {
         if (!kernelRunning()) routingTurn(now());
     }
+    void kernelSleeps(KernelContext& k) override;
 
 private:
+    /// A kernel asleep in an idle main loop that counts rounds reaches its
+    /// turn at a time known now: schedule it (once per sleep).
+    void armIdleTurn(KernelContext& k);
+
     std::vector<std::function<void(Tick)>> routingWaiters_;
+    std::uint64_t armedSleep_ = ~std::uint64_t{0};
     EriscConfig cfg_;
     unsigned channel_;
     std::unique_ptr<Niu> niu0_;

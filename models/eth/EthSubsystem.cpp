@@ -49,6 +49,20 @@ void EthSubsystem::trace(TraceFile& tf) {
         const Tick len = end - start;
         utilSig_.set((inWindow * 100 + len / 2) / len);
     });
+    if (!faults_) return;
+    // The link health counters of a direction that has faults, under
+    // <eth>.link_health (the save file groups them per link direction).
+    static const char* const kCounters[] = {"retrain_count",         "crc_errors",           "corrected_codewords",
+                                            "uncorrected_codewords", "retransmitted_frames", "lost_packets"};
+    healthSigs_.assign(std::size(kCounters), TraceSignal(32));
+    for (std::size_t i = 0; i < healthSigs_.size(); ++i)
+        healthSigs_[i].attach(tf, n + ".link_health." + kCounters[i]);
+    tf.addSampler([this](Tick, Tick) {
+        const LinkHealth& h = faults_->health;
+        const std::uint64_t v[] = {h.retrainCount,         h.crcErrors,           h.correctedCodewords,
+                                   h.uncorrectedCodewords, h.retransmittedFrames, h.lostFrames};
+        for (std::size_t i = 0; i < healthSigs_.size(); ++i) healthSigs_[i].set(v[i]);
+    });
 }
 
 void EthSubsystem::connect(EthSubsystem& peer, const EthLinkInfo& info) {

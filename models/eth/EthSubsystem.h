@@ -161,6 +161,9 @@ private:
     TraceSignal inflightSig_{32};
     std::vector<TraceSignal> depthSig_;
     TraceSignal utilSig_{7};            ///< tx_util_pct, 0..100
+    /// link_health.* (a direction with faults attached): tt-metal's counters,
+    /// sampled at the end of every trace window.
+    std::vector<TraceSignal> healthSigs_;
     bool txBusy_ = false;               ///< serialising (kept only while traced)
     Tick busySince_ = 0;                ///< when txBusy_ last changed
     Tick busyTicks_ = 0;                ///< serialising time before busySince_
