@@ -75,7 +75,10 @@ TEST(Concurrent, AllGatherAndReduceScatterShareTheFabric) {
 }
 
 TEST(Concurrent, AllGatherAndReduceScatterShareTheEdms) {
-    aloneVersusTogether("edm", "all_gather --size 256K --cores 0-31", "reduce_scatter --size 128K --cores 32-63");
+    // Each op sizes its EDM packets in its share of the Ethernet cores' L1: the
+    // same --packet alone and together, so both send the same messages.
+    aloneVersusTogether("edm", "all_gather --size 256K --packet 4096 --cores 0-31",
+                        "reduce_scatter --size 128K --packet 4096 --cores 32-63");
 }
 
 /// Run and capture stdout+stderr; return (exit code, output).
