@@ -545,7 +545,7 @@ struct CclOp::Impl {
         const bool ring = t.ring() && n >= 3;
         if (s.sharing.fabric || s.sharing.edm)
             throw ConfigError(fmt::format("{} (method {}) runs a packet fabric of its own, which cannot share the "
-                                          "Ethernet cores with other ops; give it another --method or --impl",
+                                          "Ethernet cores with other ops; run the ops with --impl edm (a reduction: or another --method)",
                                           opName(s.op), golden::methodName(s.method)));
         auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
                                                    FabricOptions{1, 0});
