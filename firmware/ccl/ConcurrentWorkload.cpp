@@ -22,6 +22,7 @@
 #include "firmware/ccl/ConcurrentWorkload.h"
 
 #include "firmware/ccl/CollectiveWorkloads.h"
+#include "firmware/ccl/CorePlacement.h"
 #include "firmware/fabric/FabricBuilder.h"
 #include "models/common/Report.h"
 
@@ -35,22 +36,6 @@
 namespace cclsim::ccl {
 
 namespace {
-
-/// "A-B" or "A" (worker indices in the arch's worker order) -> [A, B].
-std::pair<unsigned, unsigned> parseCoreRange(const std::string& text, const std::string& where, std::size_t workers) {
-    unsigned a = 0, b = 0;
-    char dash = 0, extra = 0;
-    std::istringstream in(text);
-    bool ok = bool(in >> a);
-    if (ok && (in >> dash)) ok = dash == '-' && bool(in >> b) && !(in >> extra);
-    else b = a;
-    if (!ok || text.empty() || text.find_first_not_of("0123456789-") != std::string::npos)
-        throw ConfigError(fmt::format("{}: --cores '{}' is not a range of worker indices like 0-15", where, text));
-    if (a > b) throw ConfigError(fmt::format("{}: --cores {}: the range is empty (first > last)", where, text));
-    if (b >= workers)
-        throw ConfigError(fmt::format("{}: --cores {}: the chip has worker cores 0-{}", where, text, workers - 1));
-    return {a, b};
-}
 
 struct OpEntry {
     std::string text;                ///< the spec as given
@@ -97,7 +82,10 @@ public:
                                           fabric::hdr::kMaxStream));
         // 1. Parse every op's spec with its own collective's options.
         for (std::size_t i = 0; i < specs_.size(); ++i) ops_.push_back(parseSpec(i, specs_[i]));
-        placeCores(d.arch.workers);
+        std::vector<OpCores> placed;
+        for (const OpEntry& e : ops_) placed.push_back(OpCores{fmt::format("--op {} '{}'", e.stream, e.text), e.cores});
+        placeOpCores(placed, d.arch.workers);
+        for (std::size_t i = 0; i < ops_.size(); ++i) ops_[i].first = placed[i].first, ops_[i].last = placed[i].last;
         // 2. Streams on every Ethernet subsystem, then what the ops share.
         for (unsigned c = 0; c < pf.numChips(); ++c)
             for (unsigned ch = 0; ch < d.arch.ethCores.size(); ++ch)
@@ -346,57 +334,11 @@ private:
         return e;
     }
 
-    /// Each op's worker range: as given, or an equal share of what is left;
-    /// ranges of two ops never overlap.
-    void placeCores(const std::vector<CoreCoord>& coords) {
-        workerCoords_ = coords;
-        const std::size_t workers = coords.size();
-        std::vector<int> owner(workers, -1);
-        for (OpEntry& e : ops_) {
-            if (e.cores.empty()) continue;
-            const std::string where = fmt::format("--op {} '{}'", e.stream, e.text);
-            std::tie(e.first, e.last) = parseCoreRange(e.cores, where, workers);
-            for (unsigned k = e.first; k <= e.last; ++k) {
-                if (owner[k] >= 0)
-                    throw ConfigError(fmt::format("{}: --cores {} overlaps the cores {}-{} of --op {} '{}' at worker {} "
-                                                  "(core {}); concurrent ops run on disjoint worker cores",
-                                                  where, e.cores, ops_[owner[k]].first, ops_[owner[k]].last,
-                                                  owner[k] + 1, ops_[owner[k]].text, k, workerCoords_[k].str()));
-                owner[k] = int(e.stream - 1);
-            }
-        }
-        // The rest: contiguous free runs split evenly between the ops without --cores.
-        std::vector<unsigned> free;
-        for (unsigned k = 0; k < workers; ++k)
-            if (owner[k] < 0) free.push_back(k);
-        std::size_t rest = 0;
-        for (const OpEntry& e : ops_) rest += e.cores.empty();
-        if (!rest) return;
-        const std::size_t share = free.size() / rest;
-        if (share == 0)
-            throw ConfigError(fmt::format("{} op(s) without --cores but only {} free worker core(s) left", rest,
-                                          free.size()));
-        std::size_t at = 0;
-        for (OpEntry& e : ops_) {
-            if (!e.cores.empty()) continue;
-            // Contiguous in the free list; a gap left by a given range is skipped over.
-            e.first = free[at];
-            e.last = free[at + share - 1];
-            for (unsigned k = e.first; k <= e.last; ++k)
-                if (owner[k] >= 0)
-                    throw ConfigError(fmt::format("--op {} '{}': the cores left between the given --cores ranges are "
-                                                  "not contiguous; give every op --cores",
-                                                  e.stream, e.text));
-            at += share;
-        }
-    }
-
     std::vector<std::string> specs_;
     std::string impl_ = "fabric";
     std::string topology_ = "ring";
     unsigned links_ = 0;
     std::vector<OpEntry> ops_;
-    std::vector<CoreCoord> workerCoords_;
     std::unique_ptr<EdmFabric> edm_;
     std::unique_ptr<fabric::FabricBuilder> fabric_;
     std::string check_ = "off";
