@@ -60,6 +60,11 @@ void aloneVersusTogether(const std::string& impl, const std::string& a, const st
             if (s["stream"] != 0 && s["payload_bytes"].get<double>() > 0) ++users;
         }
         EXPECT_LE(share, 1.0 + 1e-9);
+        // The ops' bandwidths on the link (each op's bytes over its own time) add up to at most the line rate.
+        double opsGBps = 0;
+        for (const auto& s : l["streams"])
+            if (s["stream"] != 0) opsGBps += s["payload_GBps_over_op_time"].get<double>();
+        EXPECT_LE(opsGBps, l["line_rate_GBps"].get<double>());
         EXPECT_LE(l["payload_GBps_over_span"].get<double>(), l["line_rate_GBps"].get<double>());
         shared += users == 2;
     }
@@ -68,6 +73,13 @@ void aloneVersusTogether(const std::string& impl, const std::string& a, const st
     EXPECT_GT(ops[0]["sim_time_us"].get<double>(), t1);
     EXPECT_GT(ops[1]["sim_time_us"].get<double>(), t2);
     EXPECT_GT(both["results"]["span_us"].get<double>(), std::max(t1, t2));
+    // Deterministic: the same command line, the same report.
+    auto again = test::runBinary(kBin, common + " --op \"" + a + "\" --op \"" + b + "\"");
+    auto strip = [](nlohmann::json j) {
+        for (const char* k : {"wall_seconds", "peak_rss_mib", "stats"}) j.erase(k);
+        return j;
+    };
+    EXPECT_EQ(strip(both)["results"], strip(again)["results"]);
 }
 
 TEST(Concurrent, AllGatherAndReduceScatterShareTheFabric) {
