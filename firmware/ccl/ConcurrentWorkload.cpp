@@ -24,6 +24,8 @@
 #include "firmware/ccl/CollectiveWorkloads.h"
 #include "firmware/ccl/CorePlacement.h"
 #include "firmware/fabric/FabricBuilder.h"
+#include "firmware/ipcq/IpcqBackend.h"
+#include "firmware/ipcq/IpcqWorkloads.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -39,25 +41,29 @@ namespace {
 
 struct OpEntry {
     std::string text;                ///< the spec as given
-    std::unique_ptr<CollectiveOp> w;
+    std::unique_ptr<CollectiveOp> coll;  ///< a collective, or
+    std::unique_ptr<ipcq::IpcqAllReduceOp> ipcq;  ///< a PE_IPCQ all-reduce (its ranks placed by ccl.yaml)
     std::string cores;               ///< --cores as given ("" = default share)
     unsigned first = 0, last = 0;    ///< worker indices
     unsigned stream = 0;
+    Workload& w() { return coll ? static_cast<Workload&>(*coll) : *ipcq; }
+    std::string where() const { return fmt::format("--op {} '{}'", stream, text); }
 };
 
 class Concurrent final : public Workload {
 public:
     std::string name() const override { return "concurrent"; }
     std::string description() const override {
-        return "several collectives at once on the same chips and links (each on its own cores), data checked, "
-               "with the per-op split of every link";
+        return "several collectives (and PE_IPCQ all-reduces) at once on the same chips and links, each on its own "
+               "cores, data checked, with the per-op split of every link";
     }
 
     void addOptions(CLI::App& cmd) override {
         cmd.add_option("--op", specs_,
                        "one op, repeatable: a collective and its options, e.g. \"all_gather --size 1M\" or "
                        "\"reduce_scatter --size 256K --cores 32-63\" (--cores: its worker cores, indices in the "
-                       "arch's worker order; default: an equal share per op)")
+                       "arch's worker order; default: an equal share per op), or \"ipcq_allreduce [--size S] "
+                       "[--ccl FILE]\" (ranks placed by ccl.yaml; --impl fabric)")
             ->required();
         cmd.add_option("--impl", impl_,
                        "how every op moves data: fabric (one persistent fabric shared by every op, the default) or "
@@ -80,12 +86,8 @@ public:
         if (specs_.size() > fabric::hdr::kMaxStream)
             throw ConfigError(fmt::format("--op given {} times: at most {} ops run at once", specs_.size(),
                                           fabric::hdr::kMaxStream));
-        // 1. Parse every op's spec with its own collective's options.
+        // 1. Parse every op's spec with its own workload's options.
         for (std::size_t i = 0; i < specs_.size(); ++i) ops_.push_back(parseSpec(i, specs_[i]));
-        std::vector<OpCores> placed;
-        for (const OpEntry& e : ops_) placed.push_back(OpCores{fmt::format("--op {} '{}'", e.stream, e.text), e.cores});
-        placeOpCores(placed, d.arch.workers);
-        for (std::size_t i = 0; i < ops_.size(); ++i) ops_[i].first = placed[i].first, ops_[i].last = placed[i].last;
         // 2. Streams on every Ethernet subsystem, then what the ops share.
         for (unsigned c = 0; c < pf.numChips(); ++c)
             for (unsigned ch = 0; ch < d.arch.ethCores.size(); ++ch)
@@ -112,28 +114,52 @@ public:
                 rt, fabric::makeTopology1d(ring ? fabric::FabricKind::Ring : fabric::FabricKind::Line, order),
                 fabric::FabricOptions{planes, 0});
         }
-        // 3. Each op on its own cores, tagged with its stream.
+        // 3. PE_IPCQ groups first: ccl.yaml places their ranks, whose cores
+        //    the collectives then keep clear of.
+        std::set<unsigned> ipcqCores;
         for (OpEntry& e : ops_) {
+            if (!e.ipcq) continue;
+            e.ipcq->setSharing(fab.get(), e.stream);
+            try {
+                e.w().build(rt);
+            } catch (const ConfigError& err) {
+                throw ConfigError(fmt::format("{}: {}", e.where(), err.what()));
+            }
+            for (const ipcq::RankInfo& r : e.ipcq->group()->ranks()) {
+                const auto it = std::find(d.arch.workers.begin(), d.arch.workers.end(), r.core);
+                if (it != d.arch.workers.end()) ipcqCores.insert(unsigned(it - d.arch.workers.begin()));
+            }
+        }
+        std::vector<OpCores> placed;
+        std::vector<OpEntry*> colls;
+        for (OpEntry& e : ops_)
+            if (e.coll) placed.push_back(OpCores{e.where(), e.cores}), colls.push_back(&e);
+        placeOpCores(placed, d.arch.workers, ipcqCores, "the PE_IPCQ ranks (ccl.yaml placement)");
+        for (std::size_t i = 0; i < colls.size(); ++i) colls[i]->first = placed[i].first, colls[i]->last = placed[i].last;
+        // 4. Each collective on its own cores, tagged with its stream.
+        for (OpEntry* e : colls) {
             CclSpec::Sharing sh;
             sh.edm = edm.get();
             sh.fabric = fab.get();
-            for (unsigned k = e.first; k <= e.last; ++k) sh.cores.push_back(d.arch.workers[k]);
-            sh.stream = e.stream;
-            sh.edmShare = unsigned(ops_.size());
-            e.w->setSharing(sh);
+            for (unsigned k = e->first; k <= e->last; ++k) sh.cores.push_back(d.arch.workers[k]);
+            sh.stream = e->stream;
+            sh.edmShare = unsigned(colls.size());
+            e->coll->setSharing(sh);
             try {
-                e.w->build(rt);
+                e->coll->build(rt);
             } catch (const ConfigError& err) {
-                throw ConfigError(fmt::format("--op {} '{}': {}", e.stream, e.text, err.what()));
+                throw ConfigError(fmt::format("{}: {}", e->where(), err.what()));
             }
-            if (!e.w->op())
-                throw ConfigError(fmt::format("--op {} '{}': the size is below one element per rank", e.stream, e.text));
+            if (!e->coll->op()) throw ConfigError(fmt::format("{}: the size is below one element per rank", e->where()));
         }
-        // 4. The shared EDMs or fabric, then what waits for its connections.
+        // 5. The shared EDMs or fabric, then what waits for its connections.
         if (edm) edm->build();
         if (fab) {
             fab->build();
-            for (OpEntry& e : ops_) e.w->op()->finishBuild();
+            for (OpEntry& e : ops_) {
+                if (e.coll) e.coll->op()->finishBuild();
+                if (e.ipcq) e.ipcq->finishBuild();
+            }
         }
         edm_ = std::move(edm);
         fabric_ = std::move(fab);
@@ -144,16 +170,21 @@ public:
         const ClusterDescriptor& d = pf.descriptor();
         nlohmann::json ops = nlohmann::json::array();
         Tick spanStart = kNever, spanEnd = 0;
-        std::set<const LinkDesc*> links;
         check_ = "pass";
         for (OpEntry& e : ops_) {
-            const CclOp& op = *e.w->op();
-            nlohmann::json r = e.w->results(rt, run);  // data check, shape, dispatch
-            // The op's own time: its worker kernels, from the launch of its last chip.
-            const std::vector<unsigned> chips = op.chips();
-            const std::set<unsigned> chipSet(chips.begin(), chips.end());
+            nlohmann::json r = e.w().results(rt, run);  // data check, shape, dispatch
+            // The op's own time: its worker kernels (a PE_IPCQ group: its
+            // ranks), from the launch of its last chip.
+            std::vector<unsigned> chips;
             std::set<CoreCoord> cores;
-            for (unsigned k = e.first; k <= e.last; ++k) cores.insert(d.arch.workers[k]);
+            if (e.coll) {
+                chips = e.coll->op()->chips();
+                for (unsigned k = e.first; k <= e.last; ++k) cores.insert(d.arch.workers[k]);
+            } else {
+                chips = e.ipcq->group()->chips();
+                for (const ipcq::RankInfo& rk : e.ipcq->group()->ranks()) cores.insert(rk.core);
+            }
+            const std::set<unsigned> chipSet(chips.begin(), chips.end());
             Tick t0 = 0, end = 0, first = kNever;
             for (unsigned c : chips) t0 = std::max(t0, rt.launchTime(c)), first = std::min(first, rt.launchTime(c));
             bool done = true;
@@ -167,31 +198,35 @@ public:
             spanEnd = std::max(spanEnd, end);
             const double ns = ticksToNs(end - t0);
             const double algbw = double(r["size_bytes"].get<std::uint64_t>()) / ns;
-            // linkbw from this op's own bytes on its busiest neighbour pair.
-            double busiest = 0;
-            std::map<std::pair<unsigned, unsigned>, double> pairs;
-            for (const CclGroup& g : op.groups())
-                for (const CclHop& h : g.topo.hops)
-                    for (const auto& seg : h.segments)
-                        for (const LinkDesc* l : seg) {
-                            links.insert(l);
-                            const auto key = std::minmax(l->a.chip, l->b.chip);
-                            const auto& sa = pf.chip(l->a.chip).erisc(l->a.chan).eth.streamStats();
-                            const auto& sb = pf.chip(l->b.chip).erisc(l->b.chan).eth.streamStats();
-                            pairs[{key.first, key.second}] += sa[e.stream].payloadBytes + sb[e.stream].payloadBytes;
-                        }
-            for (const auto& [k, b] : pairs) busiest = std::max(busiest, b);
-            const unsigned nlinks = r["links"].get<unsigned>(), dirs = r["directions"].get<unsigned>();
+            r["op"] = e.coll ? r["op"].get<std::string>() : "ipcq_allreduce";
             r["stream"] = e.stream;
             r["spec"] = e.text;
-            r["cores"] = fmt::format("{}-{}", e.first, e.last);
+            r["cores"] = e.coll ? fmt::format("{}-{}", e.first, e.last) : "ccl.yaml";
             r["sim_time_us"] = ns / 1000.0;
             r["algbw_GBps"] = algbw;
             r["busbw_GBps"] = algbw * r["bus_factor"].get<double>();
-            r["linkbw_GBps"] = busiest / (ns * nlinks * dirs);
-            r["linkbw_normalised_by"] = fmt::format("{} link(s) x {} direction(s)", nlinks, dirs);
-            r.erase("chip_time_us");  // per chip finish of every op's kernels: not this op's
-            r.erase("end_to_end_us");
+            if (e.coll) {
+                // linkbw from this op's own bytes on its busiest neighbour pair.
+                std::map<std::pair<unsigned, unsigned>, double> pairs;
+                std::set<const LinkDesc*> seen;
+                for (const CclGroup& g : e.coll->op()->groups())
+                    for (const CclHop& h : g.topo.hops)
+                        for (const auto& seg : h.segments)
+                            for (const LinkDesc* l : seg) {
+                                if (!seen.insert(l).second) continue;
+                                const auto key = std::minmax(l->a.chip, l->b.chip);
+                                const auto& sa = pf.chip(l->a.chip).erisc(l->a.chan).eth.streamStats();
+                                const auto& sb = pf.chip(l->b.chip).erisc(l->b.chan).eth.streamStats();
+                                pairs[{key.first, key.second}] += sa[e.stream].payloadBytes + sb[e.stream].payloadBytes;
+                            }
+                double busiest = 0;
+                for (const auto& [k, b] : pairs) busiest = std::max(busiest, b);
+                const unsigned nlinks = r["links"].get<unsigned>(), dirs = r["directions"].get<unsigned>();
+                r["linkbw_GBps"] = busiest / (ns * nlinks * dirs);
+                r["linkbw_normalised_by"] = fmt::format("{} link(s) x {} direction(s)", nlinks, dirs);
+                r.erase("chip_time_us");  // per chip finish of every op's kernels: not this op's
+                r.erase("end_to_end_us");
+            }
             if (r["data_check"] == "fail") check_ = "fail";
             else if (r["data_check"] == "off" && check_ == "pass") check_ = "off";
             ops.push_back(r);
@@ -200,10 +235,10 @@ public:
         const double span = ticksToNs(spanEnd - spanStart);
         const double line = d.arch.erisc.eth.lineBytesPerNs;
         nlohmann::json lj = nlohmann::json::array();
-        std::vector<const LinkDesc*> sorted(links.begin(), links.end());
-        std::sort(sorted.begin(), sorted.end(), [](const LinkDesc* x, const LinkDesc* y) {
-            return std::tie(x->a, x->b) < std::tie(y->a, y->b);
-        });
+        // Every user link of the board, in descriptor order; those no stream used are left out below.
+        std::vector<const LinkDesc*> sorted;
+        for (const LinkDesc& l : d.links)
+            if (!l.dispatch) sorted.push_back(&l);
         for (const LinkDesc* l : sorted)
             for (int dir = 0; dir < 2; ++dir) {
                 const EthEndpoint& from = dir ? l->b : l->a;
@@ -267,11 +302,12 @@ public:
         out += fmt::format("# {:>2}  {:<15} {:>10}  {:>7}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}  {}\n", "op", "name",
                            "size(B)", "cores", "time(us)", "algbw", "busbw", "linkbw", "check", "spec");
         for (const nlohmann::json& o : r["ops"])
-            out += fmt::format("  {:>2}  {:<15} {:>10}  {:>7}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7.3f}  {:>5}  {}\n",
+            out += fmt::format("  {:>2}  {:<15} {:>10}  {:>7}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7}  {:>5}  {}\n",
                                o["stream"].get<unsigned>(), o["op"].get<std::string>(),
                                o["size_bytes"].get<std::uint64_t>(), o["cores"].get<std::string>(),
                                o["sim_time_us"].get<double>(), o["algbw_GBps"].get<double>(),
-                               o["busbw_GBps"].get<double>(), o["linkbw_GBps"].get<double>(),
+                               o["busbw_GBps"].get<double>(),
+                               o.contains("linkbw_GBps") ? fmt::format("{:.3f}", o["linkbw_GBps"].get<double>()) : "-",
                                o["data_check"].get<std::string>(), o["spec"].get<std::string>());
         out += fmt::format("  links (per direction: payload KiB of each op, its share of the link's time over the "
                            "{:.2f} us span; op0 = untagged control):\n",
@@ -299,13 +335,31 @@ private:
         std::istringstream in(text);
         std::string opName;
         in >> opName;
-        e.w = makeCollective(opName);
-        if (!e.w)
-            throw ConfigError(fmt::format("{}: unknown op '{}'; give one of all_gather, reduce_scatter, all_reduce, "
-                                          "all_to_all, broadcast followed by its options",
-                                          where, opName));
         std::string rest;
         std::getline(in, rest);
+        if (opName == "ipcq_allreduce") {
+            // PE_IPCQ rides the packet fabric; its ranks are placed by ccl.yaml.
+            if (impl_ != "fabric")
+                throw ConfigError(fmt::format("{}: PE_IPCQ sends over the packet fabric; run the ops with --impl "
+                                              "fabric",
+                                              where));
+            e.ipcq = ipcq::makeIpcqAllReduceOp();
+            CLI::App app{"op", opName};
+            e.ipcq->addOptions(app);
+            try {
+                app.parse(rest, false);
+            } catch (const CLI::ParseError& err) {
+                throw ConfigError(fmt::format("{}: {} (ipcq_allreduce takes its ranks' cores from ccl.yaml)", where,
+                                              err.what()));
+            }
+            e.ipcq->setConfigDir(configDir());
+            return e;
+        }
+        e.coll = makeCollective(opName);
+        if (!e.coll)
+            throw ConfigError(fmt::format("{}: unknown op '{}'; give one of all_gather, reduce_scatter, all_reduce, "
+                                          "all_to_all, broadcast or ipcq_allreduce, followed by its options",
+                                          where, opName));
         // The run's implementation and topology, unless the spec gives them
         // (then they must be the run's: one fabric or one set of EDMs).
         auto gives = [&](const char* opt) { return (" " + rest + " ").find(std::string(" ") + opt) != std::string::npos; };
@@ -313,14 +367,14 @@ private:
         if (!gives("--impl")) args += " --impl " + impl_;
         if (!gives("--topology")) args += " --topology " + topology_;
         CLI::App app{"op", opName};
-        e.w->addOptions(app);
+        e.coll->addOptions(app);
         app.add_option("--cores", e.cores, "worker cores of this op");
         try {
             app.parse(args, false);
         } catch (const CLI::ParseError& err) {
             throw ConfigError(fmt::format("{}: {}", where, err.what()));
         }
-        const nlohmann::json p = e.w->params();
+        const nlohmann::json p = e.coll->params();
         if (p.value("sweep", false)) throw ConfigError(fmt::format("{}: --sweep is not an option of a concurrent op", where));
         if (p["impl"] != impl_)
             throw ConfigError(fmt::format("{}: --impl {} but the run's ops share --impl {}; give --impl once, outside "
@@ -330,7 +384,7 @@ private:
             throw ConfigError(fmt::format("{}: --topology {} but the run's is {}; give --topology once, outside the "
                                           "--op specs",
                                           where, p["topology"].get<std::string>(), topology_));
-        e.w->setConfigDir(configDir());
+        e.coll->setConfigDir(configDir());
         return e;
     }
 

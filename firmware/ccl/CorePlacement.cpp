@@ -28,13 +28,20 @@ void parseRange(OpCores& op, std::size_t workers) {
 
 }  // namespace
 
-void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& workers) {
+void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& workers, const std::set<unsigned>& reserved,
+                  const std::string& reservedBy) {
+    constexpr int kReserved = -2;
     std::vector<int> owner(workers.size(), -1);
+    for (unsigned k : reserved)
+        if (k < owner.size()) owner[k] = kReserved;
     for (std::size_t i = 0; i < ops.size(); ++i) {
         OpCores& op = ops[i];
         if (op.given.empty()) continue;
         parseRange(op, workers.size());
         for (unsigned k = op.first; k <= op.last; ++k) {
+            if (owner[k] == kReserved)
+                throw ConfigError(fmt::format("{}: --cores {} overlaps the cores of {} at worker {} (core {})", op.where,
+                                              op.given, reservedBy, k, workers[k].str()));
             if (owner[k] >= 0) {
                 const OpCores& o = ops[std::size_t(owner[k])];
                 throw ConfigError(fmt::format("{}: --cores {} overlaps the cores {}-{} of {} at worker {} (core {}); "
@@ -47,7 +54,7 @@ void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& worke
     // The rest: the free cores in order, an equal run each.
     std::vector<unsigned> free;
     for (unsigned k = 0; k < workers.size(); ++k)
-        if (owner[k] < 0) free.push_back(k);
+        if (owner[k] == -1) free.push_back(k);  // neither given nor reserved
     std::size_t rest = 0;
     for (const OpCores& op : ops) rest += op.given.empty();
     if (!rest) return;

@@ -7,6 +7,7 @@
 
 #include "models/noc/NocTypes.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,10 @@ struct OpCores {
     unsigned last = 0;
 };
 
-/// Resolve every op's range over `workers`; ConfigError naming the op on a
-/// malformed or out-of-range text, an overlap, or too few free cores.
-void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& workers);
+/// Resolve every op's range over `workers`, keeping clear of the worker
+/// indices in `reserved` (taken by `reservedBy`); ConfigError naming the op
+/// on a malformed or out-of-range text, an overlap, or too few free cores.
+void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& workers,
+                  const std::set<unsigned>& reserved = {}, const std::string& reservedBy = "");
 
 }  // namespace cclsim::ccl

@@ -54,5 +54,22 @@ TEST(CorePlacement, OverlapsAndBadRangesNameTheOp) {
               std::string::npos);
 }
 
+TEST(CorePlacement, ReservedCoresAreKeptClear) {
+    // Cores another op placed itself (PE_IPCQ ranks) are neither shared out nor given.
+    std::vector<OpCores> ops{{"op1", ""}, {"op2", ""}};
+    placeOpCores(ops, grid(64), {0, 1, 2, 3, 4, 5, 6, 7}, "the IPCQ ranks");
+    EXPECT_EQ(ops[0].first, 8u);
+    EXPECT_EQ(ops[0].last, 35u);
+    EXPECT_EQ(ops[1].first, 36u);
+    EXPECT_EQ(ops[1].last, 63u);
+    std::vector<OpCores> given{{"op1", "4-9"}};
+    try {
+        placeOpCores(given, grid(64), {0, 1, 2, 3, 4, 5, 6, 7}, "the IPCQ ranks");
+        FAIL() << "no error";
+    } catch (const ConfigError& e) {
+        EXPECT_STREQ(e.what(), "op1: --cores 4-9 overlaps the cores of the IPCQ ranks at worker 4 (core 5-1)");
+    }
+}
+
 }  // namespace
 }  // namespace cclsim::ccl
