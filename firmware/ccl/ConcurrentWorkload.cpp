@@ -1,18 +1,20 @@
-// Host side of the concurrent workload: op specs -> one CollectiveOp each,
-// sharing one EDM per Ethernet core or one persistent fabric; per-op times
-// and the per-op split of every link direction the ops used.
+// Host side of the concurrent workload: op specs -> one CollectiveOp (or
+// IPCQ all-reduce) each, sharing one EDM per Ethernet core or one persistent
+// fabric; per-op times and the per-op split of every link direction.
 //
 // Build order (all before Runtime::launch):
 //   1. declare a stream per op on every Ethernet subsystem (per-op counters
 //      and VCD signals);
-//   2. --impl fabric: the shared fabric's routers over the ops' chip order;
+//   2. --impl fabric: the shared fabric's routers over the board's ring;
 //      --impl edm: one EdmFabric whose EDMs every op adds channels to;
-//   3. each op builds its tensors, worker kernels and fabric clients on its
-//      own cores (ops are built one after the other; buffers come from each
-//      chip's allocator, so they never overlap);
-//   4. the shared EDMs or fabric are built (the fabric's muxes take worker
-//      cores no op uses), then the ops create the kernels that need the
-//      fabric's connections.
+//   3. PE_IPCQ groups: ranks where ccl.yaml places them, rings, fabric
+//      clients and kernels; their cores are reserved;
+//   4. each collective builds its tensors, worker kernels and fabric clients
+//      on its own cores (ops are built one after the other; buffers come from
+//      each chip's allocator, so they never overlap);
+//   5. the shared EDMs or fabric are built (the fabric's muxes take worker
+//      cores no op uses), then the ops create what needs the fabric's
+//      connections (collective writers, IPCQ tables).
 //
 // Time of an op: from the launch on the op's chip that started last to when
 // the op's last worker kernel finished (the EDMs and routers are shared and
