@@ -2,6 +2,7 @@
 // of boards itself is written once, in sc_main/CMakeLists.txt; the registry
 // allBoards() is generated from it (BoardList.cpp in the build tree).
 #include "firmware/ccl/CollectiveWorkloads.h"
+#include "firmware/ccl/ConcurrentWorkload.h"
 #include "firmware/ipcq/IpcqWorkloads.h"
 #include "firmware/microbench/MicrobenchHosts.h"
 #include "firmware/noctrace/NocTraceWorkload.h"
@@ -18,6 +19,8 @@ std::vector<WorkloadFactory> allWorkloads() {
     return {
         // The collectives (firmware/ccl/).
         ccl::makeAllGather, ccl::makeReduceScatter, ccl::makeAllReduce, ccl::makeAllToAll, ccl::makeBroadcast,
+        // Several collectives at once on the same chips and links.
+        ccl::makeConcurrent,
         // Ethernet, DRAM and fabric microbenchmarks (firmware/microbench/).
         microbench::makeEthPing, microbench::makeRingPing, microbench::makeEthBandwidth, microbench::makeEdmStream,
         microbench::makeDramBandwidth, microbench::makeFabricPing, microbench::makeFabricBandwidth,

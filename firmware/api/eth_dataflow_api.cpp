@@ -86,7 +86,7 @@ bool eth_txq_is_busy(std::uint32_t q) {
 }
 
 void eth_send_packet(std::uint32_t q, std::uint32_t src_word_addr, std::uint32_t dest_word_addr,
-                     std::uint32_t num_words) {
+                     std::uint32_t num_words, std::uint32_t stream) {
     KernelContext& k = ctx();
     EriscCore& e = erisc(k, "eth_send_packet");
     const std::uint32_t w = e.config().eth.wordBytes;
@@ -99,11 +99,11 @@ void eth_send_packet(std::uint32_t q, std::uint32_t src_word_addr, std::uint32_t
     k.setWaypoint("ETXD");
     k.advance(k.core().costs().ethSendIssue);
     k.sync();
-    e.eth.send(q, src_word_addr * w, dest_word_addr * w, num_words * w);
+    e.eth.send(q, src_word_addr * w, dest_word_addr * w, num_words * w, stream);
     k.acted();
 }
 
-void eth_write_remote_reg(std::uint32_t q, std::uint32_t reg_addr, std::uint32_t val) {
+void eth_write_remote_reg(std::uint32_t q, std::uint32_t reg_addr, std::uint32_t val, std::uint32_t stream) {
     KernelContext& k = ctx();
     EriscCore& e = erisc(k, "eth_write_remote_reg");
     k.setWaypoint("ETXW");
@@ -113,7 +113,7 @@ void eth_write_remote_reg(std::uint32_t q, std::uint32_t reg_addr, std::uint32_t
     k.setWaypoint("ETXD");
     k.advance(k.core().costs().ethSendIssue);
     k.sync();
-    e.eth.sendRegAdd(q, reg_addr, val);
+    e.eth.sendRegAdd(q, reg_addr, val, stream);
     k.acted();
 }
 

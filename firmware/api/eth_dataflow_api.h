@@ -41,15 +41,17 @@ std::uint32_t eth_max_concurrent_transactions();
 eth_channel_sync_t eth_read_channel_sync(std::uint32_t addr);
 void eth_write_channel_sync(std::uint32_t addr, const eth_channel_sync_t& sync);
 
-/// Queue a send of `num_words` 16 B words on tx_cmd_q `q_num`.
+/// Queue a send of `num_words` 16 B words on tx_cmd_q `q_num`. `stream`
+/// (not in tt-metal: simulator bookkeeping) names the op the bytes belong to
+/// for the per-op link accounting of concurrent runs; 0: untagged.
 void eth_send_packet(std::uint32_t q_num, std::uint32_t src_word_addr, std::uint32_t dest_word_addr,
-                     std::uint32_t num_words);
+                     std::uint32_t num_words, std::uint32_t stream = 0);
 bool eth_txq_is_busy(std::uint32_t q_num = 0);
 /// Queue a remote register write on tx_cmd_q `q_num`: `val` is added to the
 /// 32-bit stream register at `reg_addr` of the core at the other end (stream
 /// registers increment on write; in the model they are L1 words the host
 /// reserved). Waits while the queue is busy, like eth_send_packet.
-void eth_write_remote_reg(std::uint32_t q_num, std::uint32_t reg_addr, std::uint32_t val);
+void eth_write_remote_reg(std::uint32_t q_num, std::uint32_t reg_addr, std::uint32_t val, std::uint32_t stream = 0);
 
 void eth_send_bytes(std::uint32_t src_addr, std::uint32_t dst_addr, std::uint32_t num_bytes,
                     std::uint32_t num_bytes_per_send = 16);

@@ -108,6 +108,7 @@ void emitCredit(KernelContext& k, PeIpcq& p, IpcqQueuePair& q) {
             p.setWait(IpcqWait{IpcqWait::Fabric, q.direction});
             fabric::PacketHeader h = unpackHeader(q.creditHeader);
             h.to_noc_unicast_atomic_inc(q.peerTailReg, 1);
+            h.set_stream(fabric::hdr::stream_of(q.creditHeader[0]));  // the group's tag (concurrent runs)
             connection(sessions()[&k].credit, q.direction, q.creditConnection).send_packet(h, 0, 0);
             p.setWait(IpcqWait{});
         }
@@ -214,6 +215,7 @@ void ipcq_send(ipcq_dir dir, std::uint32_t src, std::uint32_t nbytes, std::uint3
             p.setWait(IpcqWait{IpcqWait::Fabric, q.direction});
             fabric::PacketHeader h = unpackHeader(q.txHeader);
             h.to_noc_fused_unicast_write_atomic_inc(dst, q.peerHeadReg, 1, nbytes);
+            h.set_stream(fabric::hdr::stream_of(q.txHeader[0]));  // the group's tag (concurrent runs)
             connection(sessions()[&k].tx, q.direction, q.txConnection).send_packet(h, src, nbytes);
             p.setWait(IpcqWait{});
         }

@@ -52,23 +52,27 @@ std::string hexOf(const std::uint8_t* p, std::size_t n) {
     return out;
 }
 
-/// Worker cores of every chip, handed out in the architecture's order.
+/// Worker cores of every chip, handed out in the architecture's order (or
+/// the op's own cores when it shares the chips with other ops).
 class CoreAllocator {
 public:
-    CoreAllocator(const ArchConfig& arch, unsigned chips) : arch_(arch), next_(chips, 0) {}
+    CoreAllocator(const ArchConfig& arch, unsigned chips, const std::vector<CoreCoord>& own)
+        : pool_(own.empty() ? arch.workers : own), own_(!own.empty()), next_(chips, 0) {}
     CoreCoord take(unsigned chip, const CclSpec& s) {
-        if (next_[chip] >= arch_.workers.size())
+        if (next_[chip] >= pool_.size())
             throw ConfigError(fmt::format(
-                "{} with {} link(s) x {} worker(s) needs more than the {} worker cores of chip {}{}; use fewer "
-                "--workers or --links",
-                opName(s.op), s.links, s.workers, arch_.workers.size(), chip,
-                s.relay ? " (relayed hops take a worker per stream on every chip they cross)" : ""));
-        return arch_.workers[next_[chip]++];
+                "{} with {} link(s) x {} worker(s) needs more than the {} worker cores {}of chip {}{}; use fewer "
+                "--workers or --links{}",
+                opName(s.op), s.links, s.workers, pool_.size(), own_ ? "given to it (--cores) " : "", chip,
+                s.relay ? " (relayed hops take a worker per stream on every chip they cross)" : "",
+                own_ ? ", or give it more --cores" : ""));
+        return pool_[next_[chip]++];
     }
     unsigned maxUsed() const { return next_.empty() ? 0 : *std::max_element(next_.begin(), next_.end()); }
 
 private:
-    const ArchConfig& arch_;
+    std::vector<CoreCoord> pool_;
+    bool own_;
     std::vector<unsigned> next_;
 };
 
@@ -198,7 +202,7 @@ struct CclOp::Impl {
     std::deque<Relay> relays_;  ///< a deque: connectStreams keeps pointers to its elements
 
     Impl(Runtime& r, CclOp& o)
-        : rt(r), op(o), s(o.spec_), arch(r.platform().descriptor().arch), cores(arch, r.platform().numChips()) {}
+        : rt(r), op(o), s(o.spec_), arch(r.platform().descriptor().arch), cores(arch, r.platform().numChips(), o.spec_.sharing.cores) {}
 
     // ---- small helpers ------------------------------------------------------
 
@@ -540,6 +544,10 @@ struct CclOp::Impl {
             if (h.relayed()) return "relayed groups run on the EDM streams (--impl edm)";
         if (n > kMaxExchangeRanks) return fmt::format("at most {} ranks", kMaxExchangeRanks);
         const bool ring = t.ring() && n >= 3;
+        if (s.sharing.fabric || s.sharing.edm)
+            throw ConfigError(fmt::format("{} (method {}) runs a packet fabric of its own, which cannot share the "
+                                          "Ethernet cores with other ops; run the ops with --impl edm (a reduction: or another --method)",
+                                          opName(s.op), golden::methodName(s.method)));
         auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
                                                    FabricOptions{1, 0});
         if (s.pageBytes > fab->maxPayloadBytes())
@@ -693,8 +701,25 @@ struct CclOp::Impl {
         for (const CclHop& h : t.hops)
             if (h.relayed()) throw ConfigError("--impl fabric: relayed groups run on the EDM streams (--impl edm)");
         const bool ring = t.ring() && n >= 3;
-        auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
-                                                   FabricOptions{s.links, 0});
+        // The op's own fabric, or the persistent one it shares with other ops.
+        std::unique_ptr<FabricBuilder> own;
+        FabricBuilder* fab = s.sharing.fabric;
+        if (fab) {
+            const FabricTopology& ft = fab->topology();
+            if (ft.order != t.order || (ft.kind == FabricKind::Ring) != ring)
+                throw ConfigError(fmt::format(
+                    "{} --impl fabric: the shared fabric runs over the chips {} as a {}, this op over {} as a {}; "
+                    "ops sharing the fabric use one chip order and topology (or use --impl edm)",
+                    opName(s.op), fmt::join(ft.order, ","), ft.kind == FabricKind::Ring ? "ring" : "line",
+                    fmt::join(t.order, ","), ring ? "ring" : "line"));
+            if (fab->planes() < s.links)
+                throw ConfigError(fmt::format("{}: --links {} but the shared fabric has {} routing plane(s)",
+                                              opName(s.op), s.links, fab->planes()));
+        } else {
+            own = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
+                                                  FabricOptions{s.links, 0});
+            fab = own.get();
+        }
         const std::uint32_t payload = fab->maxPayloadBytes();
         if (s.pageBytes > payload)
             throw ConfigError(fmt::format("--impl fabric: a {} B page does not fit the fabric's {} B packet payload",
@@ -913,7 +938,14 @@ struct CclOp::Impl {
                     ++slotIdx;
                 }
             }
-        fab->build();
+        if (own) own->build();
+        // The writers need the fabric's connections: created now, or (a
+        // shared fabric) once the caller has built it after the last op.
+        auto writers = [&g, fab, ks = std::move(ks), index = std::move(index), inter, ring, nn = n, rtp = &rt,
+                        stream = s.sharing.stream]() mutable {
+        const CclTopology& t = g.topo;
+        Runtime& rt = *rtp;
+        auto at = [nn](long p) { return unsigned(((p % long(nn)) + long(nn)) % long(nn)); };
         for (K& k : ks) {
             FabricRingArgs& a = k.a;
             const unsigned next = k.dir == 0 ? at(long(k.pos) + 1) : at(long(k.pos) - 1);
@@ -945,9 +977,9 @@ struct CclOp::Impl {
             const unsigned chip = t.order[k.pos];
             Program& p = rt.program(chip);
             FabricRingArgs reader = a;
-            reader.role = 0;
+            reader.role = 0 | stream << 8;
             FabricRingArgs writer = a;
-            writer.role = 1;
+            writer.role = 1 | stream << 8;
             KernelConfig wc;
             wc.noc = 1;
             wc.vc = unsigned(DmaVc::Comm);
@@ -957,7 +989,13 @@ struct CclOp::Impl {
             p.setRuntimeArgs(wh, pack_args(writer));
             p.setRuntimeArgs(k.reader, pack_args(reader));
         }
-        op.packetFabrics_.push_back(std::move(fab));
+        };
+        if (own) {
+            writers();
+            op.packetFabrics_.push_back(std::move(own));
+        } else {
+            op.afterFabric_.push_back(std::move(writers));
+        }
     }
 
     /// --impl fabric all_to_all (tt-metal all_to_all_async): per rank W
@@ -1069,7 +1107,9 @@ struct CclOp::Impl {
         const unsigned slots = s.impl == CclSpec::Impl::Edm ? s.edmBuffers : 1;  // EDM channels only
         // Kernel region after the handshake word and the EDM's ack word; per
         // channel: its semaphore and `slots` slots of payload + sync word.
-        const std::uint32_t region = arch.erisc.kernelRegionEnd() - (arch.erisc.unreservedBase + 32);
+        // Ops sharing the Ethernet cores' EDMs split the region between them.
+        const std::uint32_t region =
+            (arch.erisc.kernelRegionEnd() - (arch.erisc.unreservedBase + 32)) / std::max(1u, s.sharing.edmShare);
         const std::uint32_t perChannel = region / ch;
         const std::uint32_t perSlot = perChannel > 16 ? (perChannel - 16) / slots : 0;
         const std::uint32_t fit = perSlot > 16 ? (perSlot - 16) / page * page : 0;
@@ -1184,7 +1224,16 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
                                         : mp.gatherDirs;
     impl.blockPages = std::uint32_t(blockPages_);
     impl.choosePacket();
-    fabric_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
+    if (s.sharing.edm) {
+        fabric_ = s.sharing.edm;
+        if (fabric_->buffersPerChannel() != s.edmBuffers)
+            throw ConfigError(fmt::format("{}: --edm-buffers {} but the ops sharing the EDMs use {}", opName(s.op),
+                                          s.edmBuffers, fabric_->buffersPerChannel()));
+    } else {
+        ownEdm_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
+        fabric_ = ownEdm_.get();
+    }
+    fabric_->beginOp(packetBytes(), s.sharing.stream);
 
     for (CclGroup& g : groups_) {
         golden::Collective& gc = g.golden;
@@ -1258,7 +1307,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         }
     }
     impl.buildRelays(fabric_->payloadBytes());
-    fabric_->build();
+    if (ownEdm_) ownEdm_->build();  // a shared one: built by the caller after the last op
     maxCores_ = impl.cores.maxUsed();
 
     // The inputs: the user's, or generated; the host loads them (zero
@@ -1285,6 +1334,11 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
             inLayout_.toPages(g.inputs[pos], [&](std::uint64_t page, const std::uint8_t* bytes) { rt.writePage(b, page, bytes); });
         }
     }
+}
+
+void CclOp::finishBuild() {
+    for (auto& f : afterFabric_) f();
+    afterFabric_.clear();
 }
 
 std::vector<unsigned> CclOp::chips() const {

@@ -23,6 +23,7 @@
 #include "golden/Golden.h"
 #include "runtime/Runtime.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,6 +68,27 @@ struct CclSpec {
     /// Inputs given by the user, per group and rank (count elements each);
     /// empty: generated from the seed.
     std::vector<std::vector<golden::Tensor>> inputs;
+
+    /// Several ops at once on the same chips and links (ccl/ConcurrentWorkload):
+    /// what this op shares with the others. Default: nothing (the op alone).
+    struct Sharing {
+        /// One EDM per Ethernet core for every op (--impl edm): this op adds
+        /// its own channels to it; the caller builds it after the last op.
+        EdmFabric* edm = nullptr;
+        /// The persistent packet fabric (--impl fabric): one router per link
+        /// end for every op; this op connects its own workers (through a mux
+        /// when a router has several clients). Built by the caller, after
+        /// which finishBuild() creates the kernels that need its connections.
+        fabric::FabricBuilder* fabric = nullptr;
+        /// This op's worker cores (the same on every chip), in the order it
+        /// takes them; empty: every worker core.
+        std::vector<CoreCoord> cores;
+        /// Tag of this op's Ethernet traffic (per-op link accounting); 0: none.
+        unsigned stream = 0;
+        /// Ops whose EDM channels share each Ethernet core's kernel region:
+        /// this op sizes its packets in 1/edmShare of it.
+        unsigned edmShare = 1;
+    } sharing;
 
     TopologyKind topology() const { return method == golden::Method::Line ? TopologyKind::Line : TopologyKind::Ring; }
 };
@@ -137,11 +159,18 @@ public:
     /// Compare every rank's output with the golden reference.
     CclCheck check(Runtime& rt) const;
 
+    /// Sharing a fabric: create the kernels that wait for the fabric's
+    /// connections. Call once, after the shared FabricBuilder::build().
+    void finishBuild();
+
 private:
     struct Impl;
     CclSpec spec_;
     std::vector<CclGroup> groups_;
-    std::unique_ptr<EdmFabric> fabric_;
+    std::unique_ptr<EdmFabric> ownEdm_;
+    EdmFabric* fabric_ = nullptr;  ///< ownEdm_, or the one shared with other ops
+    /// Kernel creation deferred until a shared packet fabric is built.
+    std::vector<std::function<void()>> afterFabric_;
     /// Packet fabrics of the broadcast method's exchange (one per group).
     std::vector<std::unique_ptr<fabric::FabricBuilder>> packetFabrics_;
     std::vector<unsigned> dirs_;

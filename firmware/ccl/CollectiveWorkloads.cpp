@@ -55,9 +55,12 @@ std::string sizeText(std::uint64_t b) {
     return fmt::format("{}", b);
 }
 
-class Collective final : public Workload {
+class Collective final : public CollectiveOp {
 public:
     explicit Collective(Op op) : op_(op) {}
+
+    void setSharing(const CclSpec::Sharing& sharing) override { sharing_ = sharing; }
+    CclOp* op() override { return op_impl_.get(); }
 
     std::string name() const override { return opName(op_); }
     std::string description() const override {
@@ -287,6 +290,7 @@ public:
         // Consecutive and orthogonal groups whose members are not neighbours
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
+        s.sharing = sharing_;
         op_impl_ = std::make_unique<CclOp>(rt, s);
     }
 
@@ -618,6 +622,7 @@ private:
     std::string skipped_;
     std::unique_ptr<CclOp> op_impl_;
     CclCheck check_;
+    CclSpec::Sharing sharing_;
 };
 
 }  // namespace
@@ -627,5 +632,11 @@ std::unique_ptr<Workload> makeReduceScatter() { return std::make_unique<Collecti
 std::unique_ptr<Workload> makeAllReduce() { return std::make_unique<Collective>(Op::AllReduce); }
 std::unique_ptr<Workload> makeAllToAll() { return std::make_unique<Collective>(Op::AllToAll); }
 std::unique_ptr<Workload> makeBroadcast() { return std::make_unique<Collective>(Op::Broadcast); }
+
+std::unique_ptr<CollectiveOp> makeCollective(const std::string& name) {
+    for (Op op : {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast})
+        if (name == opName(op)) return std::make_unique<Collective>(op);
+    return nullptr;
+}
 
 }  // namespace cclsim::ccl

@@ -39,6 +39,12 @@ public:
     /// Check peers and create every EDM kernel. Call once.
     void build();
 
+    /// Several ops share the EDMs (one per Ethernet core, as one kernel runs
+    /// on a core): the channels connected from now on belong to an op whose
+    /// messages carry `payloadBytes`; with `stream` > 0 their buffers are
+    /// declared to both Ethernet subsystems of the link as that op's traffic.
+    void beginOp(std::uint32_t payloadBytes, unsigned stream);
+
     std::uint32_t payloadBytes() const { return payload_; }
     unsigned buffersPerChannel() const { return buffers_; }
     /// Total messages over all channels (for progress reports).
@@ -56,6 +62,7 @@ private:
     std::map<std::pair<unsigned, unsigned>, std::unique_ptr<edm::EdmBuilder>> edms_;
     std::vector<std::pair<edm::EdmBuilder*, edm::EdmBuilder*>> peers_;
     std::uint64_t messages_ = 0;
+    unsigned stream_ = 0;
     bool built_ = false;
 };
 

@@ -252,7 +252,10 @@ constexpr std::uint32_t kDstSend = 1;    ///< bit: to the next chip's landing te
 constexpr std::uint32_t kDstLocal = 2;   ///< bit: to this chip's output
 }  // namespace ring_step
 struct FabricRingArgs {
-    std::uint32_t role = 0;               ///< 0 reader, 1 writer
+    /// Bits 0..7: 0 reader, 1 writer. Bits 8..15: the op's stream tag, set in
+    /// every packet header it sends (concurrent runs' per-op link accounting;
+    /// 0 untagged). One word, so the argument count and the dispatch stay as they were.
+    std::uint32_t role = 0;
     std::uint32_t page_bytes = 0;
     std::uint32_t pages_per_packet = 1;   ///< 1, or 2 with scatter writes
     std::uint32_t block_pages = 0;        ///< B: pages of a block

@@ -64,7 +64,7 @@ bool needs_recv(std::uint32_t kind) { return kind == rs::kSrcRecv || kind == rs:
 
 void fabric_ring_reader_main() {
     const FabricRingArgs a = read_args<FabricRingArgs>();
-    fw_assert(a.role == 0, "fabric_ring_reader: arguments of a writer");
+    fw_assert((a.role & 0xff) == 0, "fabric_ring_reader: arguments of a writer");
     const std::vector<std::uint32_t> mine = pages_of(a);
     const std::uint32_t n = std::uint32_t(mine.size());
     const std::uint32_t ppp = a.pages_per_packet;
@@ -165,11 +165,12 @@ void fabric_ring_reader_main() {
 
 void fabric_ring_writer_main() {
     const FabricRingArgs a = read_args<FabricRingArgs>();
-    fw_assert(a.role == 1, "fabric_ring_writer: arguments of a reader");
+    fw_assert((a.role & 0xff) == 1, "fabric_ring_writer: arguments of a reader");
     const std::vector<std::uint32_t> mine = pages_of(a);
     const std::uint32_t n = std::uint32_t(mine.size());
     const std::uint32_t ppp = a.pages_per_packet;
     const std::uint32_t slot_bytes = ppp * a.page_bytes;
+    const std::uint32_t stream = a.role >> 8;
     WorkerToFabricEdmSender tx;
     if (a.has_conn) {
         tx = WorkerToFabricEdmSender(a.conn);
@@ -185,6 +186,7 @@ void fabric_ring_writer_main() {
         h.set_chips(a.chip, a.next_chip);
         h.to_noc_unicast_atomic_inc(get_noc_addr(a.next_sem_xy[sel] >> 16, a.next_sem_xy[sel] & 0xffff, a.next_sem[sel]),
                                     1, /*flush=*/true);
+        h.set_stream(stream);
         tx.send_packet(h, 0, 0);
     };
     WAYPOINT("FRS");
@@ -207,6 +209,7 @@ void fabric_ring_writer_main() {
                                                    a.page_bytes, 2 * a.page_bytes);
                 else
                     h.to_noc_unicast_write(next_page_addr(b, mine[i]), a.page_bytes);
+                h.set_stream(stream);
                 tx.send_packet(h, slot, k * a.page_bytes);
                 since_sync += k;
                 if (a.sync_pages && since_sync >= a.sync_pages && i + k < n) {

@@ -166,9 +166,9 @@ private:
         // Tell the receiving router which channel to credit.
         l1_write_u32(slot, (cmd & ~0xff00u) | (c << 8));
         const std::uint32_t bytes = a_.header_bytes + round16(payload);
-        eth_send_packet(kDataTxq, slot >> 4, rx_slot(s.vc, total_sent_[s.vc]) >> 4, bytes >> 4);
+        eth_send_packet(kDataTxq, slot >> 4, rx_slot(s.vc, total_sent_[s.vc]) >> 4, bytes >> 4, hdr::stream_of(cmd));
         // Behind the payload on the same queue: the receiver sees the data first.
-        eth_write_remote_reg(kDataTxq, l_.rx_pkts_sent[s.vc], 1);
+        eth_write_remote_reg(kDataTxq, l_.rx_pkts_sent[s.vc], 1, hdr::stream_of(cmd));
         ++s.sent;
         ++total_sent_[s.vc];
         trace_value(0, total_sent_[0] + total_sent_[1]);
@@ -312,7 +312,7 @@ private:
 
     /// Perform the packet's command on this chip; false if it must wait.
     bool deliver(unsigned v, std::uint32_t slot, std::uint32_t cmd, std::uint32_t trid) {
-        const auto type = NocSendType(cmd & 0xff);
+        const auto type = NocSendType(cmd & hdr::kTypeMask);
         const std::uint32_t size = cmd >> 16;
         auto rd64 = [&](std::uint32_t off) {
             return std::uint64_t(l1_read_u32(slot + off)) | (std::uint64_t(l1_read_u32(slot + off + 4)) << 32);

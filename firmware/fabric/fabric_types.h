@@ -10,7 +10,10 @@
 // first 48 (1D) or 80 (2D) bytes of it:
 //
 //   off  size  field
-//    0    1    noc_send_type (NocSendType)
+//    0    1    noc_send_type (NocSendType, bits 0..2) | stream << 3: the op
+//              that sent the packet (bits 3..7; not in tt-metal, simulator
+//              bookkeeping for the per-op link accounting of concurrent runs;
+//              0: untagged)
 //    1    1    src_ch_id: the sender channel of the router that sent it last
 //    2    2    payload_size_bytes
 //    4    4    route: 1D two bits per remaining hop (low bits = next chip),
@@ -92,13 +95,24 @@ constexpr std::uint32_t kMinBytes1d = 48;
 constexpr std::uint32_t kMinBytes1dLong = 64;
 constexpr std::uint32_t kMinBytes2d = 80;
 constexpr std::uint32_t kWords = 24;     ///< 96 B: the largest header we build
+constexpr std::uint32_t kTypeMask = 0x7;   ///< noc_send_type bits of word 0
+constexpr std::uint32_t kStreamShift = 3;  ///< stream tag: bits 3..7 of word 0
+constexpr std::uint32_t kMaxStream = 31;
+/// The stream tag of a header's command word (0: untagged).
+constexpr std::uint32_t stream_of(std::uint32_t cmd) { return (cmd >> kStreamShift) & kMaxStream; }
 }  // namespace hdr
 
 /// A packet header in host/firmware form; `words` is its L1 image.
 struct PacketHeader {
     std::uint32_t words[hdr::kWords] = {};
 
-    NocSendType noc_send_type() const { return NocSendType(words[0] & 0xff); }
+    NocSendType noc_send_type() const { return NocSendType(words[0] & hdr::kTypeMask); }
+    std::uint32_t stream() const { return hdr::stream_of(words[0]); }
+    /// Tag the packet with the op that sends it (after the to_noc_* call).
+    PacketHeader& set_stream(std::uint32_t s) {
+        words[0] = (words[0] & ~(hdr::kMaxStream << hdr::kStreamShift)) | ((s & hdr::kMaxStream) << hdr::kStreamShift);
+        return *this;
+    }
     std::uint32_t src_ch_id() const { return (words[0] >> 8) & 0xff; }
     std::uint32_t payload_size_bytes() const { return words[0] >> 16; }
     std::uint64_t noc_addr() const { return get64(hdr::kNocAddr); }

@@ -98,7 +98,7 @@ ProcessGroup::ProcessGroup(Runtime& rt, GroupConfig cfg, const GroupOptions& opt
     buildNeighbors();
     allocateRings();
     buildFabric();
-    install();
+    if (!opts_.sharedFabric) install();  // else finishInit(), once the shared fabric is built
     rt_.addDiagnostic([this] { return pointerDump() + waitForReport(); });
 }
 
@@ -296,24 +296,32 @@ void ProcessGroup::buildFabric() {
                 const unsigned n = (nb.canSend ? 1 : 0) + (cfg_.creditMode.value == CreditMode::Fabric ? 1 : 0);
                 busiest = std::max(busiest, clients[{r.chip, first}] += n);
             }
-        fabric::FabricOptions fo;
-        fo.maxPlanes = busiest;
-        fabric_ = std::make_unique<fabric::FabricBuilder>(rt_, topo, fo);
+        if (opts_.sharedFabric) {
+            fab_ = opts_.sharedFabric;
+            for (unsigned c : order)
+                if (!fab_->topology().contains(c))
+                    throw ConfigError(fmt::format("chip {} is not part of the shared fabric", c));
+        } else {
+            fabric::FabricOptions fo;
+            fo.maxPlanes = busiest;
+            fabric_ = std::make_unique<fabric::FabricBuilder>(rt_, topo, fo);
+            fab_ = fabric_.get();
+        }
     } catch (const ConfigError& e) {
         fail(cfg_.fabric.given ? cfg_.fabric.where : cfg_.file,
              fmt::format("the ranks' chips ({}) need a packet fabric ({}): {}", fmt::join(order, ", "), kind, e.what()));
     }
-    if (cfg_.slotSize.value > fabric_->maxPayloadBytes())
+    if (cfg_.slotSize.value > fab_->maxPayloadBytes())
         fail(cfg_.slotSize.given ? cfg_.slotSize.where : cfg_.file,
              fmt::format("slot_size {} B exceeds the fabric's largest payload ({} B): a cross-chip send is one packet",
-                         cfg_.slotSize.value, fabric_->maxPayloadBytes()));
+                         cfg_.slotSize.value, fab_->maxPayloadBytes()));
     // One client per cross-chip sending direction (and per credit direction
     // in fabric credit mode), spread over the routing planes.
     std::map<std::pair<unsigned, unsigned>, unsigned> perRouter;
     auto addClient = [&](const RankInfo& r, unsigned peerChip) {
-        const fabric::Dir first = fabric_->route(r.chip, peerChip).first();
-        const unsigned plane = perRouter[{r.chip, unsigned(first)}]++ % fabric_->planes();
-        return fabric_->addClient(r.chip, r.core, first, plane);
+        const fabric::Dir first = fab_->route(r.chip, peerChip).first();
+        const unsigned plane = perRouter[{r.chip, unsigned(first)}]++ % fab_->planes();
+        return fab_->addClient(r.chip, r.core, first, plane);
     };
     for (const RankInfo& r : ranks_) {
         for (const auto& [dir, nb] : neighbors_[r.rank]) {
@@ -325,7 +333,13 @@ void ProcessGroup::buildFabric() {
                 creditClients_[{r.rank, unsigned(dir)}] = addClient(r, peerChip);
         }
     }
-    fabric_->build();
+    if (fabric_) fabric_->build();
+}
+
+void ProcessGroup::finishInit() {
+    if (installed_) throw std::logic_error("ProcessGroup::finishInit twice");
+    if (fab_ && !fab_->built()) throw std::logic_error("ProcessGroup::finishInit before the shared fabric is built");
+    install();
 }
 
 Tick ProcessGroup::pathLatency(unsigned fromChip, CoreCoord from, unsigned toChip, CoreCoord to,
@@ -340,14 +354,14 @@ Tick ProcessGroup::pathLatency(unsigned fromChip, CoreCoord from, unsigned toChi
         return std::min(pf.chip(chip).noc(0).unloadedLatency(a, b), pf.chip(chip).noc(1).unloadedLatency(a, b));
     };
     if (fromChip == toChip) return nocHop(fromChip, from, to) + transferTicks(bytes, noc.linkBytesPerNs);
-    const fabric::Route r = fabric_->route(fromChip, toChip);
+    const fabric::Route r = fab_->route(fromChip, toChip);
     const EthConfig& eth = arch.erisc.eth;
-    const std::uint32_t wire = bytes + fabric_->headerBytes();
+    const std::uint32_t wire = bytes + fab_->headerBytes();
     Tick t = 0;
     unsigned chip = fromChip;
     CoreCoord at = from;
     for (fabric::Dir dir : r.hops) {
-        const fabric::RouterInfo& ri = fabric_->router(chip, 0, dir);
+        const fabric::RouterInfo& ri = fab_->router(chip, 0, dir);
         t += nocHop(chip, at, ri.core);
         t += arch.cycles(arch.fabric.routerPacketCycles) + eth.deliveryLatency(wire) +
              transferTicks(double(wire + eth.packetOverheadBytes), eth.lineBytesPerNs);
@@ -368,6 +382,7 @@ void ProcessGroup::readRing(const Ring& r, std::uint64_t seq, std::uint32_t n, s
 }
 
 void ProcessGroup::install() {
+    installed_ = true;
     Platform& pf = rt_.platform();
     const bool data = pf.options().storePayload;
     IpcqPolicy policy;
@@ -421,12 +436,12 @@ void ProcessGroup::install() {
             q.crossChip = peer.chip != r.chip;
             if (q.crossChip) {
                 if (nb.canSend) {
-                    q.txConnection = words(fabric_->connection(txClients_.at({r.rank, unsigned(d)})));
-                    q.txHeader = words(fabric_->header(r.chip, peer.chip));
+                    q.txConnection = words(fab_->connection(txClients_.at({r.rank, unsigned(d)})));
+                    q.txHeader = words(fabric::PacketHeader(fab_->header(r.chip, peer.chip)).set_stream(opts_.stream));
                 }
                 if (creditClients_.count({r.rank, unsigned(d)})) {
-                    q.creditConnection = words(fabric_->connection(creditClients_.at({r.rank, unsigned(d)})));
-                    q.creditHeader = words(fabric_->header(r.chip, peer.chip));
+                    q.creditConnection = words(fab_->connection(creditClients_.at({r.rank, unsigned(d)})));
+                    q.creditHeader = words(fabric::PacketHeader(fab_->header(r.chip, peer.chip)).set_stream(opts_.stream));
                 }
             }
             if (q.self.n_slots) {

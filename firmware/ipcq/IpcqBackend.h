@@ -54,6 +54,12 @@ struct GroupOptions {
     /// Check invariants I1, I2, I5, I6 (payload hashes in data mode) on every
     /// send, arrival, recv and credit. I7 and the F-errors are always checked.
     bool checkInvariants = true;
+    /// Several ops at once (ccl/ConcurrentWorkload): the persistent fabric the
+    /// group shares with them. The group adds its clients to it; the caller
+    /// builds it, then calls finishInit(). Null: a fabric of the group's own.
+    fabric::FabricBuilder* sharedFabric = nullptr;
+    /// Tag of the group's fabric packets (per-op link accounting); 0: none.
+    unsigned stream = 0;
 };
 
 class ProcessGroup {
@@ -89,7 +95,9 @@ public:
     TopologyKind topology() const { return topology_; }
     const AlgoShape& shape() const { return shape_; }
     std::vector<unsigned> chips() const;
-    const fabric::FabricBuilder* fabric() const { return fabric_.get(); }
+    const fabric::FabricBuilder* fabric() const { return fab_; }
+    /// A shared fabric: push the tables once the caller has built the fabric.
+    void finishInit();
     PeIpcq& ipcqOf(unsigned rank) const;
     /// Fast-path credit latency of rank's direction `d` (to its sender).
     Tick creditLatency(unsigned rank, IpcqDir d) const;
@@ -129,7 +137,9 @@ private:
     GroupNeighbors neighbors_;
     /// rx ring of (rank, direction), if a peer sends into it.
     std::vector<std::array<std::optional<Ring>, kIpcqDirs>> rings_;
-    std::unique_ptr<fabric::FabricBuilder> fabric_;
+    std::unique_ptr<fabric::FabricBuilder> fabric_;  ///< the group's own fabric
+    fabric::FabricBuilder* fab_ = nullptr;           ///< fabric_, or the shared one
+    bool installed_ = false;
     std::map<std::pair<unsigned, unsigned>, fabric::ClientId> txClients_, creditClients_;  ///< (rank, dir)
     std::vector<std::unique_ptr<IpcqEdge>> edges_;
     std::vector<std::vector<Tick>> creditLatency_;

@@ -73,8 +73,15 @@ nlohmann::json groupJson(const ProcessGroup& pg) {
             {"credit_latency_ns_max", ticksToNs(hi)}};
 }
 
-class IpcqAllReduce final : public Workload {
+class IpcqAllReduce final : public IpcqAllReduceOp {
 public:
+    void setSharing(fabric::FabricBuilder* fabric, unsigned stream) override {
+        sharedFabric_ = fabric;
+        stream_ = stream;
+    }
+    void finishBuild() override { pg_->finishInit(); }
+    const ProcessGroup* group() const override { return pg_.get(); }
+
     std::string name() const override { return "ipcq_allreduce"; }
     std::string description() const override {
         return "all-reduce (sum) by worker-core kernels over PE_IPCQ queues, algorithm from ccl.yaml, data checked";
@@ -107,6 +114,8 @@ public:
         GroupOptions o;
         o.trace = traceFile_ = openTrace(trace_);
         o.checkInvariants = checks_ == "on";
+        o.sharedFabric = sharedFabric_;
+        o.stream = stream_;
         pg_ = ProcessGroup::init_process_group(rt, cclFile(), algorithm_, o);
         const golden::DType t = golden::parseDType(dtype_);
         const std::uint64_t bytes = size_.empty() ? std::uint64_t(pg_->world_size()) * pg_->config().nElem.value *
@@ -218,6 +227,8 @@ private:
     std::FILE* traceFile_ = nullptr;
     std::unique_ptr<ProcessGroup> pg_;
     std::string status_ = "off", failure_;
+    fabric::FabricBuilder* sharedFabric_ = nullptr;
+    unsigned stream_ = 0;
 };
 
 // ---- T5 latency ----------------------------------------------------------------
@@ -426,6 +437,7 @@ private:
 }  // namespace
 
 std::unique_ptr<Workload> makeIpcqAllReduce() { return std::make_unique<IpcqAllReduce>(); }
+std::unique_ptr<IpcqAllReduceOp> makeIpcqAllReduceOp() { return std::make_unique<IpcqAllReduce>(); }
 std::unique_ptr<Workload> makeIpcqLatency() { return std::make_unique<IpcqLatency>(); }
 
 }  // namespace cclsim::ipcq

@@ -11,7 +11,26 @@
 
 #include <memory>
 
+namespace cclsim::fabric {
+class FabricBuilder;
+}
+
 namespace cclsim::ipcq {
+
+class ProcessGroup;
+
+/// ipcq_allreduce as one op of a concurrent run (ccl/ConcurrentWorkload):
+/// the same options and report, its ranks' packets on a fabric it shares.
+class IpcqAllReduceOp : public Workload {
+public:
+    /// Set before build(): the shared fabric and the stream tag of its packets.
+    virtual void setSharing(fabric::FabricBuilder* fabric, unsigned stream) = 0;
+    /// After the shared fabric is built: push the group's tables.
+    virtual void finishBuild() = 0;
+    /// The group build() made (null before).
+    virtual const ProcessGroup* group() const = 0;
+};
+std::unique_ptr<IpcqAllReduceOp> makeIpcqAllReduceOp();
 
 std::unique_ptr<Workload> makeIpcqAllReduce();
 std::unique_ptr<Workload> makeIpcqLatency();

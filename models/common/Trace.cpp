@@ -203,6 +203,15 @@ bool isOverview(const std::string& name) {
     return leaf == "tx_util_pct";
 }
 
+/// An op's traffic on a link direction (EthSubsystem's streamK_tx_bytes /
+/// streamK_tx_busy, K > 0): listed after the utilisation.
+bool isOpStream(const std::string& name) {
+    const std::string leaf = name.substr(name.rfind('.') + 1);
+    return leaf.rfind("stream", 0) == 0 && leaf.rfind("stream0_", 0) != 0 &&
+           (leaf.size() > 9 && (leaf.compare(leaf.size() - 9, 9, "_tx_bytes") == 0 ||
+                                leaf.compare(leaf.size() - 8, 8, "_tx_busy") == 0));
+}
+
 /// "eth9" < "eth14": runs of digits compare as numbers.
 bool naturalLess(const std::string& a, const std::string& b) {
     std::size_t i = 0, j = 0;
@@ -352,6 +361,25 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
         os << "@1000200\n-" << label << "\n";
     }
     if (healthOpen) os << "@1000200\n-link health (--faults)\n";
+
+    // Concurrent ops: per link direction, each op's bytes sent (analog) and
+    // busy edges (stream k = op k; stream 0, untagged control, stays in its core's group).
+    std::vector<const Decl*> streams;
+    for (const Decl& d : decls_)
+        if (isOpStream(d.name) && d.nonZero) streams.push_back(&d);
+    std::stable_sort(streams.begin(), streams.end(), [](const Decl* a, const Decl* b) { return naturalLess(a->name, b->name); });
+    if (!streams.empty()) {
+        const std::string name = "per-op link traffic: streamK = op K";
+        os << "@800200\n-" << name << "\n";
+        for (const Decl* dp : streams) {
+            const Decl& d = *dp;
+            if (d.width > 1)
+                os << "@8024\n+{" << alias(d.name, 1) << "} " << d.name << "[" << d.width - 1 << ":0]\n";
+            else
+                os << flags(d) << "\n+{" << alias(d.name, 1) << "} " << d.name << "\n";
+        }
+        os << "@1000200\n-" << name << "\n";
+    }
 
     // Group key: first two components (board.chipN) and the first three (core).
     std::vector<std::size_t> order;

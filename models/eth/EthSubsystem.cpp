@@ -42,6 +42,12 @@ void EthSubsystem::trace(TraceFile& tf) {
     // the trace writes the window, from the busy time accumulated above, so
     // it adds no simulation event.
     utilSig_.attach(tf, n + ".tx_util_pct");
+    // Concurrent ops: per stream, high while one of its commands serialises,
+    // and the payload bytes it has sent so far (stream 0: untagged traffic).
+    for (std::size_t k = 0; k < streamBusySig_.size(); ++k) {
+        streamBusySig_[k].attach(tf, fmt::format("{}.stream{}_tx_busy", n, k));
+        streamBytesSig_[k].attach(tf, fmt::format("{}.stream{}_tx_bytes", n, k));
+    }
     tf.addSampler([this](Tick start, Tick end) {
         const Tick busy = busyTicks_ + (txBusy_ ? end - busySince_ : 0);
         const Tick inWindow = busy - busyAtWindowStart_;
@@ -63,6 +69,37 @@ void EthSubsystem::trace(TraceFile& tf) {
                                    h.uncorrectedCodewords, h.retransmittedFrames, h.lostFrames};
         for (std::size_t i = 0; i < healthSigs_.size(); ++i) healthSigs_[i].set(v[i]);
     });
+}
+
+void EthSubsystem::declareStreams(unsigned streams) {
+    if (streams + 1 <= streamStats_.size()) return;
+    streamStats_.resize(streams + 1);
+    streamInflight_.resize(streams + 1, 0);
+    streamBusySig_.resize(streams + 1, TraceSignal(1));
+    streamBytesSig_.resize(streams + 1, TraceSignal(48));
+}
+
+void EthSubsystem::tagRegion(std::uint32_t lo, std::uint32_t hi, unsigned stream) {
+    if (stream >= streamStats_.size())
+        CCLSIM_ERROR(name(), "tagRegion: stream {} was not declared ({} streams)", stream, streamStats_.size() - 1);
+    regions_.push_back(TaggedRegion{lo, hi, stream});
+}
+
+unsigned EthSubsystem::streamOf(unsigned tagged, std::uint32_t dst) const {
+    if (streamStats_.empty()) return 0;
+    if (tagged >= streamStats_.size())
+        CCLSIM_ERROR(name(), "eth send tagged with stream {} but {} streams were declared", tagged,
+                     streamStats_.size() - 1);
+    if (tagged) return tagged;
+    for (const TaggedRegion& r : regions_)
+        if (dst >= r.lo && dst < r.hi) return r.stream;
+    return 0;
+}
+
+void EthSubsystem::streamBusy(unsigned stream, int delta) {
+    if (streamInflight_.empty()) return;
+    streamInflight_[stream] = unsigned(int(streamInflight_[stream]) + delta);
+    streamBusySig_[stream].set(streamInflight_[stream] ? 1 : 0);
 }
 
 void EthSubsystem::connect(EthSubsystem& peer, const EthLinkInfo& info) {
@@ -115,7 +152,8 @@ void EthSubsystem::release(Command* c) {
     free_.push_back(c);  // keeps its payload buffers for reuse
 }
 
-void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) {
+void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes,
+                        unsigned stream) {
     check(q, srcAddr, dstAddr, bytes);
     if (busy(q)) CCLSIM_ERROR(name(), "eth send on tx_cmd_q {} while it is busy ({} commands queued)", q, depth(q));
     Command* c = allocate();
@@ -125,10 +163,11 @@ void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr
     c->wire = cfg_.wireBytes(bytes);
     if (faults_) c->wire += faults_->replayWireBytes(bytes);  // Go-Back-N replays of CRC failures
     c->regAdd = false;
+    c->stream = streamOf(stream, dstAddr);
     mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
 }
 
-void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend) {
+void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend, unsigned stream) {
     const auto desc = [&] { return fmt::format("(q={} reg=0x{:x} value={})", q, dstAddr, addend); };
     if (q >= cfg_.txQueues) CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues, desc());
     if (!link_.connected) CCLSIM_ERROR(name(), "eth register write on a channel with no Ethernet link {}", desc());
@@ -148,10 +187,12 @@ void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t a
     if (faults_) c->wire += faults_->replayWireBytes(c->bytes);
     c->regAdd = true;
     c->addend = addend;
+    c->stream = streamOf(stream, dstAddr);
     mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
 }
 
 void EthSubsystem::startCommand(Command* c) {
+    streamBusy(c->stream, +1);
     if (c->regAdd) {
         if (inflightSig_.attached()) inflightSig_.add(std::int64_t(std::llround(c->wire)));
         return;
@@ -182,6 +223,15 @@ void EthSubsystem::finishCommand(Command* c) {
     stats_.frames += cfg_.frames(c->bytes);
     stats_.payloadBytes += c->bytes;
     stats_.wireBytes += c->wire;
+    if (!streamStats_.empty()) {
+        EthStreamStats& st = streamStats_[c->stream];
+        ++st.commands;
+        st.payloadBytes += c->bytes;
+        st.wireBytes += c->wire;
+        st.wireTicks += transferTicks(c->wire, cfg_.lineBytesPerNs);
+        streamBytesSig_[c->stream].set(std::uint64_t(st.payloadBytes));
+        streamBusy(c->stream, -1);
+    }
     // The last frame left; it reaches the remote L1 after the link latency
     // (plus the store-and-forward of the first and last frame).
     // Frames arrive in the order they left: the receive side writes a

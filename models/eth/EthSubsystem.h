@@ -56,6 +56,17 @@ struct EthStats {
     double wireBytes = 0;
 };
 
+/// What one traffic stream (an op of a concurrent run) sent over this link
+/// direction. Stream 0 is untagged traffic (a single op, shared control such
+/// as fabric credits). `wireTicks` is the time its commands held the wire
+/// (wire bytes at line rate): its share of the link's time.
+struct EthStreamStats {
+    std::uint64_t commands = 0;
+    double payloadBytes = 0;
+    double wireBytes = 0;
+    Tick wireTicks = 0;
+};
+
 class ForeignTarget;
 class LinkFaults;
 
@@ -75,11 +86,23 @@ public:
     const EthLinkInfo& link() const { return link_; }
 
     /// Queue a send. The caller has checked !busy(q); a full queue is an error.
-    void send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes);
+    /// `stream` tags the command with the traffic stream (op) that sent it
+    /// (0: untagged; then a region declared with tagRegion may name it).
+    void send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes, unsigned stream = 0);
     /// Queue a remote register write: on arrival `addend` is added to the
     /// 32-bit word at `dstAddr` of the remote core (stream registers
     /// increment on write). One minimum-size packet on the wire.
-    void sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend);
+    void sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend, unsigned stream = 0);
+
+    /// Per-stream accounting (concurrent ops): streams 1..`streams` get their
+    /// own counters and, once traced, their own signals. Call before trace().
+    void declareStreams(unsigned streams);
+    /// Untagged commands to the remote L1 range [lo, hi) belong to `stream`
+    /// (a host builder that gives an op its own buffers on this link, e.g.
+    /// an EDM channel's slots and sync words, declares them here).
+    void tagRegion(std::uint32_t lo, std::uint32_t hi, unsigned stream);
+    /// Counters of stream 0 (untagged) .. declared streams (empty if none declared).
+    const std::vector<EthStreamStats>& streamStats() const { return streamStats_; }
     bool busy(unsigned q) const;
     std::size_t depth(unsigned q) const { return mac_.jobsQueued(q); }
     /// Validate a send without queueing it (reports the error).
@@ -120,8 +143,11 @@ private:
         double wire;
         bool regAdd = false;        ///< a remote register increment, not a data copy
         std::uint32_t addend = 0;
+        unsigned stream = 0;        ///< traffic stream (op) that sent it
         Payload data;
     };
+    unsigned streamOf(unsigned tagged, std::uint32_t dst) const;
+    void streamBusy(unsigned stream, int delta);
 
     ForeignTarget* foreign_ = nullptr;
     LinkFaults* faults_ = nullptr;
@@ -168,6 +194,15 @@ private:
     Tick busySince_ = 0;                ///< when txBusy_ last changed
     Tick busyTicks_ = 0;                ///< serialising time before busySince_
     Tick busyAtWindowStart_ = 0;        ///< busy time at the current window's start
+
+    struct TaggedRegion {
+        std::uint32_t lo, hi;
+        unsigned stream;
+    };
+    std::vector<TaggedRegion> regions_;
+    std::vector<EthStreamStats> streamStats_;
+    std::vector<unsigned> streamInflight_;            ///< commands of each stream being serialised
+    std::vector<TraceSignal> streamBusySig_, streamBytesSig_;
 };
 
 }  // namespace cclsim

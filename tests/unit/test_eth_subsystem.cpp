@@ -181,6 +181,33 @@ TEST(EthSubsystem, TwoQueuesShareTheWire) {
     EXPECT_NEAR(double(secondLanded), double(both + c.lastFrameTicks(4096)), kSlack);
 }
 
+TEST(EthSubsystem, StreamsCountEachOpsBytesAndWireTime) {
+    // Concurrent ops: a command tagged with its stream, one an op's declared
+    // region names, and untagged control (stream 0).
+    auto p = test::makeN300();
+    EthSubsystem& tx = p->chip(0).erisc(9).eth;
+    tx.declareStreams(2);
+    tx.tagRegion(0x32000, 0x33000, 2);
+    p->eq.at(0, [&] {
+        tx.send(0, 0x20000, 0x30000, 4096, 1);
+        tx.send(1, 0x22000, 0x32000, 4096);
+        tx.sendRegAdd(0, 0x34000, 1);
+    });
+    sc_core::sc_start();
+    const EthConfig& c = tx.config();
+    const auto& st = tx.streamStats();
+    ASSERT_EQ(st.size(), 3u);
+    EXPECT_EQ(st[1].commands, 1u);
+    EXPECT_DOUBLE_EQ(st[1].payloadBytes, 4096);
+    EXPECT_DOUBLE_EQ(st[2].payloadBytes, 4096);
+    EXPECT_DOUBLE_EQ(st[0].payloadBytes, c.minPacketBytes);
+    EXPECT_EQ(st[1].wireTicks, serialisation(c, 4096));
+    EXPECT_EQ(st[2].wireTicks, serialisation(c, 4096));
+    // The streams add up to the link's own counters.
+    EXPECT_DOUBLE_EQ(st[0].wireBytes + st[1].wireBytes + st[2].wireBytes, tx.stats().wireBytes);
+    EXPECT_DOUBLE_EQ(st[0].payloadBytes + st[1].payloadBytes + st[2].payloadBytes, tx.stats().payloadBytes);
+}
+
 TEST(EthSubsystem, QueueIsBusyWhenItHoldsDepthCommands) {
     auto p = test::makeN300();
     EthSubsystem& tx = p->chip(0).erisc(9).eth;
