@@ -1,6 +1,7 @@
 #include "runtime/Runtime.h"
 
 #include "models/common/Report.h"
+#include "models/common/Simulate.h"
 
 #include <chrono>
 #include <deque>
@@ -304,7 +305,8 @@ RunResult Runtime::run(const RunOptions& opts) {
         if (sc_core::sc_pending_activity() && !sc_core::sc_pending_activity_at_current_time() &&
             sc_core::sc_time_to_pending_activity() > toScTime(remaining))
             break;
-        sc_core::sc_start(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
+        // simulate: sc_start, and ASan sees the main stack again after it (models/common/Simulate.h).
+        simulate(toScTime(std::min(slice, remaining)), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
         for (KernelContext* k : kernels_) allDone &= k->persistent() || k->state() == KernelContext::State::Done;
         if (allDone) break;
