@@ -1,13 +1,5 @@
 #include "models/common/Simulate.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CCLSIM_ASAN_STACKS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CCLSIM_ASAN_STACKS 1
-#endif
-#endif
-
 #ifdef CCLSIM_ASAN_STACKS
 #include <pthread.h>
 #include <sanitizer/asan_interface.h>
@@ -44,27 +36,39 @@ StackBounds threadStack() {
     return s;
 }
 
+const StackBounds& ownStack() {
+    static thread_local const StackBounds stack = threadStack();
+    return stack;
+}
+
+bool onOwnStack(const StackBounds& s, const char* p) { return p > s.bottom && p < s.bottom + s.size; }
+
+void announce(const StackBounds& s) {
+    // A switch from whatever ASan believes to the thread's own stack, keeping
+    // the fake stack (detect_stack_use_after_return) of the current one.
+    void* fakeStack = nullptr;
+    __sanitizer_start_switch_fiber(&fakeStack, s.bottom, s.size);
+    __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
+}
+
 }  // namespace
+
+void announceThreadStack() {
+    const StackBounds& s = ownStack();
+    if (onOwnStack(s, static_cast<const char*>(__builtin_frame_address(0)))) announce(s);
+}
 
 // Not inlined: its frame is below the caller's, so everything below
 // __builtin_frame_address(0) is dead once the caller has control.
 __attribute__((noinline)) void reclaimThreadStack() {
-    static thread_local const StackBounds stack = threadStack();
+    const StackBounds& s = ownStack();
     char* const here = static_cast<char*>(__builtin_frame_address(0));
-    if (here <= stack.bottom || here >= stack.bottom + stack.size) return;  // not on the thread's own stack
-    // A switch from whatever ASan believes to the thread's own stack, keeping
-    // the fake stack (detect_stack_use_after_return) of the current one.
-    void* fakeStack = nullptr;
-    __sanitizer_start_switch_fiber(&fakeStack, stack.bottom, stack.size);
-    __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
+    if (!onOwnStack(s, here)) return;  // on a coroutine's stack: SystemC announced it
+    announce(s);
     // The frames an exception unwound while ASan looked at the wrong stack
     // kept their redzones' poison. Below this frame nothing is live.
-    __asan_unpoison_memory_region(stack.bottom, std::size_t(here - stack.bottom));
+    __asan_unpoison_memory_region(s.bottom, std::size_t(here - s.bottom));
 }
-
-#else
-
-void reclaimThreadStack() {}
 
 #endif
 

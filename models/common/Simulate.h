@@ -22,17 +22,41 @@
 // current frame, where only dead frames can be. Exceptions thrown on a
 // SystemC thread itself are handled by SystemC's own annotations. Without
 // ASan, simulate() is sc_start.
+//
+// The same wrong idea holds while the simulation runs code on the main
+// stack: SC_METHODs, of which the calendar (EventQueue::drain) runs every
+// timing model's callbacks. A model error thrown there (a NoC model that
+// breaks its contract, say) unwinds frames ASan cannot clear; the next
+// exception then trips over them inside ASan's own handler. drain()
+// therefore announces the main stack to ASan first (announceThreadStack,
+// two calls into the sanitizer: cheap enough for every drain).
 #pragma once
 
 #include <systemc>
 
 #include <utility>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CCLSIM_ASAN_STACKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CCLSIM_ASAN_STACKS 1
+#endif
+#endif
+
 namespace cclsim {
 
-/// Tell AddressSanitizer the calling thread's real stack and clear the
-/// poison below the caller's frame (dead frames). A no-op without ASan.
+#ifdef CCLSIM_ASAN_STACKS
+/// Tell AddressSanitizer which stack the calling thread runs on (its own;
+/// nothing if the caller is on a coroutine's stack).
+void announceThreadStack();
+/// announceThreadStack(), then clear the poison below the caller's frame
+/// (dead frames an exception unwound while ASan looked at another stack).
 void reclaimThreadStack();
+#else
+inline void announceThreadStack() {}
+inline void reclaimThreadStack() {}
+#endif
 
 /// sc_core::sc_start(args...), then reclaimThreadStack(), also when it throws.
 template <class... Args> void simulate(Args&&... args) {

@@ -11,6 +11,7 @@
 // under the sanitize preset. Both cases here failed that way with
 // sc_core::sc_start in place of simulate(); in other builds they check
 // that simulate() is sc_start.
+#include "models/common/EventQueue.h"
 #include "models/common/Simulate.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cclsim {
 namespace {
@@ -83,6 +85,29 @@ TEST(Simulate, MainStackIsCleanAfterARun) {
     }
     EXPECT_EQ(msg, "after the run");
     EXPECT_EQ(fillFrames(24), 25u * 512u);
+}
+
+// During the run: the calendar's callbacks run on the main stack (an
+// SC_METHOD) after SystemC has switched to a thread and back. Each throws
+// and catches on the main stack, then calls deeper. Without
+// EventQueue::drain announcing the main stack, the first exception left its
+// frames' poison and the second tripped over it inside ASan's handler
+// (NocInterconnect.AModelThatReordersALaneStopsTheRun failed so).
+TEST(Simulate, CalendarCallbacksThrowAndCatchOnTheMainStack) {
+    EventQueue eq("eq");
+    sc_core::sc_spawn([] { sc_core::wait(1, sc_core::SC_NS); });
+    std::vector<unsigned long> sums;
+    auto throwCatchAndFill = [&sums] {
+        try {
+            throwFromDepth(16, "in a callback");
+        } catch (const std::exception&) {
+        }
+        sums.push_back(fillFrames(24));
+    };
+    eq.at(nsToTicks(2), throwCatchAndFill);
+    eq.at(nsToTicks(3), throwCatchAndFill);
+    simulate();
+    EXPECT_EQ(sums, (std::vector<unsigned long>{25u * 512u, 25u * 512u}));
 }
 
 }  // namespace
