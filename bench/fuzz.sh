@@ -9,7 +9,7 @@
 #
 # HARNESS is a name of build-fuzz/fuzz/fuzzers.txt, with or without the
 # fuzz_ prefix (arch, cluster, ccl_config, methods, inputs, sweep_spec,
-# board_cli). Each runs MINUTES on one core from its seed corpus
+# board_cli, fault_plan). Each runs MINUTES on one core from its seed corpus
 # fuzz/corpus/<name>/ (read only) plus a work corpus bench/out/fuzz/<name>/
 # corpus/ that grows across runs. A finding (crash, UB, undocumented
 # exception, error that does not name the file, hang over 10 s, more than

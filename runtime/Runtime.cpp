@@ -1,6 +1,7 @@
 #include "runtime/Runtime.h"
 
 #include "models/common/Report.h"
+#include "models/common/Simulate.h"
 
 #include <chrono>
 #include <deque>
@@ -322,7 +323,8 @@ RunResult Runtime::run(const RunOptions& opts) {
         if (sc_core::sc_pending_activity() && !sc_core::sc_pending_activity_at_current_time() &&
             sc_core::sc_time_to_pending_activity() > toScTime(remaining))
             break;
-        sc_core::sc_start(toScTime(step), sc_core::SC_EXIT_ON_STARVATION);
+        // simulate: sc_start, and ASan sees the main stack again after it (models/common/Simulate.h).
+        simulate(toScTime(step), sc_core::SC_EXIT_ON_STARVATION);
         bool allDone = true;
         for (KernelContext* k : kernels_) allDone &= k->persistent() || k->state() == KernelContext::State::Done;
         if (allDone) break;
@@ -333,7 +335,7 @@ RunResult Runtime::run(const RunOptions& opts) {
         for (KernelContext* k : kernels_) deadline = std::min(deadline, k->waitDeadline());
         const bool starved = !sc_core::sc_pending_activity();
         if (deadline != kNever && (starved || deadline <= now()) && deadline <= opts.maxSimTime) {
-            if (deadline > now()) sc_core::sc_start(toScTime(deadline - now()), sc_core::SC_RUN_TO_TIME);
+            if (deadline > now()) simulate(toScTime(deadline - now()), sc_core::SC_RUN_TO_TIME);
             for (KernelContext* k : kernels_)
                 if (k->waitDeadline() <= now()) k->giveUp();
             break;

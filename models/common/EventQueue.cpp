@@ -1,6 +1,7 @@
 #include "models/common/EventQueue.h"
 
 #include "models/common/Report.h"
+#include "models/common/Simulate.h"
 
 #include <fmt/format.h>
 
@@ -52,6 +53,9 @@ void EventQueue::arm() {
 }
 
 void EventQueue::drain() {
+    // An SC_METHOD: on the main stack, which ASan must know for the
+    // exceptions the callbacks throw (models/common/Simulate.h).
+    announceThreadStack();
     const Tick t0 = scNow();
     armedFor_ = kNever;
     draining_ = true;

@@ -2,8 +2,6 @@
 
 #include "models/common/Yaml.h"
 
-#include <cmath>
-
 namespace cclsim {
 
 const char* FaultSpec::kindName(Kind k) {
@@ -18,9 +16,15 @@ const char* FaultSpec::kindName(Kind k) {
 
 namespace {
 
+// The longest time a plan may name: 1e12 us (11.6 simulated days) is 1e18
+// ps, so a time, and a time plus a duration, fit a Tick (2^64 ps) with room
+// to spare; a larger figure would wrap silently (found by fuzz_fault_plan).
+constexpr double kMaxMicroseconds = 1e12;
+
 Tick microseconds(const YamlMap& m, const std::string& key) {
     const double us = m.get<double>(key);
-    if (!(us >= 0) || !std::isfinite(us)) m.fail(key, "must be a time >= 0 in microseconds");
+    if (!(us >= 0 && us < kMaxMicroseconds))
+        m.fail(key, "must be a time in microseconds, >= 0 and below 1e12 (11.6 simulated days)");
     return nsToTicks(us * 1000.0);
 }
 

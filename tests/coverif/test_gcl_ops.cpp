@@ -363,7 +363,7 @@ TEST(FabricImpl, EveryOpExactOnEveryTopology) {
     expectExact(runBinary(kGalaxy, "reduce_scatter --impl fabric --axis col --torus --size 48K"), "galaxy columns");
 }
 
-TEST(FabricImpl, WorkerRuleLinksAndErrors) {
+TEST(FabricImpl, WorkerRuleAndLinks) {
     // all_gather (tt-metal's rule): 1 worker up to 4 KB per link, 2 up to 256 KB, else 4.
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data")["results"]["workers"], 1);
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 256K --no-data")["results"]["workers"], 2);
@@ -379,10 +379,14 @@ TEST(FabricImpl, WorkerRuleLinksAndErrors) {
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 64K --no-data")["results"]["links"], 1);
     EXPECT_EQ(runBinary(kT3000, "all_gather --order 0,1,2,3 --size 64K --no-data")["results"]["links"], 2);
     EXPECT_EQ(runBinary(kGalaxy, "all_gather --size 64K --no-data")["results"]["links"], 4);
+    // Without --impl, a relayed group runs on the EDM.
+    EXPECT_EQ(runBinary(kT3000, "all_gather --group orthogonal:4 --size 64K --no-data")["results"]["impl"], "edm");
+}
+
+// Options the fabric implementation cannot run are configuration errors (exit 3).
+TEST(FabricImpl, UnsupportedOptionsAreErrors) {
     auto err = [](const std::string& args) { return runBinary(kT3000, args, 3).value("error", std::string()); };
     EXPECT_NE(err("all_gather --impl fabric --page-bytes 8192").find("does not fit the fabric"), std::string::npos);
     EXPECT_NE(err("all_gather --impl fabric --group orthogonal:4").find("relayed groups"), std::string::npos);
     EXPECT_NE(err("all_reduce --impl fabric --method clockwise_ring").find("EDM schedule"), std::string::npos);
-    // Without --impl, a relayed group runs on the EDM.
-    EXPECT_EQ(runBinary(kT3000, "all_gather --group orthogonal:4 --size 64K --no-data")["results"]["impl"], "edm");
 }

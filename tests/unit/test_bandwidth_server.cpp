@@ -8,6 +8,7 @@
 // weights w_i move at R * w_i / sum(w).
 #include "models/common/BandwidthServer.h"
 
+#include "models/common/Simulate.h"
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -96,7 +97,7 @@ TEST(BandwidthServer, SingleJobTakesBytesOverBandwidth) {
     ASSERT_EQ(expected, 32'000u);
     s.submit(0, bytes, log.mark("start"), log.mark("done"));
     EXPECT_FALSE(s.idle());
-    sc_core::sc_start();
+    cclsim::simulate();
 
     EXPECT_EQ(log.at("start"), 0u);
     EXPECT_NEAR(double(log.at("done")), double(expected), kSlack);
@@ -122,7 +123,7 @@ TEST(BandwidthServer, BytesQueuedReflectsProgressBetweenEvents) {
     double queuedHalfway = -1;
     s.submit(0, bytes, nullptr, nullptr);
     eq.at(nsToTicks(bytes / kBw / 2), [&] { queuedHalfway = s.bytesQueued(0); });
-    sc_core::sc_start();
+    cclsim::simulate();
     EXPECT_NEAR(queuedHalfway, bytes / 2, 1.0);
 }
 
@@ -134,7 +135,7 @@ TEST(BandwidthServer, EqualWeightsShareBandwidthEqually) {
     const Tick single = nsToTicks(bytes / kBw);
     s.submit(0, bytes, log.mark("s0"), log.mark("d0"));
     s.submit(1, bytes, log.mark("s1"), log.mark("d1"));
-    sc_core::sc_start();
+    cclsim::simulate();
 
     // Both start at once (the pipe was at a chunk boundary) and each moves at
     // half the bandwidth: both finish at twice the single-job time.
@@ -156,7 +157,7 @@ TEST(BandwidthServer, WeightedSplitGivesRatesInProportion) {
     equalLoad.submit(1, 1024, nullptr, log.mark("e1"));
     ratioLoad.submit(0, 3072, nullptr, log.mark("r0"));
     ratioLoad.submit(1, 1024, nullptr, log.mark("r1"));
-    sc_core::sc_start();
+    cclsim::simulate();
 
     const double fast = kBw * 3 / 4, slow = kBw / 4;
     const double e0 = 1024 / fast;                           // 42.667 ns
@@ -175,7 +176,7 @@ TEST(BandwidthServer, NewcomerJoinsAtNextChunkBoundaryNotAfterLongJob) {
     const double submitNs = 101;  // 3232 B served: 160 B into a chunk
     s.submit(0, longBytes, log.mark("long_start"), log.mark("long_done"));
     eq.at(nsToTicks(submitNs), [&] { s.submit(1, shortBytes, log.mark("short_start"), log.mark("short_done")); });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     // The short job waits for the rest of the current chunk (96 B at full
     // rate), then moves at half the bandwidth.
@@ -202,7 +203,7 @@ TEST(BandwidthServer, FifoWithinClassAndStartBeforeDone) {
         s.submit(0, sizes[i], log.mark("start" + std::to_string(i)), log.mark("done" + std::to_string(i)));
     EXPECT_EQ(s.jobsQueued(0), 3u);
     EXPECT_NEAR(s.bytesQueued(0), 896, 1e-9);
-    sc_core::sc_start();
+    cclsim::simulate();
 
     // One job at a time, in submission order; the next job starts in the
     // same tick the previous one finishes, after its onDone.
@@ -230,7 +231,7 @@ TEST(BandwidthServer, NewBusyPeriodRestartsChunkPhase) {
         s.submit(0, 1024, nullptr, log.mark("a"));
         s.submit(1, 1024, log.mark("b_start"), log.mark("b"));
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     EXPECT_NEAR(double(log.at("first")), 100 / kBw * kTicksPerNs, kSlack);
     EXPECT_EQ(log.at("b_start"), nsToTicks(10));
@@ -246,7 +247,7 @@ TEST(BandwidthServer, StrictPriorityServesLowClassFirst) {
     CallLog log;
     s.submit(1, 1024, nullptr, log.mark("low_prio"));
     s.submit(0, 1024, nullptr, log.mark("high_prio"));
-    sc_core::sc_start();
+    cclsim::simulate();
     EXPECT_NEAR(double(log.at("high_prio")), 1024 / kBw * kTicksPerNs, kSlack);
     EXPECT_NEAR(double(log.at("low_prio")), 2048 / kBw * kTicksPerNs, kSlack);
 }

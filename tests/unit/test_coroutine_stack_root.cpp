@@ -9,6 +9,7 @@
 // under the sanitize preset with "LeakSanitizer: detected memory leaks" from
 // the kernels' stack locals (KernelContext::run registers the kernel's stack).
 #include "models/common/CoroutineStackRoot.h"
+#include "models/common/Simulate.h"
 
 #include <gtest/gtest.h>
 #include <systemc>
@@ -42,7 +43,7 @@ void runBlockedThread(bool registerStack) {
             }
         },
         "blocked");
-    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_NS));
+    cclsim::simulate(sc_core::sc_time(1, sc_core::SC_NS));
     ASSERT_NE(hiddenBlock, 0u) << "the thread did not run";
 }
 

@@ -8,6 +8,7 @@
 //   landing       = serialisation end + deliveryLatency(P)
 //   next landing  >= previous landing + lastFrameTicks(P)   (in-order receive)
 #include "models/chip/ArchConfig.h"
+#include "models/common/Simulate.h"
 #include "models/erisc/EriscCore.h"
 #include "platforms/Platform.h"
 
@@ -110,7 +111,7 @@ TEST(EthSubsystem, PayloadLandsAfterSerialisationPlusLatencyBothDirections) {
         tx0.send(0, src, dst, bytes);
         tx1.send(0, src, dst, bytes);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     const EthConfig& c = tx0.config();
     const Tick expected = serialisation(c, bytes) + c.deliveryLatency(bytes);
@@ -141,7 +142,7 @@ TEST(EthSubsystem, CommandsInOneQueueCompleteInOrder) {
         tx.send(0, 0x20000, 0x30000, 4096);
         tx.send(0, 0x21000, 0x31000, 16);  // queued behind the 4 KiB command
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     const EthConfig& c = tx.config();
     const Tick bigAt = serialisation(c, 4096) + c.deliveryLatency(4096);
@@ -169,7 +170,7 @@ TEST(EthSubsystem, TwoQueuesShareTheWire) {
         tx.send(0, 0x20000, 0x30000, 4096);
         tx.send(1, 0x22000, 0x32000, 4096);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
     // Frame by frame at equal weights both commands finish serialising at
     // twice the single time; the receive side then writes one after the
     // other, a last frame apart.
@@ -193,7 +194,7 @@ TEST(EthSubsystem, StreamsCountEachOpsBytesAndWireTime) {
         tx.send(1, 0x22000, 0x32000, 4096);
         tx.sendRegAdd(0, 0x34000, 1);
     });
-    sc_core::sc_start();
+    simulate();
     const EthConfig& c = tx.config();
     const auto& st = tx.streamStats();
     ASSERT_EQ(st.size(), 3u);
@@ -232,7 +233,7 @@ TEST(EthSubsystem, QueueIsBusyWhenItHoldsDepthCommands) {
         busyAfterFirstDone = tx.busy(0);
         depthAfterFirstDone = tx.depth(0);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     EXPECT_FALSE(busyAfterOne);
     EXPECT_TRUE(busyAfterTwo);
@@ -301,7 +302,7 @@ TEST(EthSubsystem, TimingModeCarriesOnlyControlWords) {
     Landing landed;
     landed.attach(remote, kKernelBase, 64);
     p->eq.at(0, [&] { p->chip(0).erisc(9).eth.send(0, kKernelBase, kKernelBase, 64); });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     const EthConfig& c = p->chip(0).erisc(9).eth.config();
     EXPECT_NEAR(double(landed.first()), double(serialisation(c, 64) + c.deliveryLatency(64)), kSlack)

@@ -5,6 +5,7 @@
 #include "models/common/EventQueue.h"
 #include "models/common/Report.h"
 
+#include "models/common/Simulate.h"
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -41,7 +42,7 @@ TEST(EventQueue, RunsCallbacksAtTheirTickInSchedulingOrder) {
     eq.at(nsToTicks(10), mark("a2"));
     eq.at(0, mark("zero"));
     EXPECT_EQ(eq.pending(), 5u);
-    sc_core::sc_start();
+    cclsim::simulate();
 
     using Log = std::vector<std::pair<std::string, Tick>>;
     EXPECT_EQ(log, (Log{{"zero", 0}, {"a1", 10'000}, {"a2", 10'000}, {"b", 20'000}, {"c", 30'000}}));
@@ -66,7 +67,7 @@ TEST(EventQueue, CallbacksMayScheduleMoreWork) {
         eq.at(nsToTicks(12), [&] { mark("earlier than later"); });
     });
     eq.at(nsToTicks(100), [&] { mark("last"); });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     using Log = std::vector<std::pair<std::string, Tick>>;
     EXPECT_EQ(log, (Log{{"first", 10'000},
@@ -82,12 +83,12 @@ TEST(EventQueue, SchedulingBetweenSimulationSlices) {
     EventQueue eq("eq");
     std::vector<Tick> ran;
     eq.at(nsToTicks(10), [&] { ran.push_back(now()); });
-    sc_core::sc_start(sc_core::sc_time(5, sc_core::SC_NS));
+    cclsim::simulate(sc_core::sc_time(5, sc_core::SC_NS));
     EXPECT_TRUE(ran.empty());
     // From the testbench while the simulation is paused at 5 ns.
     eq.at(nsToTicks(7), [&] { ran.push_back(now()); });
     eq.at(nsToTicks(1), [&] { ran.push_back(now()); });  // in the past: runs at 5 ns
-    sc_core::sc_start();
+    cclsim::simulate();
     EXPECT_EQ(ran, (std::vector<Tick>{5'000, 7'000, 10'000}));
 }
 

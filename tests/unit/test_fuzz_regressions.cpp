@@ -5,6 +5,7 @@
 // inline are kept in fuzz/regressions/.
 #include "firmware/ccl/TensorFiles.h"
 #include "models/chip/ArchConfig.h"
+#include "models/eth/FaultPlan.h"
 #include "platforms/ClusterDescriptor.h"
 #include "sc_main/BoardMain.h"
 #include "tests/unit/TestSupport.h"
@@ -135,4 +136,24 @@ TEST(FuzzRegressions, DirectoryInsteadOfAFile) {
     expectContains(configError([&] { ccl::loadInputs(noSlash, golden::DType::FP32, 1); }),
                    {"--inputs " + noSlash + ": is a directory, not a file (a directory of .npy files ends in '/')"});
     expectContains(configError([&] { ccl::readNpy(noSlash, golden::DType::FP32); }), {noSlash, "is a directory"});
+}
+
+// fuzz_fault_plan: a time beyond what a Tick holds ("duration_us:
+// 5223372038564577800", found after 128 K executions) was accepted and
+// rounded to 2^63 ps, a plan that silently meant something else than the
+// file. Times are now refused from 1e12 us on, naming file, line and key.
+TEST(FuzzRegressions, FaultPlanTimeBeyondATick) {
+    ScratchDir dir;
+    const std::string file = dir.path("plan.yaml");
+    std::ofstream(file) << "seed: 42\nfaults:\n"
+                           "  - {kind: retrain, link: {chip: 0, channel: 1}, at_us: 20, duration_us: 5223372038564577800}\n";
+    expectContains(configError([&] { loadFaultPlan(file); }),
+                   {file + ":3", "duration_us", "below 1e12 (11.6 simulated days)"});
+    for (const char* at : {"1e300", "1e12", ".inf", ".nan"}) {
+        std::ofstream(file) << "faults:\n  - {kind: down, link: all, at_us: " << at << "}\n";
+        expectContains(configError([&] { loadFaultPlan(file); }), {file + ":2", "at_us", "below 1e12"});
+    }
+    // Below the limit a time is kept to the picosecond.
+    std::ofstream(file) << "faults:\n  - {kind: drop, link: all, at_us: 1e11, packets: 1}\n";
+    EXPECT_EQ(loadFaultPlan(file).faults.at(0).at, Tick(100000000000000000ull));
 }

@@ -5,6 +5,7 @@
 //
 // Everything except the TLM case is plain logic on a module that is never
 // simulated; the TLM case elaborates (sockets bind at end of elaboration).
+#include "models/common/Simulate.h"
 #include "models/memory/L1Memory.h"
 
 #include "tests/unit/TestSupport.h"
@@ -285,7 +286,7 @@ TEST(L1Memory, TlmTargetHandlesPayloadPlainAndAtomicTransactions) {
     L1Memory l1("l1", dataMode());
     TlmInitiator ini("ini");
     ini.socket.bind(l1.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // complete the binding
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // complete the binding
 
     // Plain data pointer (a foreign TLM initiator).
     auto data = pattern(128, 5);

@@ -11,6 +11,7 @@
 // 50/50 VC weights):
 //   injection of a B-byte write  = (B + 32 * packets) / 28.1 ns
 //   arrival (unloaded)           = injection end + 30 ns + 10 ns * hops
+#include "models/common/Simulate.h"
 #include "models/pe/PeCore.h"
 #include "platforms/Platform.h"
 
@@ -103,7 +104,7 @@ TEST(Niu, WriteThenAtomicIncOnSameVcArriveInOrder) {
         niu.write(unsigned(DmaVc::Comm), src, b.coord(), dst, bytes, /*posted=*/false, &k.c);
         niu.atomicInc(unsigned(DmaVc::Comm), b.coord(), sem, 1, /*posted=*/false, &k.c);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     // 1-1 -> 3-4 on NoC0: 2 + 3 = 5 hops, 80 ns unloaded; the ack returns on
     // NoC0 too, around the torus: 8 + 9 = 17 hops, 200 ns.
@@ -145,7 +146,7 @@ TEST(Niu, PostedWriteIsFlushedButNeverAcked) {
     a.l1.writeBytes(0x20000, 64, data.data());
     TimedCounters k;
     p->eq.at(0, [&] { a.niu(0).write(0, 0x20000, b.coord(), 0x20040, 64, /*posted=*/true, &k.c); });
-    sc_core::sc_start();
+    cclsim::simulate();
     EXPECT_EQ(readL1(b.l1, 0x20040, 64), data);
     EXPECT_EQ(k.c.writesIssued, 1u);
     EXPECT_EQ(k.c.writesFlushed, 1u);
@@ -169,7 +170,7 @@ TEST(Niu, ReadReturnsRemoteBytesOnBothNocs) {
         a.niu(0).read(0, b.coord(), 0x30000, 0x50000, bytes, &k0.c);
         c.niu(1).read(0, d.coord(), 0x30000, 0x50000, bytes, &k1.c);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     EXPECT_EQ(readL1(a.l1, 0x50000, bytes), fromB);
     EXPECT_EQ(readL1(c.l1, 0x50000, bytes), fromD);
@@ -214,7 +215,7 @@ TEST(Niu, RemoteAddressOutsideL1IsReportedWhenTheWriteArrives) {
     p->eq.at(ns(5), [&] { a.niu(0).write(0, 0x20000, b.coord(), beyond, 64, false, &k); });
     // The NIU checks the coordinate at issue; the address is the target
     // memory's business, so the error surfaces at arrival, from sc_start.
-    const std::string msg = test::thrownMessage([] { sc_core::sc_start(); });
+    const std::string msg = test::thrownMessage([] { cclsim::simulate(); });
     test::expectContains(msg, {"n300.chip0.w3_4.pe_dma.noc0", "NoC write of 64 bytes", "from core 1-1"});
     EXPECT_EQ(k.writesFlushed, 1u);
     EXPECT_EQ(k.nonpostedAcked, 0u);
@@ -239,7 +240,7 @@ TEST(PeDma, LongComputeTransferDoesNotBlockShortCommTransfer) {
     p->eq.at(ns(submitNs), [&] {
         a.niu(0).write(unsigned(DmaVc::Comm), 0x40000, c.coord(), 0x60000, shortBytes, false, &comm.c);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     ASSERT_EQ(comm.flushedAt.size(), 1u);
     ASSERT_EQ(compute.flushedAt.size(), 1u);
@@ -269,7 +270,7 @@ TEST(PeDma, BacklogOnBothVcsSplitsBandwidthFiftyFifty) {
         a.niu(0).write(unsigned(DmaVc::Compute), 0x20000, at(3, 4), 0x20000, bytes, false, &compute.c);
         a.niu(0).write(unsigned(DmaVc::Comm), 0x40000, at(2, 2), 0x20000, bytes, false, &comm.c);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
     // Equal loads at equal weights: both finish together at twice the time
     // one would take alone (8224 B / 32 B/ns = 257 ns alone).
     ASSERT_EQ(compute.flushedAt.size(), 1u);
@@ -293,7 +294,7 @@ TEST(PeDma, ThreeToOneWeightsShowInCompletionTimes) {
         b.niu(0).write(unsigned(DmaVc::Compute), 0x20000, at(8, 9), 0x20000, 3 * 8192, false, &bCompute.c);
         b.niu(0).write(unsigned(DmaVc::Comm), 0x40000, at(7, 8), 0x20000, 8192, false, &bComm.c);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     // Equal loads: vc_compute moves at 24 B/ns and finishes first; vc_comm
     // had 8 B/ns meanwhile and then the whole port (work-conserving).
@@ -335,7 +336,7 @@ TEST(PeDma, TwoFlowsSharingOneNocLinkEachGetAboutHalf) {
             for (unsigned w = 0; w < writes; ++w)
                 f.src->niu(0).write(0, base + w * chunk, f.dst->coord(), base + w * chunk, chunk, false, &f.k.c);
     });
-    sc_core::sc_start();
+    cclsim::simulate();
 
     const double bytes = double(chunk) * writes;
     const double perPacketNs = wire(chunk) / kLinkBw;  // 257 ns on a link
@@ -390,7 +391,7 @@ TEST(PeDma, ShortPacketFromAnotherCoreDelaysLongTransferOnlyBriefly) {
     NocCounters ka, kb;
     p->eq.at(0, [&] { a.niu(0).write(0, 0x20000, aDst.coord(), 0x20000, 64 * 1024, false, &ka); });
     p->eq.at(ns(500), [&] { b.niu(0).write(0, 0x20000, at(3, 1), 0x20000, 64, false, &kb); });
-    sc_core::sc_start();
+    cclsim::simulate();
     const double alone = wire(64 * 1024) / kInjectBw + 60;  // 2116 ns
     EXPECT_LE(double(landed.last), (alone + wire(64) / kInjectBw + 10) * kTicksPerNs);
 }

@@ -5,6 +5,7 @@
 //
 // Each case elaborates (sockets bind at the end of elaboration) and then
 // calls the targets from sc_main: b_transport of cclsim's memories never waits.
+#include "models/common/Simulate.h"
 #include "models/memory/DramChannel.h"
 #include "models/memory/L1Memory.h"
 
@@ -61,7 +62,7 @@ TEST(TlmTargets, L1HonoursByteEnablesStreamingWidthAndErrorResponses) {
     L1Memory l1("l1", L1Config{kL1, true});
     Initiator ini("ini");
     ini.socket.bind(l1.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the socket bindings
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // completes the socket bindings
     std::vector<std::uint8_t> v{1, 2, 3, 4, 5, 6, 7, 8};
     ASSERT_EQ(ini.access(tlm::TLM_WRITE_COMMAND, 0x100, v.data(), 8), tlm::TLM_OK_RESPONSE);
 
@@ -98,7 +99,7 @@ TEST(TlmTargets, L1WritesThroughTheSocketWakeWatchers) {
     L1Memory l1("l1", L1Config{kL1, true});
     Initiator ini("ini");
     ini.socket.bind(l1.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the socket bindings
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // completes the socket bindings
     struct W : MemoryWatcher {
         std::vector<std::uint32_t> hits;
         void onWatchedWrite(std::uint32_t a) override { hits.push_back(a); }
@@ -115,7 +116,7 @@ TEST(TlmTargets, DebugTransportMovesBytesWithoutTimeAndStopsAtTheEnd) {
     L1Memory l1("l1", L1Config{kL1, true});
     Initiator ini("ini");
     ini.socket.bind(l1.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the socket bindings
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // completes the socket bindings
     std::vector<std::uint8_t> v{9, 8, 7, 6};
     EXPECT_EQ(ini.debug(tlm::TLM_WRITE_COMMAND, 0x300, v.data(), 4), 4u);
     EXPECT_EQ(l1.readU32(0x300), 0x06070809u);
@@ -130,7 +131,7 @@ TEST(TlmTargets, L1GrantsReadOnlyDmiInDataModeAndNoneInTimingMode) {
     Initiator a("a"), b("b");
     a.socket.bind(data.socket);
     b.socket.bind(timing.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the socket bindings
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // completes the socket bindings
     data.writeU32(0x1234, 0xCAFEF00D);
     tlm::tlm_dmi dmi;
     ASSERT_TRUE(a.dmi(tlm::TLM_READ_COMMAND, 0x1234, dmi));
@@ -162,7 +163,7 @@ TEST(TlmTargets, DramStartsAnAccessAtTheAnnotatedDelayAndReturnsItsCompletion) {
     DramChannel dram("dram", dramConfig(true));
     Initiator ini("ini");
     ini.socket.bind(dram.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the socket bindings
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // completes the socket bindings
     std::vector<std::uint8_t> v(320, 0xAB);
     // 320 B at 32 B/ns = 10 ns on the bank, then the 50 ns write latency.
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
@@ -185,7 +186,7 @@ TEST(TlmTargets, DramGrantsReadWriteDmiInDataModeAndNoneInTimingMode) {
     Initiator a("a"), b("b");
     a.socket.bind(data.socket);
     b.socket.bind(timing.socket);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the socket bindings
+    cclsim::simulate(sc_core::SC_ZERO_TIME);  // completes the socket bindings
     tlm::tlm_dmi dmi;
     ASSERT_TRUE(a.dmi(tlm::TLM_WRITE_COMMAND, 0x5000, dmi));
     EXPECT_TRUE(dmi.is_read_write_allowed());

@@ -4,6 +4,7 @@
 // increase — the GTKWave save file groups signals per chip and core and
 // references a translate filter per enum, and sampled (per-window) signals
 // are written at the window boundaries without simulation events of their own.
+#include "models/common/Simulate.h"
 #include "models/common/Trace.h"
 
 #include "models/common/EventQueue.h"
@@ -142,7 +143,7 @@ TEST(TraceFile, VcdHasNestedScopesInitialValuesAndOnlyRealChanges) {
     };
     drive(s);
     drive(t);
-    sc_core::sc_start();
+    cclsim::simulate();
     tf.close();
     twin.close();
 
@@ -305,7 +306,7 @@ TEST(TraceFile, SampledSignalsAreWrittenAtWindowBoundaries) {
     eq.at(nsToTicks(42), [&] { l.set(true); });
     eq.at(nsToTicks(55), [&] { l.set(false); });
     eq.at(nsToTicks(58), [] {});  // the run ends mid-window
-    sc_core::sc_start();
+    cclsim::simulate();
     EXPECT_EQ(now(), nsToTicks(58)) << "sampling added no event";
     tf.close();
 
@@ -369,7 +370,7 @@ TEST(TraceFile, GtkwListsBusyLinksFirstAsAnalogCurves) {
     idleUtil.attach(tf, "b.chip0.eth0.eth.tx_util_pct");
     tf.begin();
     eq.at(nsToTicks(100), [&] { busyUtil.set(40); });
-    sc_core::sc_start();
+    cclsim::simulate();
     tf.close();
     tf.writeGtkw(dir.path("links.gtkw"));
     const std::string g = test::readText(dir.path("links.gtkw"));
