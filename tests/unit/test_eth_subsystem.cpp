@@ -194,7 +194,7 @@ TEST(EthSubsystem, StreamsCountEachOpsBytesAndWireTime) {
         tx.send(1, 0x22000, 0x32000, 4096);
         tx.sendRegAdd(0, 0x34000, 1);
     });
-    simulate();
+    cclsim::simulate();
     const EthConfig& c = tx.config();
     const auto& st = tx.streamStats();
     ASSERT_EQ(st.size(), 3u);
