@@ -266,6 +266,19 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     if (report["data_check"] == "fail") {
         report["data_check_failure"] = rt.scoreboard().firstFailure();
         exitCode = kDataFail;
+        if (faults && faults->lostAnything()) {
+            // The firmware finished without noticing a loss (e.g. a dropped
+            // payload whose completion still arrived): the check found it,
+            // and the faults explain it.
+            const std::string why = faults->diagnosis();
+            report["fault_diagnosis"] = {
+                {"links", why},
+                {"blocked", ""},
+                {"data", "the op finished but its output differs from the golden reference: " +
+                             report["data_check_failure"].get<std::string>()}};
+            report["error"] = "lost to a fault: the op finished with wrong data\n" + why;
+            exitCode = kLostToFault;
+        }
     } else {
         exitCode = kOk;
     }

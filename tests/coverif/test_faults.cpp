@@ -26,6 +26,7 @@ namespace {
 
 const std::string kBin = CCLSIM_N300_BIN;
 const std::string kGalaxy = CCLSIM_GALAXY_BIN;
+const std::string kT3000 = CCLSIM_T3000_BIN;
 
 void expectContains(const std::string& text, std::initializer_list<std::string> parts) {
     for (const std::string& p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
@@ -155,6 +156,17 @@ TEST(Faults, TheVcdOfAFaultyRunIsDeterministicAndGroupsTheCountersPerLink) {
     expectContains(va, {"link_health", "crc_errors", "retransmitted_frames"});
     const std::string gtkw = test::slurp(dir + "_a.gtkw");
     expectContains(gtkw, {"-link health (--faults)", "link_health.crc_errors"});
+}
+
+TEST(Faults, AnOpThatFinishesWithWrongDataAfterADropIsLostToTheFault) {
+    // The fabric's payload of a dropped packet never lands, but the op still
+    // finishes: the data check catches it and the faults explain it (exit 6,
+    // not a bare data-check failure).
+    const std::string p = plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 24.859, packets: 2}\n");
+    const auto rep = test::runBinary(kT3000, "--faults " + p + " all_reduce --size 256K --impl fabric", 6);
+    EXPECT_EQ(rep["data_check"], "fail");
+    expectContains(rep["fault_diagnosis"]["data"].get<std::string>(), {"differs from the golden reference"});
+    expectContains(rep["fault_diagnosis"]["links"].get<std::string>(), {"lost 1 message(s)"});
 }
 
 TEST(Faults, APlanNamingAnUncabledChannelIsAConfigurationError) {
