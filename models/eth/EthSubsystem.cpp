@@ -248,9 +248,11 @@ void EthSubsystem::finishCommand(Command* c) {
             return;
         }
         // In flight when the link stops (retrain or down): replayed after
-        // the retrain (resumeLink), or lost with the link (stopLink).
+        // the retrain (resumeLink), or lost with the link (stopLink). Frames
+        // keep their order: behind a held command everything is held, even
+        // a short one that would have landed before the stop.
         const Tick stop = faults_->nextStop(now());
-        if (stop < at) {
+        if (stop < at || !held_.empty()) {
             held_.push_back(c);
             return;
         }

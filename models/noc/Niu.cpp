@@ -234,10 +234,18 @@ void Niu::atomicNow(std::uint64_t addr, std::uint32_t addend, CoreCoord requeste
     gp.set_streaming_width(4);
     gp.set_byte_enable_ptr(nullptr);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp.set_extension(&atomic);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    mem->b_transport(gp, d);
-    gp.clear_extension(&atomic);
+    {
+        // The payload deletes the extensions it still holds when it dies: a
+        // target that throws must not leave it holding this stack object.
+        struct Clear {
+            tlm::tlm_generic_payload& gp;
+            AtomicExtension* ext;
+            ~Clear() { gp.clear_extension(ext); }
+        } clear{gp, &atomic};
+        gp.set_extension(&atomic);
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        mem->b_transport(gp, d);
+    }
     if (gp.is_response_error())
         CCLSIM_ERROR(name(), "fused semaphore increment at 0x{:x} from core {} failed: {}", addr, requester.str(),
                      gp.get_response_string());

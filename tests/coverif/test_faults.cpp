@@ -169,6 +169,24 @@ TEST(Faults, AnOpThatFinishesWithWrongDataAfterADropIsLostToTheFault) {
     expectContains(rep["fault_diagnosis"]["links"].get<std::string>(), {"lost 1 message(s)"});
 }
 
+TEST(Faults, FirmwareThatTripsOverADroppedPacketIsLostToTheFault) {
+    // Dropped fabric packets whose counter update still arrives leave stale
+    // headers in the router's slots: its assertion stops the run, and the
+    // faults explain it (exit 6, not a simulation error).
+    const std::string p = plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 17.449, packets: 3}\n");
+    const auto rep = test::runBinary(kT3000, "--faults " + p + " all_gather --size 64K --impl fabric", 6);
+    expectContains(rep["fault_diagnosis"]["blocked"].get<std::string>(), {"firmware stopped at", "fabric router"});
+    expectContains(rep["fault_diagnosis"]["links"].get<std::string>(), {"lost 3 message(s)"});
+}
+
+TEST(Faults, ARetrainKeepsTheOrderOfFramesOnTheLink) {
+    // A short command behind a held one must not land first: the IPCQ
+    // invariant checker (data before its head update) watches every slot.
+    const std::string p = plan("order", "  - {kind: retrain, link: {chip: 2, channel: 9}, at_us: 30.164, duration_us: 8.952}\n");
+    const auto rep = test::runBinary(kT3000, "--faults " + p + " ipcq_allreduce --size 256K", 0);
+    EXPECT_EQ(rep["data_check"], "pass");
+}
+
 TEST(Faults, APlanNamingAnUncabledChannelIsAConfigurationError) {
     const std::string p = plan("bad", "  - {kind: down, link: {chip: 0, channel: 3}, at_us: 2}\n");
     EXPECT_EQ(test::runExitCode(kBin, "--faults " + p + " edm_stream"), 3);
