@@ -211,7 +211,9 @@ def main():
 set output '{png}'
 set multiplot layout 1,2 title 'T3000 all-gather 1 MiB (fabric): slowdown under link faults'
 set logscale x; set grid; set ylabel 'time / time without faults'
+set format x '%.0e'; set xtics rotate by -30
 set xlabel 'bit error rate (every link)'; plot '{work}/ber.dat' w lp pt 7 notitle
+set format x '%g'; set xtics norotate; set yrange [0:*]
 set xlabel 'retrain duration, us (one link, at 20 us)'; plot '{work}/retrain_us.dat' w lp pt 7 notitle
 unset multiplot
 """
