@@ -162,16 +162,12 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
     l.traceSlots = cfg.traceSlots;
     l.scoreboard = &rt_.scoreboard();
     l.persistent = cfg.persistent;
-    if (!cfg.persistent) {
+    if (!cfg.persistent && cfg.waitTimeout != KernelConfig::WaitTimeout::None) {
         const FirmwareTimeouts& t = rt_.platform().descriptor().arch.timeouts;
-        switch (cfg.waitTimeout) {
-            case KernelConfig::WaitTimeout::None: break;
-            case KernelConfig::WaitTimeout::Edm: l.waitTimeout = t.edm, l.waitTimeoutKey = "timeouts.edm_ms"; break;
-            case KernelConfig::WaitTimeout::Fabric:
-                l.waitTimeout = t.fabric, l.waitTimeoutKey = "timeouts.fabric_ms";
-                break;
-            case KernelConfig::WaitTimeout::Ipcq: l.waitTimeout = t.ipcq, l.waitTimeoutKey = "timeouts.ipcq_ms"; break;
-        }
+        using W = KernelConfig::WaitTimeout;
+        const bool edm = cfg.waitTimeout == W::Edm, fabric = cfg.waitTimeout == W::Fabric;
+        l.waitTimeout = edm ? t.edm : fabric ? t.fabric : t.ipcq;
+        l.waitTimeoutKey = edm ? "timeouts.edm_ms" : fabric ? "timeouts.fabric_ms" : "timeouts.ipcq_ms";
     }
     kernels_.push_back(PendingKernel{std::move(l), c, cfg.resident, cfg.binaryBytes});
     return KernelHandle{chip_, kernels_.size() - 1};

@@ -250,18 +250,23 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
         }
         printLinkHealth(*faults, g.quiet);
     }
+    // A run that stopped or went wrong while the faults lost something is
+    // the faults' doing: exit 6 with what the links lost.
+    auto blameFaults = [&](const std::string& headline, const std::string& blocked, const std::string& data) {
+        if (!faults || !faults->lostAnything()) return;
+        const std::string why = faults->diagnosis();
+        report["fault_diagnosis"] = {{"links", why}, {"blocked", blocked}};
+        if (!data.empty()) report["fault_diagnosis"]["data"] = data;
+        report["error"] = headline + why + blocked;
+        exitCode = kLostToFault;
+    };
     if (!r.completed) {
         report["data_check"] = "off";
         report["error"] = r.report;
         report["results"] = nlohmann::json::object();
         exitCode = kStuck;
-        if (faults && faults->lostAnything()) {
-            // Not a firmware deadlock: the op could not finish with what the faults took.
-            const std::string why = faults->diagnosis();
-            report["fault_diagnosis"] = {{"links", why}, {"blocked", r.report}};
-            report["error"] = "lost to a fault:\n" + why + r.report;
-            exitCode = kLostToFault;
-        }
+        // Not a firmware deadlock: the op could not finish with what the faults took.
+        blameFaults("lost to a fault:\n", r.report, "");
         return report;
     }
     report["results"] = w.results(rt, r);
@@ -277,19 +282,11 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     if (report["data_check"] == "fail") {
         report["data_check_failure"] = rt.scoreboard().firstFailure();
         exitCode = kDataFail;
-        if (faults && faults->lostAnything()) {
-            // The firmware finished without noticing a loss (e.g. a dropped
-            // payload whose completion still arrived): the check found it,
-            // and the faults explain it.
-            const std::string why = faults->diagnosis();
-            report["fault_diagnosis"] = {
-                {"links", why},
-                {"blocked", ""},
-                {"data", "the op finished but its output differs from the golden reference: " +
-                             report["data_check_failure"].get<std::string>()}};
-            report["error"] = "lost to a fault: the op finished with wrong data\n" + why;
-            exitCode = kLostToFault;
-        }
+        // The firmware finished without noticing a loss (e.g. a dropped
+        // payload whose completion still arrived): the check found it.
+        blameFaults("lost to a fault: the op finished with wrong data\n", "",
+                    "the op finished but its output differs from the golden reference: " +
+                        report["data_check_failure"].get<std::string>());
     } else {
         exitCode = kOk;
     }
