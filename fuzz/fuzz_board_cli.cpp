@@ -1,12 +1,12 @@
 // libFuzzer harness: the command line of the board executables
-// (sc_main/BoardMain.*, through checkInProcess: CLI11 parsing, the workload
+// (cli/BoardMain.*, through checkInProcess: CLI11 parsing, the workload
 // options, then reading and checking the configuration a run starts from,
 // without elaborating). Input: one argument per line; the board is picked by
 // the first byte of the input (modulo the boards of this build).
 // Every input must end as a report with exit code 0, 2 or 3; an exception
 // escaping checkInProcess is a finding.
 #include "fuzz/ConfigScratch.h"
-#include "sc_main/BoardMain.h"
+#include "sc_main/Boards.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 // libFuzzer harness: ccl.yaml, the PE_IPCQ process group configuration
-// (firmware/ipcq/CclConfig.*): parsing, then resolving the default algorithm
+// (host/ipcq/IpcqConfig.*): parsing, then resolving the default algorithm
 // and every algorithm the file names.
-#include "firmware/ipcq/CclConfig.h"
+#include "host/ipcq/IpcqConfig.h"
 #include "fuzz/FuzzSupport.h"
 #include "models/common/ConfigError.h"
 

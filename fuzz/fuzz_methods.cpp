@@ -1,8 +1,8 @@
 // libFuzzer harness: the collective method table (collective_methods.yaml,
-// firmware/ccl/MethodTable.*): reading, then choosing a method for every op,
+// host/ccl/MethodTable.*): reading, then choosing a method for every op,
 // group kind and topology at a spread of ranks and sizes. A table that
 // loads must always choose (it ends with a rule that always matches).
-#include "firmware/ccl/MethodTable.h"
+#include "host/ccl/MethodTable.h"
 #include "fuzz/FuzzSupport.h"
 #include "models/common/ConfigError.h"
 

@@ -23,7 +23,7 @@
 //
 // The figures are per-program costs of the arch YAML's `dispatch:` section,
 // fitted to tt-metal's program-dispatch microbenchmark (test_pgm_dispatch,
-// traced): the `dispatch` workload (firmware/microbench/dispatch_host.cpp)
+// traced): the `dispatch` workload (cli/workloads/microbench/DispatchWorkload.cpp)
 // reproduces it.
 #pragma once
 

@@ -2,7 +2,7 @@
 // (each GoogleTest case runs in its own process, so each may elaborate once).
 #pragma once
 
-#include "sc_main/BoardMain.h"
+#include "sc_main/Boards.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // Bad input: a clear error naming what and where, a non-zero exit, never a hang.
 #include "firmware/api/eth_dataflow_api.h"
-#include "firmware/edm/EdmBuilder.h"
+#include "host/edm/EdmBuilder.h"
 #include "firmware/microbench/microbench_kernels.h"
 #include "models/common/Report.h"
 #include "runtime/Runtime.h"

@@ -6,7 +6,7 @@
 // the T5 overhead of one send/recv against the raw write.
 #include "firmware/api/ipcq_api.h"
 #include "firmware/api/kernel_api.h"
-#include "firmware/ipcq/IpcqAlgorithms.h"
+#include "host/ipcq/IpcqAlgorithms.h"
 #include "tests/coverif/CoverifHelpers.h"
 #include "tests/unit/TestSupport.h"
 

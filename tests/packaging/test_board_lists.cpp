@@ -1,10 +1,10 @@
 // The boards and workloads are written once: the boards in
-// sc_main/CMakeLists.txt (cclsim_board), the workloads in sc_main/Boards.cpp
+// sc_main/CMakeLists.txt (cclsim_board), the workloads in cli/Boards.cpp
 // (allWorkloads). Everything else is generated from those lists or checked
 // against them here: the executables, build/boards.txt and ./cclsim's idea of
 // a board, each executable's workloads, the README's tables, and the
 // bootstrap's preset and build directory. No simulation runs.
-#include "sc_main/BoardMain.h"
+#include "sc_main/Boards.h"
 #include "tests/packaging/PackagingSupport.h"
 
 #include <gtest/gtest.h>

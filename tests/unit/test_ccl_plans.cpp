@@ -1,12 +1,12 @@
 // Pure logic of the collectives (no simulation): the stream schedules shared
 // by host and kernels, the tensor slicer, the topology config and mesh
 // groups on the real board descriptors, the Galaxy descriptor, size parsing.
-#include "firmware/ccl/CclTopology.h"
-#include "firmware/ccl/CollectiveWorkloads.h"
-#include "firmware/ccl/CommGroups.h"
-#include "firmware/ccl/MethodTable.h"
-#include "firmware/ccl/TensorLayout.h"
-#include "firmware/ccl/TensorSlicer.h"
+#include "host/ccl/CclTopology.h"
+#include "cli/workloads/ccl/CollectiveWorkloads.h"
+#include "host/ccl/CommGroups.h"
+#include "host/ccl/MethodTable.h"
+#include "host/ccl/TensorLayout.h"
+#include "host/ccl/TensorSlicer.h"
 #include "firmware/ccl/ccl_schedule.h"
 #include "models/common/Report.h"
 #include "tests/unit/TestSupport.h"

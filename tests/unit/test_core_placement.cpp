@@ -1,6 +1,6 @@
-// Worker cores of ops that run at once (firmware/ccl/CorePlacement): given
+// Worker cores of ops that run at once (host/ccl/CorePlacement): given
 // ranges, equal shares of the rest, and the errors (pure logic, no SystemC).
-#include "firmware/ccl/CorePlacement.h"
+#include "host/ccl/CorePlacement.h"
 #include "models/common/ConfigError.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Fabric routing, headers and router layout (pure logic; the builder tests
 // elaborate a platform but never run it).
-#include "firmware/fabric/FabricBuilder.h"
-#include "firmware/fabric/FabricRouting.h"
+#include "host/fabric/FabricBuilder.h"
+#include "host/fabric/FabricRouting.h"
 #include "models/common/Report.h"
 #include "tests/unit/TestSupport.h"
 

@@ -3,11 +3,11 @@
 // undocumented exception, ran out of memory or gave an error that did not
 // say where, fed to the reader it broke. Inputs too big or binary to write
 // inline are kept in fuzz/regressions/.
-#include "firmware/ccl/TensorFiles.h"
+#include "host/ccl/TensorFiles.h"
 #include "models/chip/ArchConfig.h"
 #include "models/eth/FaultPlan.h"
 #include "platforms/ClusterDescriptor.h"
-#include "sc_main/BoardMain.h"
+#include "sc_main/Boards.h"
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>

@@ -2,9 +2,9 @@
 // topology", T3 ccl.yaml loading, F4 errors): ccl.yaml parsing and
 // resolution, the builtin topologies, neighbors() hooks, I3 symmetry, and the
 // golden reduction orders of the algorithms.
-#include "firmware/ipcq/CclConfig.h"
-#include "firmware/ipcq/IpcqAlgorithms.h"
-#include "firmware/ipcq/IpcqTopology.h"
+#include "host/ipcq/IpcqConfig.h"
+#include "host/ipcq/IpcqAlgorithms.h"
+#include "host/ipcq/IpcqTopology.h"
 #include "golden/AllReduceGolden.h"
 #include "models/common/Report.h"
 

@@ -1,6 +1,6 @@
-// The tt-metal NoC event trace decoder (firmware/noctrace/NocTrace.*): pure
+// The tt-metal NoC event trace decoder (host/noctrace/NocTrace.*): pure
 // logic, no SystemC.
-#include "firmware/noctrace/NocTrace.h"
+#include "host/noctrace/NocTrace.h"
 #include "models/common/Report.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 //   checker (I1, I2, I5, I6, I7) on its own.
 #include "firmware/api/ipcq_api.h"
 #include "firmware/api/kernel_api.h"
-#include "firmware/ipcq/IpcqBackend.h"
+#include "host/ipcq/ProcessGroup.h"
 #include "models/pe/IpcqEdge.h"
 #include "models/pe/PeCore.h"
 #include "platforms/Platform.h"

@@ -3,8 +3,8 @@
 // name tables). This test fails when an enum changes and the copy does not;
 // regenerate the copies with
 //   CCLSIM_UPDATE_FILTERS=1 build/tests/unit/test_trace_filters
-#include "firmware/edm/EdmBuilder.h"
-#include "firmware/fabric/FabricBuilder.h"
+#include "host/edm/EdmBuilder.h"
+#include "host/fabric/FabricBuilder.h"
 #include "models/common/Trace.h"
 #include "models/pe/PeIpcq.h"
 

@@ -1,0 +1,129 @@
+#include "host/ccl/CclTopology.h"
+
+#include "models/common/Report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+namespace cclsim::ccl {
+
+const char* topologyName(TopologyKind k) { return k == TopologyKind::Ring ? "ring" : "line"; }
+
+namespace {
+
+/// A shortest chip path from `a` to `b` over neighbour pairs with at least
+/// `links` user links (breadth first, lowest chip ids first); empty if none.
+std::vector<unsigned> shortestPath(const ClusterDescriptor& d, unsigned a, unsigned b, unsigned links) {
+    const unsigned n = unsigned(d.chips.size());
+    std::vector<int> prev(n, -1);
+    std::vector<unsigned> queue{a};
+    prev[a] = int(a);
+    for (std::size_t i = 0; i < queue.size() && prev[b] < 0; ++i) {
+        const unsigned c = queue[i];
+        for (unsigned x = 0; x < n; ++x)
+            if (prev[x] < 0 && d.userLinksBetween(c, x).size() >= links) {
+                prev[x] = int(c);
+                queue.push_back(x);
+            }
+    }
+    if (prev[b] < 0) return {};
+    std::vector<unsigned> path{b};
+    while (path.back() != a) path.push_back(unsigned(prev[path.back()]));
+    return std::vector<unsigned>(path.rbegin(), path.rend());
+}
+
+}  // namespace
+
+CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned>& order, TopologyKind kind,
+                          unsigned links, bool relay, std::map<const LinkDesc*, unsigned>* load) {
+    CclTopology t;
+    t.kind = kind;
+    t.order = order;
+    t.links = links;
+    const std::string what = fmt::format("{} [{}]", topologyName(kind), fmt::join(order, ","));
+    if (order.size() < 2) throw ConfigError(fmt::format("{}: a collective needs at least 2 chips", what));
+    if (links == 0) throw ConfigError("--links must be at least 1");
+    std::set<unsigned> seen;
+    for (unsigned c : order) {
+        if (c >= d.chips.size())
+            throw ConfigError(fmt::format("{}: chip {} does not exist (the board has chips 0..{})", what, c,
+                                          d.chips.size() - 1));
+        if (!seen.insert(c).second) throw ConfigError(fmt::format("{}: chip {} appears twice", what, c));
+    }
+    const unsigned n = unsigned(order.size());
+    const unsigned hops = kind == TopologyKind::Ring ? n : n - 1;
+    for (unsigned i = 0; i < hops; ++i) {
+        CclHop h;
+        h.from = order[i];
+        h.to = order[(i + 1) % n];
+        const auto user = d.userLinksBetween(h.from, h.to);
+        if (user.empty() && relay) {
+            h.path = shortestPath(d, h.from, h.to, links);
+            if (h.path.empty())
+                throw ConfigError(fmt::format("{}: hop {}: no path of chips with {} user link(s) per pair joins chips "
+                                              "{} and {}",
+                                              what, i, links, h.from, h.to));
+            for (std::size_t k = 0; k + 1 < h.path.size(); ++k) {
+                auto seg = d.userLinksBetween(h.path[k], h.path[k + 1]);
+                if (load)  // spread the relayed hops of all groups over the pair's links
+                    std::stable_sort(seg.begin(), seg.end(), [&](const LinkDesc* x, const LinkDesc* y) {
+                        return (*load)[x] < (*load)[y];
+                    });
+                h.segments.emplace_back(seg.begin(), seg.begin() + links);
+                if (load)
+                    for (const LinkDesc* l : h.segments.back()) ++(*load)[l];
+            }
+            h.links = h.segments.front();
+            t.hops.push_back(std::move(h));
+            continue;
+        }
+        if (user.empty()) {
+            const bool wrap = kind == TopologyKind::Ring && i == n - 1;
+            const bool onlyDispatch = !d.linksBetween(h.from, h.to).empty();
+            std::string why;
+            if (onlyDispatch)
+                why = fmt::format("chips {} and {} have no user Ethernet link (their only link is reserved for "
+                                  "dispatch)", h.from, h.to);
+            else if (wrap)
+                why = fmt::format("the ring needs a wraparound link but chips {} and {} have no Ethernet link (use "
+                                  "--topology line, or --torus on a board with torus links)", h.from, h.to);
+            else
+                why = fmt::format("chips {} and {} have no Ethernet link (the order is not connected)", h.from, h.to);
+            throw ConfigError(fmt::format("{}: hop {}: {}", what, i, why));
+        }
+        if (user.size() < links)
+            throw ConfigError(fmt::format("{}: hop {} (chips {} -> {}) has {} user link(s) but --links is {}", what, i,
+                                          h.from, h.to, user.size(), links));
+        h.links.assign(user.begin(), user.begin() + links);
+        h.path = {h.from, h.to};
+        h.segments = {h.links};
+        if (load)
+            for (const LinkDesc* l : h.links) ++(*load)[l];
+        t.hops.push_back(std::move(h));
+    }
+    return t;
+}
+
+std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const std::string& axis) {
+    if (!d.mesh) throw ConfigError(fmt::format("--axis {}: cluster '{}' describes no mesh (mesh: {{rows, cols}})", axis, d.name));
+    const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
+    std::vector<std::vector<unsigned>> groups;
+    if (axis == "row") {
+        for (unsigned r = 0; r < rows; ++r)
+            groups.emplace_back(d.meshOrder.begin() + std::ptrdiff_t(r * cols), d.meshOrder.begin() + std::ptrdiff_t((r + 1) * cols));
+    } else if (axis == "col") {
+        for (unsigned c = 0; c < cols; ++c) {
+            std::vector<unsigned> g;
+            for (unsigned r = 0; r < rows; ++r) g.push_back(d.meshOrder[r * cols + c]);
+            groups.push_back(std::move(g));
+        }
+    } else {
+        throw ConfigError(fmt::format("--axis {}: must be row or col", axis));
+    }
+    return groups;
+}
+
+}  // namespace cclsim::ccl
