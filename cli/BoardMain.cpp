@@ -8,20 +8,20 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <poll.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 namespace cclsim {
 
@@ -40,7 +40,7 @@ struct GlobalOptions {
     ConfigDir configs;      ///< where the configuration is, once the command line is parsed
     std::string cluster;
     std::string arch;
-    std::string faults;  ///< --faults: fault plan YAML
+    std::string faults;                 ///< --faults: fault plan YAML
     bool skipLinksWithRetrain = false;  ///< --skip-links-with-retrain
     double aiclkMhz = 0;
     bool noData = false;
@@ -127,14 +127,15 @@ void printLinkHealth(const FaultInjector& faults, bool quiet) {
     bool any = false;
     for (const LinkHealthRow& row : faults.health()) any |= row.health->any();
     if (!any) return;
-    std::cout << "  link health (per direction, tt-metal's counters):\n"
-              << "    chip ch -> chip ch   retrains  crc_errors  corrected_cw  uncorrected_cw  retransmitted  lost_pkts\n";
+    std::cout
+        << "  link health (per direction, tt-metal's counters):\n"
+        << "    chip ch -> chip ch   retrains  crc_errors  corrected_cw  uncorrected_cw  retransmitted  lost_pkts\n";
     for (const LinkHealthRow& row : faults.health()) {
         const LinkHealth& h = *row.health;
         if (!h.any()) continue;
-        std::cout << fmt::format("    {:4} {:2} -> {:4} {:2} {:10} {:11} {:13} {:15} {:14} {:10}\n", row.chip, row.channel,
-                                 row.peerChip, row.peerChannel, h.retrainCount, h.crcErrors, h.correctedCodewords,
-                                 h.uncorrectedCodewords, h.retransmittedFrames, h.lostFrames);
+        std::cout << fmt::format("    {:4} {:2} -> {:4} {:2} {:10} {:11} {:13} {:15} {:14} {:10}\n", row.chip,
+                                 row.channel, row.peerChip, row.peerChannel, h.retrainCount, h.crcErrors,
+                                 h.correctedCodewords, h.uncorrectedCodewords, h.retransmittedFrames, h.lostFrames);
     }
 }
 
@@ -200,7 +201,8 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
     progress.finish();
     if (tf) {
         tf->close();
-        const std::string gtkw = g.vcd.substr(0, g.vcd.rfind('.') == std::string::npos ? g.vcd.size() : g.vcd.rfind('.')) + ".gtkw";
+        const std::string gtkw =
+            g.vcd.substr(0, g.vcd.rfind('.') == std::string::npos ? g.vcd.size() : g.vcd.rfind('.')) + ".gtkw";
         tf->writeGtkw(gtkw);
     }
 
@@ -244,7 +246,9 @@ nlohmann::json runOnce(const BoardInfo& board, Workload& w, const GlobalOptions&
         if (g.skipLinksWithRetrain) {
             nlohmann::json skipped = nlohmann::json::array();
             for (const LinkDesc* l : excluded)
-                skipped.push_back({{"chip", l->a.chip}, {"channel", l->a.chan}, {"peer_chip", l->b.chip},
+                skipped.push_back({{"chip", l->a.chip},
+                                   {"channel", l->a.chan},
+                                   {"peer_chip", l->b.chip},
                                    {"peer_channel", l->b.chan}});
             report["skipped_links"] = skipped;
         }
@@ -428,8 +432,9 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
             if (codes[shown] != kOk) {
                 worst = std::max(worst, codes[shown]);
                 // The first line of the message; the whole of it is in the JSON report.
-                const std::string why = rep.contains("error") ? rep["error"].get<std::string>()
-                                                              : "data check failed: " + rep.value("data_check_failure", "");
+                const std::string why = rep.contains("error")
+                                            ? rep["error"].get<std::string>()
+                                            : "data check failed: " + rep.value("data_check_failure", "");
                 const auto eol = why.find('\n');
                 std::cerr << fmt::format("sweep point {} failed (exit {}): {}{}\n", shown, codes[shown],
                                          why.substr(0, eol), eol == std::string::npos ? "" : " ...");
@@ -440,7 +445,8 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
     }
     std::vector<nlohmann::json> reports;
     for (auto& r : done) reports.push_back(std::move(*r));
-    if (!g.json.empty()) writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});
+    if (!g.json.empty())
+        writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});
     if (!g.csv.empty()) writeCsv(g.csv, w, reports);
     if (!g.plot.empty()) {
         const sweep::PlotFiles f = sweep::writePlot(g.plot, reports, w.sweepSeries(reports));
@@ -493,8 +499,9 @@ struct Cli {
         app.add_option("--csv", g.csv, "write the report as CSV to FILE (collectives; one row per sweep size)");
         app.add_option("-j,--jobs", g.jobs, "sweeps: points run at once, each in its own process (default: every core)")
             ->check(CLI::Range(1u, 4096u));
-        app.add_option("--plot", g.plot, "sweeps: draw the sweep with gnuplot into FILE.png or FILE.svg (data and "
-                                         "script beside it)")
+        app.add_option("--plot", g.plot,
+                       "sweeps: draw the sweep with gnuplot into FILE.png or FILE.svg (data and "
+                       "script beside it)")
             ->check(CLI::Validator(
                 [](std::string& f) {
                     const auto dot = f.rfind('.');
@@ -645,10 +652,13 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
             std::cout << fmt::format("  simulated {:.3f} us in {:.2f} s wall, data check: {}\n",
                                      rep["sim_time_ns"].get<double>() / 1000.0, rep["wall_seconds"].get<double>(),
                                      rep["data_check"].get<std::string>());
-            if (!g.vcd.empty()) std::cout << "  trace: " << g.vcd << " (open with: gtkwave " << g.vcd.substr(0, g.vcd.rfind('.')) << ".gtkw)\n";
+            if (!g.vcd.empty())
+                std::cout << "  trace: " << g.vcd << " (open with: gtkwave " << g.vcd.substr(0, g.vcd.rfind('.'))
+                          << ".gtkw)\n";
             if (!g.json.empty()) std::cout << "  report: " << g.json << "\n";
         }
-        if (code == kDataFail) std::cerr << "cclsim: data check failed: " << rep["data_check_failure"].get<std::string>() << "\n";
+        if (code == kDataFail)
+            std::cerr << "cclsim: data check failed: " << rep["data_check_failure"].get<std::string>() << "\n";
         return code;
     } catch (const ConfigError& e) {
         return fail(g, kConfig, std::string("configuration error: ") + e.what());

@@ -18,9 +18,9 @@
 namespace cclsim {
 
 struct BoardInfo {
-    std::string name;               ///< executable and platform name ("n300")
-    std::string descriptor;         ///< its cluster descriptor: a file of the configuration directory ("n300.yaml")
-    std::string defaultWorkload;    ///< run when no workload is given
+    std::string name;             ///< executable and platform name ("n300")
+    std::string descriptor;       ///< its cluster descriptor: a file of the configuration directory ("n300.yaml")
+    std::string defaultWorkload;  ///< run when no workload is given
     std::vector<WorkloadFactory> workloads;
 };
 

@@ -1,29 +1,41 @@
 // The workloads of the board executables, and a board that runs them all.
 // The boards themselves are listed in sc_main/ (sc_main/Boards.h).
+#include "cli/BoardMain.h"
 #include "cli/workloads/ccl/CollectiveWorkloads.h"
 #include "cli/workloads/ccl/ConcurrentWorkload.h"
 #include "cli/workloads/ipcq/IpcqWorkloads.h"
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "cli/workloads/noctrace/NocTraceWorkload.h"
 #include "cli/workloads/pto/PtoWorkload.h"
-#include "cli/BoardMain.h"
 
 namespace cclsim {
 
 std::vector<WorkloadFactory> allWorkloads() {
     return {
         // The collectives (firmware/ccl/).
-        ccl::makeAllGather, ccl::makeReduceScatter, ccl::makeAllReduce, ccl::makeAllToAll, ccl::makeBroadcast,
+        ccl::makeAllGather,
+        ccl::makeReduceScatter,
+        ccl::makeAllReduce,
+        ccl::makeAllToAll,
+        ccl::makeBroadcast,
         // Several collectives at once on the same chips and links.
         ccl::makeConcurrent,
         // Ethernet, DRAM and fabric microbenchmarks (firmware/microbench/).
-        microbench::makeEthPing, microbench::makeRingPing, microbench::makeEthBandwidth, microbench::makeEdmStream,
-        microbench::makeDramBandwidth, microbench::makeFabricPing, microbench::makeFabricBandwidth,
+        microbench::makeEthPing,
+        microbench::makeRingPing,
+        microbench::makeEthBandwidth,
+        microbench::makeEdmStream,
+        microbench::makeDramBandwidth,
+        microbench::makeFabricPing,
+        microbench::makeFabricBandwidth,
         microbench::makeFabricTraffic,
         // PE_IPCQ (firmware/ipcq/), the PTO ops (firmware/pto/).
-        ipcq::makeIpcqAllReduce, ipcq::makeIpcqLatency, pto::makePto,
+        ipcq::makeIpcqAllReduce,
+        ipcq::makeIpcqLatency,
+        pto::makePto,
         // Dispatch and fixed costs, NoC trace replay.
-        microbench::makeDispatch, noctrace::makeNocTrace,
+        microbench::makeDispatch,
+        noctrace::makeNocTrace,
     };
 }
 

@@ -22,7 +22,8 @@ inline void linkShippedConfig() {
     const fs::path arch = fs::path(platformsDir()) / "arch";
     std::error_code ec;
     fs::create_directory_symlink(arch, fs::path(scratchDir()) / "arch", ec);
-    for (const auto& e : fs::directory_iterator(arch)) fs::create_symlink(e.path(), fs::path(scratchDir()) / e.path().filename(), ec);
+    for (const auto& e : fs::directory_iterator(arch))
+        fs::create_symlink(e.path(), fs::path(scratchDir()) / e.path().filename(), ec);
 }
 
 }  // namespace cclsim::fuzz

@@ -65,14 +65,12 @@ inline void expectNames(const std::exception& e, const std::string& where) {
     const std::string msg = e.what();
     static const bool verbose = std::getenv("CCLSIM_FUZZ_VERBOSE") != nullptr;
     if (verbose) std::fprintf(stderr, "refused: %s\n", msg.c_str());
-    if (msg.find(where) == std::string::npos)
-        finding("the error does not name " + where + ": " + msg);
+    if (msg.find(where) == std::string::npos) finding("the error does not name " + where + ": " + msg);
 }
 
 /// Run `body`; `Documented` is the reader's error type (named where it
 /// happened, checked by expectNames). Any other exception is a finding.
-template <class Documented, class Body>
-void runReader(const std::string& where, Body&& body) {
+template <class Documented, class Body> void runReader(const std::string& where, Body&& body) {
     try {
         body();
     } catch (const Documented& e) {

@@ -1,8 +1,8 @@
 // libFuzzer harness: ccl.yaml, the PE_IPCQ process group configuration
 // (host/ipcq/IpcqConfig.*): parsing, then resolving the default algorithm
 // and every algorithm the file names.
-#include "host/ipcq/IpcqConfig.h"
 #include "fuzz/FuzzSupport.h"
+#include "host/ipcq/IpcqConfig.h"
 #include "models/common/ConfigError.h"
 
 using namespace cclsim;

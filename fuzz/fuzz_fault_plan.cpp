@@ -29,15 +29,15 @@ void expectMicroseconds(const YAML::Node& node, Tick t, const std::string& what)
     const double us = node.as<double>();
     const double ns = us * 1000.0;
     if (!(std::fabs(ticksToNs(t) - ns) <= 1e-3 + 1e-12 * ns))
-        fuzz::finding(what + ": the file says " + node.Scalar() + " us, the plan holds " + std::to_string(t) +
-                      " ps");
+        fuzz::finding(what + ": the file says " + node.Scalar() + " us, the plan holds " + std::to_string(t) + " ps");
 }
 
 void checkPlan(const FaultPlan& plan, const std::string& text) {
     const YAML::Node root = YAML::Load(text);
     if (plan.file.find(kFile) == std::string::npos) fuzz::finding("the plan does not name its file: " + plan.file);
     const std::uint64_t seed = root["seed"] ? root["seed"].as<std::uint64_t>() : 1;
-    if (plan.seed != seed) fuzz::finding("seed " + std::to_string(plan.seed) + ", the file says " + root["seed"].Scalar());
+    if (plan.seed != seed)
+        fuzz::finding("seed " + std::to_string(plan.seed) + ", the file says " + root["seed"].Scalar());
     const YAML::Node list = root["faults"];
     if (plan.faults.size() != list.size())
         fuzz::finding(std::to_string(plan.faults.size()) + " faults decoded of " + std::to_string(list.size()));
@@ -45,7 +45,8 @@ void checkPlan(const FaultPlan& plan, const std::string& text) {
         const FaultSpec& s = plan.faults[i];
         const YAML::Node f = list[i];
         const std::string what = "fault " + std::to_string(i);
-        if (s.where.find(kFile + ":") == std::string::npos) fuzz::finding(what + " does not say where it is: " + s.where);
+        if (s.where.find(kFile + ":") == std::string::npos)
+            fuzz::finding(what + " does not say where it is: " + s.where);
         if (f["kind"].Scalar() != FaultSpec::kindName(s.kind))
             fuzz::finding(what + ": kind " + FaultSpec::kindName(s.kind) + ", the file says " + f["kind"].Scalar());
         const YAML::Node link = f["link"];

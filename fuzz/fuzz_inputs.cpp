@@ -3,8 +3,8 @@
 // Input layout: byte 0 picks the reader and the element type (bit 7: .npy,
 // else JSON; bits 0-2: the golden::DType), byte 1 the number of ranks
 // (1 + byte % 8, JSON only); the rest is the file.
-#include "host/ccl/TensorFiles.h"
 #include "fuzz/FuzzSupport.h"
+#include "host/ccl/TensorFiles.h"
 #include "models/common/ConfigError.h"
 
 using namespace cclsim;

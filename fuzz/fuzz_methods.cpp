@@ -2,8 +2,8 @@
 // host/ccl/MethodTable.*): reading, then choosing a method for every op,
 // group kind and topology at a spread of ranks and sizes. A table that
 // loads must always choose (it ends with a rule that always matches).
-#include "host/ccl/MethodTable.h"
 #include "fuzz/FuzzSupport.h"
+#include "host/ccl/MethodTable.h"
 #include "models/common/ConfigError.h"
 
 #include <limits>

@@ -72,6 +72,8 @@ std::vector<std::uint8_t> subtree(const Tensors& x, std::size_t r, DType t) {
 }
 }  // namespace
 
-std::vector<std::uint8_t> treeAllReduce(const Tensors& x, DType t) { return subtree(x, 0, t); }
+std::vector<std::uint8_t> treeAllReduce(const Tensors& x, DType t) {
+    return subtree(x, 0, t);
+}
 
 }  // namespace cclsim::golden

@@ -56,7 +56,7 @@ struct Collective {
     unsigned root = 0;                  ///< broadcast
     unsigned gatherDim = 0;             ///< all_gather: 0, or 1 with rows of `rowElements`
     std::uint64_t rowElements = 0;
-    std::uint32_t pairWorkers = 0;      ///< bidirectional pair: 0 halves, else ranges in turns (see above)
+    std::uint32_t pairWorkers = 0;  ///< bidirectional pair: 0 halves, else ranges in turns (see above)
     std::uint32_t pairChunkPages = 1;
 
     std::uint64_t fracture() const { return (count + ranks - 1) / ranks; }  ///< F

@@ -12,7 +12,7 @@ namespace cclsim::golden {
 namespace {
 
 constexpr const char* kNames[kDTypes] = {"bf16", "fp16", "fp32", "int32", "uint32", "int64", "uint64", "bool"};
-constexpr const char* kGcl[kDTypes] = {"BFLOAT16", "HALF", "FLOAT", "INT", "UNSIGNED_INT", "LONG_LONG",
+constexpr const char* kGcl[kDTypes] = {"BFLOAT16",           "HALF", "FLOAT", "INT", "UNSIGNED_INT", "LONG_LONG",
                                        "UNSIGNED_LONG_LONG", "BOOL"};
 constexpr const char* kOps[kRedOps] = {"add", "mean", "mul", "min", "max", "square_add", "logical_and", "logical_or"};
 
@@ -43,7 +43,9 @@ std::uint16_t toBf16(float f) {
     if ((b & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((b >> 16) | 0x40);  // NaN stays NaN
     return std::uint16_t((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
 }
-float fromBf16(std::uint16_t h) { return bitsToFloat(std::uint32_t(h) << 16); }
+float fromBf16(std::uint16_t h) {
+    return bitsToFloat(std::uint32_t(h) << 16);
+}
 
 float fromFp16(std::uint16_t h) {
     const std::uint32_t sign = std::uint32_t(h >> 15) << 31;
@@ -88,7 +90,9 @@ template <class T> T load(const std::uint8_t* p) {
     std::memcpy(&v, p, sizeof(T));
     return v;
 }
-template <class T> void store(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+template <class T> void store(std::uint8_t* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
 
 float loadFloat(DType t, const std::uint8_t* p) {
     switch (t) {
@@ -128,8 +132,8 @@ template <class T> T intOp(RedOp op, T a, T b) {
     }
 }
 
-template <class T> void combineInt(RedOp op, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out,
-                                   std::size_t n) {
+template <class T>
+void combineInt(RedOp op, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         store(out + i * sizeof(T), intOp<T>(op, load<T>(a + i * sizeof(T)), load<T>(b + i * sizeof(T))));
 }
@@ -163,9 +167,15 @@ std::size_t elementBytes(DType t) {
     return 1;
 }
 
-const char* dtypeName(DType t) { return kNames[unsigned(t)]; }
-const char* gclTypeName(DType t) { return kGcl[unsigned(t)]; }
-bool isFloat(DType t) { return t == DType::BF16 || t == DType::FP16 || t == DType::FP32; }
+const char* dtypeName(DType t) {
+    return kNames[unsigned(t)];
+}
+const char* gclTypeName(DType t) {
+    return kGcl[unsigned(t)];
+}
+bool isFloat(DType t) {
+    return t == DType::BF16 || t == DType::FP16 || t == DType::FP32;
+}
 
 DType parseDType(const std::string& text) {
     const std::string s = lower(text);
@@ -174,12 +184,15 @@ DType parseDType(const std::string& text) {
     if (s == "float32") return DType::FP32;
     if (s == "float16") return DType::FP16;
     if (s == "bfloat16") return DType::BF16;
-    throw std::invalid_argument("unknown data type '" + text +
-                                "' (bf16, fp16, fp32, int32, uint32, int64, uint64, bool; or the GCL names float, half, "
-                                "int, unsigned_int, long_long, unsigned_long_long)");
+    throw std::invalid_argument(
+        "unknown data type '" + text +
+        "' (bf16, fp16, fp32, int32, uint32, int64, uint64, bool; or the GCL names float, half, "
+        "int, unsigned_int, long_long, unsigned_long_long)");
 }
 
-const char* redOpName(RedOp op) { return kOps[unsigned(op)]; }
+const char* redOpName(RedOp op) {
+    return kOps[unsigned(op)];
+}
 
 RedOp parseRedOp(const std::string& text) {
     const std::string s = lower(text);
@@ -194,8 +207,8 @@ bool supports(RedOp op, DType t) {
     switch (op) {
         case RedOp::Add:
         case RedOp::Mul:
-            return t == DType::BF16 || t == DType::FP16 || t == DType::FP32 || t == DType::INT32 ||
-                   t == DType::INT64 || t == DType::UINT64;
+            return t == DType::BF16 || t == DType::FP16 || t == DType::FP32 || t == DType::INT32 || t == DType::INT64 ||
+                   t == DType::UINT64;
         case RedOp::Mean: return isFloat(t);
         case RedOp::Min:
         case RedOp::Max:
@@ -213,12 +226,15 @@ std::string supportedTypes(RedOp op) {
     return out;
 }
 
-bool hasPrepare(RedOp op) { return op == RedOp::SquareAdd; }
-bool hasFinalize(RedOp op) { return op == RedOp::Mean; }
+bool hasPrepare(RedOp op) {
+    return op == RedOp::SquareAdd;
+}
+bool hasFinalize(RedOp op) {
+    return op == RedOp::Mean;
+}
 
 void combine(RedOp op, DType t, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::size_t n) {
-    if (!supports(op, t))
-        throw std::invalid_argument(std::string(redOpName(op)) + " does not support " + dtypeName(t));
+    if (!supports(op, t)) throw std::invalid_argument(std::string(redOpName(op)) + " does not support " + dtypeName(t));
     const std::size_t e = elementBytes(t);
     switch (t) {
         case DType::BF16:
@@ -295,9 +311,13 @@ void fillInput(std::uint64_t seed, unsigned id, DType t, RedOp op, std::uint64_t
                 store(p, std::uint32_t((neg ? 0x80000000u : 0u) | (exp << 23) | ((r >> 32) & 0x7fffffu)));
                 break;
             }
-            case DType::INT32: store(p, std::int32_t(mul ? std::int64_t(m % 7) - 3 : std::int64_t(m % 2001) - 1000)); break;
+            case DType::INT32:
+                store(p, std::int32_t(mul ? std::int64_t(m % 7) - 3 : std::int64_t(m % 2001) - 1000));
+                break;
             case DType::UINT32: store(p, std::uint32_t(mul ? m % 4 : m % 1001)); break;
-            case DType::INT64: store(p, std::int64_t(mul ? std::int64_t(m % 7) - 3 : std::int64_t(m % 2001) - 1000)); break;
+            case DType::INT64:
+                store(p, std::int64_t(mul ? std::int64_t(m % 7) - 3 : std::int64_t(m % 2001) - 1000));
+                break;
             case DType::UINT64: store(p, std::uint64_t(mul ? m % 4 : m % 1001)); break;
             case DType::BOOL: *p = std::uint8_t(m & 1u); break;
         }
@@ -313,10 +333,22 @@ void fromDouble(DType t, double v, std::uint8_t* out) {
         case DType::BF16:
         case DType::FP16:
         case DType::FP32: storeFloat(t, out, float(v)); return;
-        case DType::INT32: whole(-2147483648.0, 2147483647.0); store(out, std::int32_t(v)); return;
-        case DType::UINT32: whole(0, 4294967295.0); store(out, std::uint32_t(v)); return;
-        case DType::INT64: whole(-9223372036854775808.0, 9223372036854774784.0); store(out, std::int64_t(v)); return;
-        case DType::UINT64: whole(0, 18446744073709549568.0); store(out, std::uint64_t(v)); return;
+        case DType::INT32:
+            whole(-2147483648.0, 2147483647.0);
+            store(out, std::int32_t(v));
+            return;
+        case DType::UINT32:
+            whole(0, 4294967295.0);
+            store(out, std::uint32_t(v));
+            return;
+        case DType::INT64:
+            whole(-9223372036854775808.0, 9223372036854774784.0);
+            store(out, std::int64_t(v));
+            return;
+        case DType::UINT64:
+            whole(0, 18446744073709549568.0);
+            store(out, std::uint64_t(v));
+            return;
         case DType::BOOL:
             if (v != 0 && v != 1) throw std::invalid_argument(std::to_string(v) + " is not a bool (0 or 1)");
             *out = std::uint8_t(v);

@@ -119,7 +119,8 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
         cd.links.push_back(ld);
     }
     if (torus && torusLinks == 0)
-        throw ConfigError(fmt::format("{}: --torus, but the cluster '{}' has no links marked torus: true{}", file, cd.name,
+        throw ConfigError(fmt::format("{}: --torus, but the cluster '{}' has no links marked torus: true{}", file,
+                                      cd.name,
                                       generated ? " (its mesh spec would generate them with torus: true)" : ""));
 
     if (spec && !root.has("ring_order")) cd.ringOrder = meshRing(*spec);  // a generated mesh's default ring
@@ -171,7 +172,8 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
         std::set<unsigned> s;
         for (std::size_t i = 0; i < mo.size(); ++i) {
             const unsigned c = mo.get<unsigned>(i);
-            if (c >= cd.chips.size() || !s.insert(c).second) mo.fail(i, fmt::format("chip {} is unknown or repeated", c));
+            if (c >= cd.chips.size() || !s.insert(c).second)
+                mo.fail(i, fmt::format("chip {} is unknown or repeated", c));
             cd.meshOrder.push_back(c);
         }
     } else if (cd.mesh) {

@@ -56,10 +56,10 @@ struct ClusterDescriptor {
     ArchConfig arch;
     std::vector<ChipDesc> chips;  ///< indexed by chip id (ids are 0..n-1)
     std::vector<LinkDesc> links;
-    std::vector<unsigned> ringOrder;          ///< default ring (board's device order), may be empty
+    std::vector<unsigned> ringOrder;                       ///< default ring (board's device order), may be empty
     std::map<unsigned, std::vector<unsigned>> ringOrders;  ///< ring_ping device order per hop count
-    std::optional<std::array<unsigned, 2>> mesh;  ///< rows, cols of a mesh board
-    std::vector<unsigned> meshOrder;               ///< row-major chip ids of the mesh
+    std::optional<std::array<unsigned, 2>> mesh;           ///< rows, cols of a mesh board
+    std::vector<unsigned> meshOrder;                       ///< row-major chip ids of the mesh
 
     /// Links between two chips, in descriptor order.
     std::vector<const LinkDesc*> linksBetween(unsigned c0, unsigned c1) const;

@@ -19,7 +19,9 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-double us(Tick t) { return ticksToNs(t) / 1000.0; }
+double us(Tick t) {
+    return ticksToNs(t) / 1000.0;
+}
 
 }  // namespace
 
@@ -152,7 +154,8 @@ std::string FaultInjector::diagnosis() const {
         if (!h.lostCommands && !down) continue;
         out += fmt::format("  link chip {} ch {} -> chip {} ch {}:", d->chip, d->channel, d->peerChip, d->peerChannel);
         if (h.unusable)
-            out += fmt::format(" unusable: {} CRC errors, Go-Back-N replays could not get frames through;", h.crcErrors);
+            out +=
+                fmt::format(" unusable: {} CRC errors, Go-Back-N replays could not get frames through;", h.crcErrors);
         else if (down)
             out += fmt::format(" down since {:.3f} us;", us(d->faults->downTick()));
         if (h.lostCommands)
@@ -165,21 +168,24 @@ std::string FaultInjector::diagnosis() const {
             queued += mac.jobsQueued(q);
             queuedBytes += mac.bytesQueued(q);
         }
-        if (queued) out += fmt::format(" {} command(s), {:.0f} wire B, queued in tx_cmd_q never sent;", queued, queuedBytes);
+        if (queued)
+            out += fmt::format(" {} command(s), {:.0f} wire B, queued in tx_cmd_q never sent;", queued, queuedBytes);
         out.back() = '\n';
     }
     for (const auto& s : stops_) {
         if (s->spec.kind != FaultSpec::Retrain || s->completed || s->spec.at > now()) continue;
-        out += fmt::format("  link chip {} ch {} <-> chip {} ch {}: retrain at {:.3f} us for {:.3f} us has not completed",
-                           s->a->chip, s->a->channel, s->b->chip, s->b->channel, us(s->spec.at), us(s->spec.duration));
+        out +=
+            fmt::format("  link chip {} ch {} <-> chip {} ch {}: retrain at {:.3f} us for {:.3f} us has not completed",
+                        s->a->chip, s->a->channel, s->b->chip, s->b->channel, us(s->spec.at), us(s->spec.duration));
         std::string who;
         for (Direction* d : {s->a, s->b})
             if (platform_.chip(d->chip).erisc(d->channel).kernelRunning())
                 who += fmt::format("{}chip {} ch {}", who.empty() ? "" : " and ", d->chip, d->channel);
         out += who.empty() ? "\n"
-                           : fmt::format(": the ERISC kernel on {} has not called run_routing() since, so the base "
-                                         "firmware cannot finish it\n",
-                                         who);
+                           : fmt::format(
+                                 ": the ERISC kernel on {} has not called run_routing() since, so the base "
+                                 "firmware cannot finish it\n",
+                                 who);
     }
     return out;
 }

@@ -29,7 +29,7 @@ class Platform;
 class EthSubsystem;
 
 struct LinkHealthRow {
-    unsigned chip = 0, channel = 0;          ///< the sending end
+    unsigned chip = 0, channel = 0;  ///< the sending end
     unsigned peerChip = 0, peerChannel = 0;
     const LinkHealth* health = nullptr;
 };

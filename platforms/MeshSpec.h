@@ -46,9 +46,9 @@ namespace cclsim {
 struct MeshSpec {
     unsigned rows = 0, cols = 0;
     unsigned linksPerPair = 0;
-    bool torus = false;           ///< generate the wrap-around links (kept only with --torus)
-    std::vector<bool> pcie;       ///< per chip id
-    std::string where;            ///< file:line of the spec, for the generated links' messages
+    bool torus = false;      ///< generate the wrap-around links (kept only with --torus)
+    std::vector<bool> pcie;  ///< per chip id
+    std::string where;       ///< file:line of the spec, for the generated links' messages
 };
 
 /// Decode a generating `mesh:` map (it has `links_per_pair`) of a cluster

@@ -19,7 +19,7 @@ namespace cclsim {
 struct PlatformOptions {
     bool storePayload = true;  ///< false: --no-data
     bool traceAllCores = false;
-    FaultPlan faults;          ///< Ethernet faults to inject (--faults)
+    FaultPlan faults;  ///< Ethernet faults to inject (--faults)
     /// Leave out of every op the links that retrain while the device is
     /// initialised (a retrain fault at 0 us), as tt-metal's option to skip
     /// Ethernet cores with retrains does (--skip-links-with-retrain).

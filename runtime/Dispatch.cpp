@@ -8,7 +8,9 @@ namespace cclsim {
 
 namespace {
 
-Tick bytesAt(std::uint64_t bytes, double bytesPerNs) { return nsToTicks(double(bytes) / bytesPerNs); }
+Tick bytesAt(std::uint64_t bytes, double bytesPerNs) {
+    return nsToTicks(double(bytes) / bytesPerNs);
+}
 
 }  // namespace
 

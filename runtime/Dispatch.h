@@ -38,29 +38,29 @@ namespace cclsim {
 
 /// What the dispatcher has to send for one kernel.
 struct DispatchKernel {
-    std::string name;                 ///< kernel name (selects the binary size)
-    std::uint32_t binaryBytes = 0;    ///< 0: the arch YAML's size for `name`
-    std::string processor;            ///< brisc, ncrisc, trisc, erisc
-    std::uintptr_t entry = 0;         ///< identity of the kernel's code (same code + ctArgs: one binary)
+    std::string name;               ///< kernel name (selects the binary size)
+    std::uint32_t binaryBytes = 0;  ///< 0: the arch YAML's size for `name`
+    std::string processor;          ///< brisc, ncrisc, trisc, erisc
+    std::uintptr_t entry = 0;       ///< identity of the kernel's code (same code + ctArgs: one binary)
     CoreCoord core;
-    bool ethernet = false;            ///< on an Ethernet core (binaries are unicast there)
+    bool ethernet = false;              ///< on an Ethernet core (binaries are unicast there)
     std::vector<std::uint32_t> ctArgs;  ///< compile-time args: a different value is a different binary
-    std::size_t rtArgs = 0;           ///< runtime argument words
-    std::uint32_t semaphores = 0;     ///< semaphores on its core
+    std::size_t rtArgs = 0;             ///< runtime argument words
+    std::uint32_t semaphores = 0;       ///< semaphores on its core
 };
 
 /// The dispatch of one program, broken down (ticks from the host's enqueue).
 struct DispatchPlan {
     unsigned kernels = 0, cores = 0, kernelGroups = 0, binaries = 0;
-    std::uint64_t binaryBytes = 0;    ///< bytes of binaries the dispatcher streamed
-    std::uint64_t argBytes = 0;       ///< runtime argument + semaphore config bytes
-    Tick tunnel = 0;                  ///< command delivery to a chip without PCIe
+    std::uint64_t binaryBytes = 0;  ///< bytes of binaries the dispatcher streamed
+    std::uint64_t argBytes = 0;     ///< runtime argument + semaphore config bytes
+    Tick tunnel = 0;                ///< command delivery to a chip without PCIe
     Tick overhead = 0;
     Tick launchMessages = 0;
     Tick binaryWrites = 0;
     Tick argWrites = 0;
     Tick goSignal = 0;
-    Tick completion = 0;              ///< after the last core's done
+    Tick completion = 0;  ///< after the last core's done
     /// Enqueue -> go signal at every core (the kernels' start).
     Tick launch() const { return tunnel + overhead + launchMessages + binaryWrites + argWrites + goSignal; }
 };

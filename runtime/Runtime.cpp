@@ -30,8 +30,9 @@ std::uint32_t Program::allocateL1(CoreCoord c, std::uint32_t bytes, std::uint32_
     auto it = next_.emplace(c, base).first;
     const std::uint32_t addr = (it->second + align - 1) / align * align;
     if (std::uint64_t(addr) + bytes > end)
-        throw ConfigError(fmt::format("chip {} core {}: cannot allocate {} B of L1: {} B free of the {} B kernel region",
-                                      chip_, c.str(), bytes, end > it->second ? end - it->second : 0, end - base));
+        throw ConfigError(
+            fmt::format("chip {} core {}: cannot allocate {} B of L1: {} B free of the {} B kernel region", chip_,
+                        c.str(), bytes, end > it->second ? end - it->second : 0, end - base));
     it->second = addr + bytes;
     claimed_.insert(c);
     return addr;
@@ -71,8 +72,10 @@ std::uint64_t Program::allocateDramRegion(std::uint64_t bytes, std::uint32_t ali
 std::uint64_t Program::allocateSram(unsigned bank, std::uint64_t bytes, std::uint32_t align) {
     const BankMap& banks = rt_.platform().chip(chip_).banks();
     if (bank >= banks.sramEndpoint.size())
-        throw ConfigError(fmt::format("chip {} has no SRAM pool bank {} (the arch YAML's sram section has {} "
-                                      "endpoints)", chip_, bank, banks.sramEndpoint.size()));
+        throw ConfigError(
+            fmt::format("chip {} has no SRAM pool bank {} (the arch YAML's sram section has {} "
+                        "endpoints)",
+                        chip_, bank, banks.sramEndpoint.size()));
     std::uint64_t& next = sramNext_[bank];
     const std::uint64_t base = (next + align - 1) / align * align;
     if (base + bytes > banks.sramBankBytes)
@@ -120,13 +123,16 @@ Buffer Program::createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool 
     const std::uint64_t end = rt_.platform().descriptor().arch.worker.l1.sizeBytes;
     if (base + perBank > end)
         throw ConfigError(fmt::format("chip {}: an L1 buffer of {} B needs {} B on each of {} cores; {} B are free",
-                                      chip_, std::uint64_t(pages) * pageBytes, perBank, nb, end > base ? end - base : 0));
+                                      chip_, std::uint64_t(pages) * pageBytes, perBank, nb,
+                                      end > base ? end - base : 0));
     for (const CoreCoord& c : banks.l1Cores) next_[c] = std::uint32_t(base + perBank);
     b.base = base;
     return b;
 }
 
-void Program::markControl(CoreCoord c, std::uint32_t addr, std::uint32_t n) { core(c, "markControl").l1.markControl(addr, n); }
+void Program::markControl(CoreCoord c, std::uint32_t addr, std::uint32_t n) {
+    core(c, "markControl").l1.markControl(addr, n);
+}
 
 KernelHandle Program::createKernel(const std::string& name, std::function<void()> entry, CoreCoord c,
                                    const KernelConfig& cfg) {
@@ -147,14 +153,17 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
         throw ConfigError(fmt::format("kernel '{}': Ethernet cores run one kernel on processor 'erisc'", name));
     if (!p.isEthernet() && l.processor != "brisc" && l.processor != "ncrisc" && l.processor != "trisc0" &&
         l.processor != "trisc1" && l.processor != "trisc2")
-        throw ConfigError(fmt::format("kernel '{}': worker kernels run on 'brisc' or 'ncrisc' (data movement) or "
-                                      "'trisc0'..'trisc2' (compute)", name));
+        throw ConfigError(
+            fmt::format("kernel '{}': worker kernels run on 'brisc' or 'ncrisc' (data movement) or "
+                        "'trisc0'..'trisc2' (compute)",
+                        name));
     for (const PendingKernel& k : kernels_)
         if (k.core == c && k.launch.processor == l.processor)
             throw ConfigError(fmt::format("kernel '{}': chip {} core {} processor {} already runs kernel '{}'", name,
                                           chip_, c.str(), l.processor, k.launch.name));
     if (cfg.noc > 1) throw ConfigError(fmt::format("kernel '{}': NoC {} does not exist", name, cfg.noc));
-    if (cfg.vc > 1) throw ConfigError(fmt::format("kernel '{}': PE_DMA virtual channel {} does not exist", name, cfg.vc));
+    if (cfg.vc > 1)
+        throw ConfigError(fmt::format("kernel '{}': PE_DMA virtual channel {} does not exist", name, cfg.vc));
     l.entry = std::move(entry);
     l.ctArgs = cfg.ctArgs;
     l.noc = cfg.noc;
@@ -202,8 +211,12 @@ Program& Runtime::program(unsigned chip) {
     return *programs_[chip];
 }
 
-void Runtime::setDispatchTime(unsigned chip, Tick t) { dispatch_.at(chip) = t; }
-Tick Runtime::dispatchTime(unsigned chip) const { return dispatch_.at(chip); }
+void Runtime::setDispatchTime(unsigned chip, Tick t) {
+    dispatch_.at(chip) = t;
+}
+Tick Runtime::dispatchTime(unsigned chip) const {
+    return dispatch_.at(chip);
+}
 
 Tick Runtime::launchTime(unsigned chip) const {
     return dispatch_.at(chip) + (launched_ ? plans_.at(chip).launch() : 0);
@@ -265,8 +278,7 @@ void Runtime::launch() {
             auto sem = prog->semaphores_.find(pk.core);
             dk.push_back(DispatchKernel{pk.launch.name, pk.binaryBytes, pk.launch.processor,
                                         entryIdentity(pk.launch.entry), pk.core, p->isEthernet(), pk.launch.ctArgs,
-                                        pk.launch.rtArgs.size(),
-                                        sem == prog->semaphores_.end() ? 0u : sem->second});
+                                        pk.launch.rtArgs.size(), sem == prog->semaphores_.end() ? 0u : sem->second});
         }
         plans_.push_back(planDispatch(da, dk, tunnelHops(prog->chip())));
     }

@@ -22,11 +22,11 @@
 namespace cclsim {
 
 struct KernelConfig {
-    std::string processor;                ///< default: "brisc" on workers, "erisc" on Ethernet cores
+    std::string processor;  ///< default: "brisc" on workers, "erisc" on Ethernet cores
     unsigned noc = 0;
-    unsigned vc = 0;                      ///< PE_DMA virtual channel (0 vc_compute, 1 vc_comm)
+    unsigned vc = 0;  ///< PE_DMA virtual channel (0 vc_compute, 1 vc_comm)
     std::vector<std::uint32_t> ctArgs;
-    std::vector<TraceSlot> traceSlots;     ///< kernel-owned trace values (trace_value)
+    std::vector<TraceSlot> traceSlots;  ///< kernel-owned trace values (trace_value)
     /// A service kernel (fabric router, mux) that never returns on its own:
     /// the run completes when every non-persistent kernel has returned.
     bool persistent = false;
@@ -59,7 +59,7 @@ class Runtime;
 struct Buffer {
     unsigned chip = 0;
     bool dram = true;
-    std::uint32_t base = 0;       ///< same offset in every bank
+    std::uint32_t base = 0;  ///< same offset in every bank
     std::uint32_t pageBytes = 0;
     std::uint64_t pages = 0;
     std::uint64_t bytes() const { return pages * pageBytes; }
@@ -114,26 +114,26 @@ private:
 
     Runtime& rt_;
     unsigned chip_;
-    std::map<CoreCoord, std::uint32_t> next_;  ///< allocation cursor per core
-    std::set<CoreCoord> claimed_;              ///< cores with an allocateL1 of their own
-    std::uint64_t dramNext_ = 0;               ///< allocation cursor in every DRAM bank
-    std::map<unsigned, std::uint64_t> sramNext_;  ///< allocation cursor per SRAM bank
+    std::map<CoreCoord, std::uint32_t> next_;        ///< allocation cursor per core
+    std::set<CoreCoord> claimed_;                    ///< cores with an allocateL1 of their own
+    std::uint64_t dramNext_ = 0;                     ///< allocation cursor in every DRAM bank
+    std::map<unsigned, std::uint64_t> sramNext_;     ///< allocation cursor per SRAM bank
     std::map<CoreCoord, std::uint32_t> semaphores_;  ///< semaphores per core
     std::vector<PendingKernel> kernels_;
 };
 
 struct RunResult {
-    bool completed = false;        ///< every (non-persistent) kernel returned
-    Tick lastKernelFinish = 0;     ///< op time: last (non-persistent) kernel to finish
+    bool completed = false;     ///< every (non-persistent) kernel returned
+    Tick lastKernelFinish = 0;  ///< op time: last (non-persistent) kernel to finish
     Tick simEnd = 0;
     double wallSeconds = 0;
-    std::string report;            ///< deadlock / timeout report when !completed
+    std::string report;  ///< deadlock / timeout report when !completed
 };
 
 struct RunOptions {
     Tick maxSimTime = 10'000'000'000'000ull;  ///< 10 s simulated
     double maxWallSeconds = 3600;
-    std::function<void(Tick)> progress;        ///< called between simulation slices
+    std::function<void(Tick)> progress;  ///< called between simulation slices
 };
 
 class Runtime {

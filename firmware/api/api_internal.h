@@ -8,12 +8,20 @@
 
 namespace cclsim::fw::detail {
 
-inline KernelContext& ctx() { return KernelContext::current(); }
+inline KernelContext& ctx() {
+    return KernelContext::current();
+}
 
 /// Keys that identify what a poll reads (see KernelContext::poll).
-inline std::uint64_t l1Key(std::uint32_t addr) { return KernelContext::l1WordKey(addr); }
-inline std::uint64_t nocKey(unsigned noc, unsigned what) { return (std::uint64_t{2} << 48) | (noc << 8) | what; }
-inline std::uint64_t txqKey(unsigned q) { return (std::uint64_t{3} << 48) | q; }
+inline std::uint64_t l1Key(std::uint32_t addr) {
+    return KernelContext::l1WordKey(addr);
+}
+inline std::uint64_t nocKey(unsigned noc, unsigned what) {
+    return (std::uint64_t{2} << 48) | (noc << 8) | what;
+}
+inline std::uint64_t txqKey(unsigned q) {
+    return (std::uint64_t{3} << 48) | q;
+}
 
 /// The ERISC a kernel runs on; an error on any other core.
 EriscCore& erisc(KernelContext& k, const char* api);

@@ -22,7 +22,9 @@ std::uint32_t bits32(float f) {
 }
 
 // bf16: the upper half of an fp32; rounding to nearest even on the dropped half.
-float bf16_to_f32(std::uint16_t h) { return f32(std::uint32_t(h) << 16); }
+float bf16_to_f32(std::uint16_t h) {
+    return f32(std::uint32_t(h) << 16);
+}
 std::uint16_t f32_to_bf16(float f) {
     const std::uint32_t b = bits32(f);
     if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu)) return std::uint16_t((b >> 16) | 0x0040u);
@@ -95,13 +97,21 @@ float load_float(dtype_code t, const std::uint8_t* p) {
 void store_float(dtype_code t, std::uint8_t* p, float v) {
     std::uint16_t h;
     switch (t) {
-        case dtype_code::bf16: h = f32_to_bf16(v); std::memcpy(p, &h, 2); return;
-        case dtype_code::fp16: h = f32_to_fp16(v); std::memcpy(p, &h, 2); return;
+        case dtype_code::bf16:
+            h = f32_to_bf16(v);
+            std::memcpy(p, &h, 2);
+            return;
+        case dtype_code::fp16:
+            h = f32_to_fp16(v);
+            std::memcpy(p, &h, 2);
+            return;
         default: std::memcpy(p, &v, 4); return;
     }
 }
 
-bool is_float(dtype_code t) { return t == dtype_code::bf16 || t == dtype_code::fp16 || t == dtype_code::fp32; }
+bool is_float(dtype_code t) {
+    return t == dtype_code::bf16 || t == dtype_code::fp16 || t == dtype_code::fp32;
+}
 
 float op_float(reduce_op op, float a, float b) {
     switch (op) {

@@ -70,15 +70,17 @@ void issueWrite(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::u
     if (size == 0) return;
     awaitCmdBuf(k, noc, api, NocCounters::kWriteBuf);
     // Submitted at the kernel's local time without a context switch (Niu::write).
-    k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size,
-                            posted, &k.counters(noc), k.localTime());
+    k.core().niu(noc).write(k.core().nocClass(k.dmaVc()), src, nocaddr::coord(dst), nocaddr::local(dst), size, posted,
+                            &k.counters(noc), k.localTime());
     acceptCommand(k, noc, NocCounters::kWriteBuf);
     k.acted();
 }
 
 }  // namespace
 
-std::uint64_t get_noc_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr) { return nocaddr::encode(x, y, addr); }
+std::uint64_t get_noc_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr) {
+    return nocaddr::encode(x, y, addr);
+}
 
 std::uint64_t get_noc_addr(std::uint32_t addr) {
     const CoreCoord c = ctx().core().coord();
@@ -91,7 +93,8 @@ std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<true>& s, 
     if (b.dramEndpoint.empty()) CCLSIM_ERROR(k.name(), "get_noc_addr: this chip has no DRAM banks");
     const std::size_t n = b.dramEndpoint.size();
     const CoreCoord c = b.dramEndpoint[id % n];
-    const std::uint64_t local = b.dramOffset[id % n] + s.bank_base_address + std::uint64_t(id / n) * s.page_size + offset;
+    const std::uint64_t local =
+        b.dramOffset[id % n] + s.bank_base_address + std::uint64_t(id / n) * s.page_size + offset;
     return nocaddr::encode(c.x, c.y, local);
 }
 
@@ -129,8 +132,7 @@ void noc_async_write_barrier(std::uint8_t nocSel) {
     const unsigned noc = detail::resolveNoc(k, nocSel);
     const NocCounters& c = k.counters(noc);
     k.setWaypoint("NWBW");
-    waitCounter(k, noc, WritesAcked, "noc_async_write_barrier",
-                [&] { return c.nonpostedAcked == c.nonpostedIssued; });
+    waitCounter(k, noc, WritesAcked, "noc_async_write_barrier", [&] { return c.nonpostedAcked == c.nonpostedIssued; });
     k.setWaypoint("NWBD");
 }
 
@@ -139,8 +141,7 @@ void noc_async_writes_flushed(std::uint8_t nocSel) {
     const unsigned noc = detail::resolveNoc(k, nocSel);
     const NocCounters& c = k.counters(noc);
     k.setWaypoint("NWFW");
-    waitCounter(k, noc, WritesFlushed, "noc_async_writes_flushed",
-                [&] { return c.writesFlushed == c.writesIssued; });
+    waitCounter(k, noc, WritesFlushed, "noc_async_writes_flushed", [&] { return c.writesFlushed == c.writesIssued; });
     k.setWaypoint("NWFD");
 }
 
@@ -174,7 +175,9 @@ void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t nocS
     k.acted();
 }
 
-void noc_semaphore_set(std::uint32_t sem_addr, std::uint32_t val) { l1_write_u32(sem_addr, val); }
+void noc_semaphore_set(std::uint32_t sem_addr, std::uint32_t val) {
+    l1_write_u32(sem_addr, val);
+}
 
 void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t nocSel) {
     KernelContext& k = ctx();
@@ -217,7 +220,8 @@ bool noc_async_write_trid_flushed(std::uint32_t trid, std::uint8_t nocSel) {
     const unsigned noc = detail::resolveNoc(k, nocSel);
     checkTrid(k, trid, "noc_async_write_trid_flushed");
     const NocCounters& c = k.counters(noc);
-    return k.poll(detail::nocKey(noc, 16 + trid), PollDesc{PollDesc::NocCounter, "noc_async_write_trid_flushed", noc, trid},
+    return k.poll(detail::nocKey(noc, 16 + trid),
+                  PollDesc{PollDesc::NocCounter, "noc_async_write_trid_flushed", noc, trid},
                   [&] { return c.tridFlushed[trid] == c.tridIssued[trid]; });
 }
 

@@ -33,14 +33,20 @@ std::uint32_t channelAddr(KernelContext& k, EriscCore& e, std::uint32_t channel,
 
 /// Check a byte-addressed send before it is split into word commands (the
 /// word form would silently drop misaligned low bits).
-void checkBytes(EriscCore& e, std::uint32_t src, std::uint32_t dst, std::uint32_t n) { e.eth.check(0, src, dst, n); }
+void checkBytes(EriscCore& e, std::uint32_t src, std::uint32_t dst, std::uint32_t n) {
+    e.eth.check(0, src, dst, n);
+}
 
 /// Send one 16 B word from `src` to `dst` on tx_cmd_q 0.
-void sendWord(std::uint32_t src, std::uint32_t dst) { eth_send_packet(0, src >> 4, dst >> 4, 1); }
+void sendWord(std::uint32_t src, std::uint32_t dst) {
+    eth_send_packet(0, src >> 4, dst >> 4, 1);
+}
 
 }  // namespace
 
-std::uint32_t eth_l1_unreserved_base() { return erisc(ctx(), "eth_l1_unreserved_base").config().unreservedBase; }
+std::uint32_t eth_l1_unreserved_base() {
+    return erisc(ctx(), "eth_l1_unreserved_base").config().unreservedBase;
+}
 std::uint32_t eth_l1_kernel_region_end() {
     return erisc(ctx(), "eth_l1_kernel_region_end").config().kernelRegionEnd();
 }
@@ -120,7 +126,8 @@ void eth_write_remote_reg(std::uint32_t q, std::uint32_t reg_addr, std::uint32_t
 void eth_send_bytes(std::uint32_t src, std::uint32_t dst, std::uint32_t num_bytes, std::uint32_t per_send) {
     KernelContext& k = ctx();
     EriscCore& e = erisc(k, "eth_send_bytes");
-    if (per_send == 0 || per_send % 16) CCLSIM_ERROR(k.name(), "eth_send_bytes: num_bytes_per_send {} must be a non-zero multiple of 16", per_send);
+    if (per_send == 0 || per_send % 16)
+        CCLSIM_ERROR(k.name(), "eth_send_bytes: num_bytes_per_send {} must be a non-zero multiple of 16", per_send);
     checkBytes(e, src, dst, num_bytes);
     for (std::uint32_t sent = 0; sent < num_bytes; sent += per_send)
         eth_send_packet(0, (src + sent) >> 4, (dst + sent) >> 4, std::min(per_send, num_bytes - sent) >> 4);
@@ -128,12 +135,14 @@ void eth_send_bytes(std::uint32_t src, std::uint32_t dst, std::uint32_t num_byte
     l1_write_u32(ch0, l1_read_u32(ch0) + num_bytes);
 }
 
-void eth_send_bytes_over_channel(std::uint32_t src, std::uint32_t dst, std::uint32_t num_bytes,
-                                 std::uint32_t channel, std::uint32_t per_send) {
+void eth_send_bytes_over_channel(std::uint32_t src, std::uint32_t dst, std::uint32_t num_bytes, std::uint32_t channel,
+                                 std::uint32_t per_send) {
     KernelContext& k = ctx();
     EriscCore& e = erisc(k, "eth_send_bytes_over_channel");
     const std::uint32_t sync = channelAddr(k, e, channel, "eth_send_bytes_over_channel");
-    if (per_send == 0 || per_send % 16) CCLSIM_ERROR(k.name(), "eth_send_bytes_over_channel: num_bytes_per_send {} must be a non-zero multiple of 16", per_send);
+    if (per_send == 0 || per_send % 16)
+        CCLSIM_ERROR(k.name(), "eth_send_bytes_over_channel: num_bytes_per_send {} must be a non-zero multiple of 16",
+                     per_send);
     checkBytes(e, src, dst, num_bytes);
     for (std::uint32_t sent = 0; sent < num_bytes; sent += per_send)
         eth_send_packet(0, (src + sent) >> 4, (dst + sent) >> 4, std::min(per_send, num_bytes - sent) >> 4);
@@ -252,8 +261,12 @@ void eth_noc_semaphore_wait(std::uint32_t sem_addr, std::uint32_t val) {
     k.setWaypoint("NSD");
 }
 
-void eth_noc_async_write_barrier() { noc_async_write_barrier(); }
-void eth_noc_async_read_barrier() { noc_async_read_barrier(); }
+void eth_noc_async_write_barrier() {
+    noc_async_write_barrier();
+}
+void eth_noc_async_read_barrier() {
+    noc_async_read_barrier();
+}
 
 void run_routing() {
     KernelContext& k = ctx();

@@ -67,7 +67,9 @@ void eth_receiver_channel_ack(std::uint32_t channel, std::uint32_t eth_transacti
 void eth_receiver_channel_done(std::uint32_t channel);
 bool eth_is_receiver_channel_send_acked(std::uint32_t channel);
 bool eth_is_receiver_channel_send_done(std::uint32_t channel);
-inline bool eth_is_receiver_channel_done(std::uint32_t channel) { return eth_is_receiver_channel_send_done(channel); }
+inline bool eth_is_receiver_channel_done(std::uint32_t channel) {
+    return eth_is_receiver_channel_send_done(channel);
+}
 void eth_clear_sender_channel_ack(std::uint32_t channel);
 void eth_wait_for_receiver_done();
 void eth_wait_for_receiver_channel_done(std::uint32_t channel);

@@ -41,8 +41,10 @@ void WorkerToFabricEdmSender::open() {
     const std::uint32_t rd = l1_read_u32(a_.local_scratch);
     wr_ = l1_read_u32(a_.local_scratch + 4);
     if (rd != wr_)
-        CCLSIM_ERROR(k.name(), "fabric connection to core {}-{}: the channel still holds {} packets of an earlier "
-                     "connection that did not close", a_.x, a_.y, wr_ - rd);
+        CCLSIM_ERROR(k.name(),
+                     "fabric connection to core {}-{}: the channel still holds {} packets of an earlier "
+                     "connection that did not close",
+                     a_.x, a_.y, wr_ - rd);
     l1_write_u32(a_.local_rd, rd);
     l1_write_u32(a_.local_teardown, 0);
     const std::uint64_t blk = get_noc_addr(a_.x, a_.y, a_.location);
@@ -88,7 +90,7 @@ std::uint64_t WorkerToFabricEdmSender::next_slot_noc_addr() const {
 }
 
 void WorkerToFabricEdmSender::send_payload_without_header_non_blocking_from_address(std::uint32_t src,
-                                                                                     std::uint32_t size) {
+                                                                                    std::uint32_t size) {
     KernelContext& k = detail::ctx();
     if (size + a_.header_bytes > a_.slot_bytes)
         CCLSIM_ERROR(k.name(), "fabric send of {} B exceeds the channel's largest payload of {} B", size,
@@ -117,7 +119,8 @@ void WorkerToFabricEdmSender::send_slot_from_address(std::uint32_t src, std::uin
     ++wr_;
 }
 
-void WorkerToFabricEdmSender::send_packet(const PacketHeader& h, std::uint32_t payload_src, std::uint32_t payload_size) {
+void WorkerToFabricEdmSender::send_packet(const PacketHeader& h, std::uint32_t payload_src,
+                                          std::uint32_t payload_size) {
     KernelContext& k = detail::ctx();
     if (h.payload_size_bytes() != payload_size)
         CCLSIM_ERROR(k.name(), "fabric packet header says {} B of payload but {} B are sent", h.payload_size_bytes(),

@@ -33,8 +33,12 @@ PeIpcq& ipcqOf(KernelContext& k, const char* api) {
     return p;
 }
 
-IpcqDir toDir(ipcq_dir d) { return IpcqDir(unsigned(d)); }
-ipcq_dir fromDir(IpcqDir d) { return ipcq_dir(unsigned(d)); }
+IpcqDir toDir(ipcq_dir d) {
+    return IpcqDir(unsigned(d));
+}
+ipcq_dir fromDir(IpcqDir d) {
+    return ipcq_dir(unsigned(d));
+}
 
 fabric::FabricConnectionArgs unpackConnection(const std::vector<std::uint32_t>& words) {
     fabric::FabricConnectionArgs a;
@@ -75,8 +79,7 @@ void trace(PeIpcq& p, KernelContext& k, const char* op, IpcqDir d, std::uint32_t
 }
 
 /// Wait (poll or sleep, per the policy) until register `reg` >= `value`.
-void waitRegister(KernelContext& k, PeIpcq& p, std::uint32_t reg, std::uint32_t value, IpcqWait w,
-                  const char* api) {
+void waitRegister(KernelContext& k, PeIpcq& p, std::uint32_t reg, std::uint32_t value, IpcqWait w, const char* api) {
     if (l1_word_at_least(reg, value)) return;  // one status read of the cached pointer
     p.setWait(w);
     if (p.policy().backpressure == Backpressure::Poll) {
@@ -140,7 +143,9 @@ ipcq_slot consume(KernelContext& k, PeIpcq& p, IpcqQueuePair& q, std::uint32_t n
 
 }  // namespace
 
-const char* ipcq_dir_name(ipcq_dir d) { return ipcqDirName(toDir(d)); }
+const char* ipcq_dir_name(ipcq_dir d) {
+    return ipcqDirName(toDir(d));
+}
 
 std::uint32_t ipcq_rank() {
     KernelContext& k = detail::ctx();
@@ -187,8 +192,10 @@ void ipcq_send(ipcq_dir dir, std::uint32_t src, std::uint32_t nbytes, std::uint3
     PeIpcq& p = ipcqOf(k, "ipcq_send");
     IpcqQueuePair& q = p.queue(toDir(dir), "ipcq_send");
     if (!q.canSend)
-        CCLSIM_ERROR(k.name(), "IpcqInvalidDirection: ipcq_send on rank {} in direction {}, which only receives "
-                     "(a unidirectional topology)", p.rank(), ipcqDirName(q.direction));
+        CCLSIM_ERROR(k.name(),
+                     "IpcqInvalidDirection: ipcq_send on rank {} in direction {}, which only receives "
+                     "(a unidirectional topology)",
+                     p.rank(), ipcqDirName(q.direction));
     if (nbytes == 0 || nbytes > q.peer.slot_size)
         CCLSIM_ERROR(k.name(), "ipcq_send: {} B on rank {} {}: a send carries 1..{} B (the peer's slot size)", nbytes,
                      p.rank(), ipcqDirName(q.direction), q.peer.slot_size);

@@ -1,8 +1,7 @@
 #include "firmware/api/kernel_api.h"
 
-#include "firmware/api/dataflow_api.h"
-
 #include "firmware/api/api_internal.h"
+#include "firmware/api/dataflow_api.h"
 #include "models/common/Scoreboard.h"
 
 #include <vector>
@@ -43,12 +42,22 @@ template <> std::int32_t get_arg_val<std::int32_t>(int idx) {
     return static_cast<std::int32_t>(get_arg_val<std::uint32_t>(idx));
 }
 
-std::uint32_t get_compile_time_arg_val(int idx) { return ctx().ctArg(std::size_t(idx)); }
-std::uint32_t get_arg_count() { return std::uint32_t(ctx().rtArgCount()); }
+std::uint32_t get_compile_time_arg_val(int idx) {
+    return ctx().ctArg(std::size_t(idx));
+}
+std::uint32_t get_arg_count() {
+    return std::uint32_t(ctx().rtArgCount());
+}
 
-std::uint32_t my_x() { return ctx().core().coord().x; }
-std::uint32_t my_y() { return ctx().core().coord().y; }
-std::uint8_t noc_index() { return std::uint8_t(ctx().launch().noc); }
+std::uint32_t my_x() {
+    return ctx().core().coord().x;
+}
+std::uint32_t my_y() {
+    return ctx().core().coord().y;
+}
+std::uint8_t noc_index() {
+    return std::uint8_t(ctx().launch().noc);
+}
 
 std::uint64_t get_timestamp() {
     KernelContext& k = ctx();
@@ -56,8 +65,12 @@ std::uint64_t get_timestamp() {
     return k.localTime() / k.core().costs().cycle;
 }
 
-void WAYPOINT(const char* code) { ctx().setWaypoint(code); }
-void trace_value(std::uint32_t slot, std::uint32_t value) { ctx().setTraceSlot(slot, value); }
+void WAYPOINT(const char* code) {
+    ctx().setWaypoint(code);
+}
+void trace_value(std::uint32_t slot, std::uint32_t value) {
+    ctx().setTraceSlot(slot, value);
+}
 
 std::uint32_t l1_read_u32(std::uint32_t addr) {
     KernelContext& k = ctx();
@@ -105,7 +118,9 @@ void fw_assert_equal(std::uint32_t actual, std::uint32_t expected, const char* w
         CCLSIM_ERROR(ctx().name(), "firmware assertion failed: {} (found {}, expected {})", what, actual, expected);
 }
 
-std::uint32_t debug_peek_u32(std::uint32_t addr) { return ctx().core().l1.readU32(addr); }
+std::uint32_t debug_peek_u32(std::uint32_t addr) {
+    return ctx().core().l1.readU32(addr);
+}
 
 void spin_cycles(std::uint32_t cycles) {
     KernelContext& k = ctx();
@@ -123,7 +138,9 @@ void testbench_fill(std::uint32_t addr, std::uint32_t bytes, std::uint32_t strea
     k.core().l1.writeBytes(addr, bytes, buf.data());
 }
 
-bool testbench_stores_data() { return ctx().core().l1.storesPayload(); }
+bool testbench_stores_data() {
+    return ctx().core().l1.storesPayload();
+}
 
 std::uint64_t testbench_cycles() {
     KernelContext& k = ctx();

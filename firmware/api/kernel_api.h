@@ -10,8 +10,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 #include <type_traits>
+#include <vector>
 
 namespace cclsim::fw {
 

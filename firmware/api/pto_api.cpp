@@ -15,7 +15,7 @@ namespace {
 
 using fabric::PacketHeader;
 
-constexpr std::uint32_t kReplySlots = 8;      ///< reply counters (16 B each) from PtoEndpoint::reply_sem
+constexpr std::uint32_t kReplySlots = 8;            ///< reply counters (16 B each) from PtoEndpoint::reply_sem
 constexpr std::uint32_t kPublishPollCycles = 1000;  ///< between reads of a peer's unpublished group word
 constexpr std::uint32_t kPublishPolls = 2000;       ///< ~2 ms for a peer to publish its group
 
@@ -71,7 +71,9 @@ Ctx& me(const char* api) {
     throw std::logic_error(msg);  // not reached: CCLSIM_ERROR throws
 }
 
-std::uint32_t ebytes(const GlobalTensor& t) { return dtype_bytes(t.dtype); }
+std::uint32_t ebytes(const GlobalTensor& t) {
+    return dtype_bytes(t.dtype);
+}
 
 std::uint64_t dramAddr(const GlobalTensor& t, std::uint32_t row, std::uint32_t byteOff) {
     return get_noc_addr(row, InterleavedAddrGen<true>{t.base, t.row_bytes}, byteOff);
@@ -100,7 +102,9 @@ std::uint32_t acquireSlot(Ctx& c, const char* api) {
         }
     fail(fmt::format("{}: more than {} operations in flight (Wait() for some first)", api, kReplySlots - 1));
 }
-void releaseSlot(Ctx& c, std::uint32_t addr) { c.slotBusy &= ~(1u << ((addr - c.ep.reply_sem) / 16)); }
+void releaseSlot(Ctx& c, std::uint32_t addr) {
+    c.slotBusy &= ~(1u << ((addr - c.ep.reply_sem) / 16));
+}
 
 // ---- fabric primitives ----------------------------------------------------------------------------------
 
@@ -129,20 +133,25 @@ std::uint32_t fabricRead(Ctx& c, std::uint32_t rank, std::uint64_t src, std::uin
 // ---- checks ---------------------------------------------------------------------------------------------
 
 void checkTensor(const char* api, const char* role, const GlobalTensor& t, const Ctx& c) {
-    if (t.rank >= c.ep.ranks) fail(fmt::format("{}: {} tensor on rank {}, the group has {} ranks", api, role, t.rank, c.ep.ranks));
-    if (t.base == kNoBuffer) fail(fmt::format("{}: {} tensor on rank {} is uninitialised (no buffer)", api, role, t.rank));
-    if (t.rows == 0 || t.cols == 0) fail(fmt::format("{}: {} tensor on rank {} is empty ({}x{})", api, role, t.rank, t.rows, t.cols));
+    if (t.rank >= c.ep.ranks)
+        fail(fmt::format("{}: {} tensor on rank {}, the group has {} ranks", api, role, t.rank, c.ep.ranks));
+    if (t.base == kNoBuffer)
+        fail(fmt::format("{}: {} tensor on rank {} is uninitialised (no buffer)", api, role, t.rank));
+    if (t.rows == 0 || t.cols == 0)
+        fail(fmt::format("{}: {} tensor on rank {} is empty ({}x{})", api, role, t.rank, t.rows, t.cols));
     if (t.row_bytes < t.cols * ebytes(t))
         fail(fmt::format("{}: {} tensor on rank {}: rows of {} B cannot hold {} elements", api, role, t.rank,
                          t.row_bytes, t.cols));
 }
 
-void checkFits(const char* api, const GlobalTensor& dst, std::uint32_t rows, std::uint32_t cols, const GlobalTensor& src) {
+void checkFits(const char* api, const GlobalTensor& dst, std::uint32_t rows, std::uint32_t cols,
+               const GlobalTensor& src) {
     if (dst.dtype != src.dtype) fail(fmt::format("{}: destination and source data types differ", api));
     if (dst.rows < rows || dst.cols != cols)
-        fail(fmt::format("{}: destination tensor on rank {} is {}x{}, too small for {}x{} (improperly sized "
-                         "destination)",
-                         api, dst.rank, dst.rows, dst.cols, rows, cols));
+        fail(
+            fmt::format("{}: destination tensor on rank {} is {}x{}, too small for {}x{} (improperly sized "
+                        "destination)",
+                        api, dst.rank, dst.rows, dst.cols, rows, cols));
 }
 
 void checkTiles(const char* api, const Tile* t, unsigned n, std::uint32_t e) {
@@ -151,15 +160,15 @@ void checkTiles(const char* api, const Tile* t, unsigned n, std::uint32_t e) {
         if (t[i].rows == 0 || t[i].cols == 0) fail(fmt::format("{}: staging tile {} is empty", api, i));
         detail::checkLocal(k, api, t[i].addr, std::uint64_t(t[i].rows) * t[i].cols * e);
         if (t[i].valid_row > t[i].rows || t[i].valid_col > t[i].cols)
-            fail(fmt::format("{}: tile valid size {}x{} exceeds the tile's {}x{}", api, t[i].valid_row,
-                             t[i].valid_col, t[i].rows, t[i].cols));
+            fail(fmt::format("{}: tile valid size {}x{} exceeds the tile's {}x{}", api, t[i].valid_row, t[i].valid_col,
+                             t[i].rows, t[i].cols));
     }
     if (n == 2) {
         const std::uint64_t a0 = t[0].addr, a1 = a0 + std::uint64_t(t[0].rows) * t[0].cols * e;
         const std::uint64_t b0 = t[1].addr, b1 = b0 + std::uint64_t(t[1].rows) * t[1].cols * e;
         if (a0 < b1 && b0 < a1)
-            fail(fmt::format("{}: ping tile [0x{:x}, 0x{:x}) and pong tile [0x{:x}, 0x{:x}) overlap in UB", api, a0,
-                             a1, b0, b1));
+            fail(fmt::format("{}: ping tile [0x{:x}, 0x{:x}) and pong tile [0x{:x}, 0x{:x}) overlap in UB", api, a0, a1,
+                             b0, b1));
         if (t[0].rows != t[1].rows || t[0].cols != t[1].cols || t[0].valid_row != t[1].valid_row ||
             t[0].valid_col != t[1].valid_col)
             fail(fmt::format("{}: ping and pong tiles differ in shape", api));
@@ -173,12 +182,14 @@ std::vector<Chunk> slide(const char* api, std::uint32_t rows, std::uint32_t cols
         fail(fmt::format("{}: static valid row {} does not divide the tensor's {} rows (use a dynamic valid row)", api,
                          vr, rows));
     if (t.valid_col && cols % vc)
-        fail(fmt::format("{}: static valid column {} does not divide the tensor's {} columns (use a dynamic valid "
-                         "column)",
-                         api, vc, cols));
+        fail(
+            fmt::format("{}: static valid column {} does not divide the tensor's {} columns (use a dynamic valid "
+                        "column)",
+                        api, vc, cols));
     std::vector<Chunk> out;
     for (std::uint32_t r = 0; r < rows; r += vr)
-        for (std::uint32_t c = 0; c < cols; c += vc) out.push_back({r, c, std::min(vr, rows - r), std::min(vc, cols - c)});
+        for (std::uint32_t c = 0; c < cols; c += vc)
+            out.push_back({r, c, std::min(vr, rows - r), std::min(vc, cols - c)});
     return out;
 }
 
@@ -200,9 +211,10 @@ void verifyPeer(Ctx& c, const char* api, std::uint32_t rank) {
     if (seen == 0)
         fail(fmt::format("{}: rank {} never published its ParallelGroup (did its kernel call pto_init?)", api, rank));
     if (seen != c.hash)
-        fail(fmt::format("{}: mismatched ParallelGroup: rank {} holds a group with hash 0x{:08x}, this rank (rank {}) "
-                         "0x{:08x}; every rank must call with the same group",
-                         api, rank, seen, c.ep.rank, c.hash));
+        fail(
+            fmt::format("{}: mismatched ParallelGroup: rank {} holds a group with hash 0x{:08x}, this rank (rank {}) "
+                        "0x{:08x}; every rank must call with the same group",
+                        api, rank, seen, c.ep.rank, c.hash));
     c.verified |= 1u << rank;
 }
 
@@ -249,7 +261,7 @@ void putRows(Ctx& c, const std::vector<GlobalTensor>& dsts, std::uint32_t dst_ro
         const Tile& t = tiles[i % ntiles];
         noc_async_read_barrier();  // chunk i is in its tile
         if (ntiles == 2 && i + 1 < chunks.size()) {
-            noc_async_writes_flushed();  // the other tile's packets have left L1
+            noc_async_writes_flushed();                                   // the other tile's packets have left L1
             loadChunk(src, src_row0, chunks[i + 1], tiles[(i + 1) % 2]);  // overlaps the sends below
         }
         for (const GlobalTensor& d : dsts) storeChunk(c, d, dst_row0, chunks[i], t);
@@ -344,7 +356,8 @@ void checkPointToPoint(Ctx& c, const char* api, const GlobalTensor& dst, const G
     if (put && src.rank != c.ep.rank)
         fail(fmt::format("{}: the source must be this rank's GM (rank {}), not rank {}", api, c.ep.rank, src.rank));
     if (!put && dst.rank != c.ep.rank)
-        fail(fmt::format("{}: the destination must be this rank's GM (rank {}), not rank {}", api, c.ep.rank, dst.rank));
+        fail(
+            fmt::format("{}: the destination must be this rank's GM (rank {}), not rank {}", api, c.ep.rank, dst.rank));
     checkTiles(api, tiles, ntiles, ebytes(src));
     verifyPeer(c, api, put ? dst.rank : src.rank);
 }
@@ -426,7 +439,8 @@ const char* cmpName(WaitCmp cmp) {
 }
 
 void checkSignal(Ctx& c, const char* api, const Signal& s) {
-    if (s.rank >= c.ep.ranks) fail(fmt::format("{}: signal on rank {}, the group has {} ranks", api, s.rank, c.ep.ranks));
+    if (s.rank >= c.ep.ranks)
+        fail(fmt::format("{}: signal on rank {}, the group has {} ranks", api, s.rank, c.ep.ranks));
     if (s.addr % 4) fail(fmt::format("{}: signal address 0x{:x} is not 4-byte aligned", api, s.addr));
     if (s.count == 0) fail(fmt::format("{}: empty signal tensor", api));
 }
@@ -435,7 +449,8 @@ void checkSignal(Ctx& c, const char* api, const Signal& s) {
 
 // ---- ParallelGroup --------------------------------------------------------------------------------------------
 
-ParallelGroup::ParallelGroup(std::uint32_t size, std::uint32_t root, const GlobalTensor* tensors) : size_(size), root_(root) {
+ParallelGroup::ParallelGroup(std::uint32_t size, std::uint32_t root, const GlobalTensor* tensors)
+    : size_(size), root_(root) {
     if (size == 0 || size > kMaxRanks) fail(fmt::format("ParallelGroup: {} ranks (1..{})", size, kMaxRanks));
     if (root >= size) fail(fmt::format("ParallelGroup: root {} is not one of the {} ranks", root, size));
     for (std::uint32_t r = 0; r < size; ++r) tensors_[r] = tensors[r];
@@ -523,7 +538,9 @@ void AsyncEvent::Wait() {
 
 // ---- point to point -------------------------------------------------------------------------------------------
 
-void TPUT(const GlobalTensor& dst, const GlobalTensor& src, const Tile& tile) { putImpl("TPUT", dst, src, &tile, 1, true); }
+void TPUT(const GlobalTensor& dst, const GlobalTensor& src, const Tile& tile) {
+    putImpl("TPUT", dst, src, &tile, 1, true);
+}
 void TPUT(const GlobalTensor& dst, const GlobalTensor& src, const Tile& ping, const Tile& pong) {
     const Tile t[2] = {ping, pong};
     putImpl("TPUT", dst, src, t, 2, true);
@@ -535,7 +552,9 @@ AsyncEvent TPUT_ASYNC(const GlobalTensor& dst, const GlobalTensor& src, const Ti
     const Tile t[2] = {ping, pong};
     return putImpl("TPUT_ASYNC", dst, src, t, 2, false);
 }
-void TGET(const GlobalTensor& dst, const GlobalTensor& src, const Tile& tile) { getImpl("TGET", dst, src, &tile, 1, true); }
+void TGET(const GlobalTensor& dst, const GlobalTensor& src, const Tile& tile) {
+    getImpl("TGET", dst, src, &tile, 1, true);
+}
 void TGET(const GlobalTensor& dst, const GlobalTensor& src, const Tile& ping, const Tile& pong) {
     const Tile t[2] = {ping, pong};
     getImpl("TGET", dst, src, t, 2, true);
@@ -730,17 +749,23 @@ void reduceImpl(const ParallelGroup& g, const GlobalTensor& dst, const Tile& acc
 
 }  // namespace
 
-void TBROADCAST(const ParallelGroup& g, const GlobalTensor& src, const Tile& tile) { broadcastImpl(g, src, &tile, 1); }
+void TBROADCAST(const ParallelGroup& g, const GlobalTensor& src, const Tile& tile) {
+    broadcastImpl(g, src, &tile, 1);
+}
 void TBROADCAST(const ParallelGroup& g, const GlobalTensor& src, const Tile& ping, const Tile& pong) {
     const Tile t[2] = {ping, pong};
     broadcastImpl(g, src, t, 2);
 }
-void TSCATTER(const ParallelGroup& g, const GlobalTensor& src, const Tile& tile) { scatterImpl(g, src, &tile, 1); }
+void TSCATTER(const ParallelGroup& g, const GlobalTensor& src, const Tile& tile) {
+    scatterImpl(g, src, &tile, 1);
+}
 void TSCATTER(const ParallelGroup& g, const GlobalTensor& src, const Tile& ping, const Tile& pong) {
     const Tile t[2] = {ping, pong};
     scatterImpl(g, src, t, 2);
 }
-void TGATHER(const ParallelGroup& g, const GlobalTensor& dst, const Tile& tile) { gatherImpl(g, dst, &tile, 1); }
+void TGATHER(const ParallelGroup& g, const GlobalTensor& dst, const Tile& tile) {
+    gatherImpl(g, dst, &tile, 1);
+}
 void TGATHER(const ParallelGroup& g, const GlobalTensor& dst, const Tile& ping, const Tile& pong) {
     const Tile t[2] = {ping, pong};
     gatherImpl(g, dst, t, 2);

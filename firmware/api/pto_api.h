@@ -65,7 +65,7 @@ enum class WaitCmp : std::uint32_t { EQ = 0, NE, GT, GE, LT, LE };
 enum class ReduceOp : std::uint32_t { Sum = 0, Mean, Mul, Min, Max, SquareAdd, LogicalAnd, LogicalOr };
 
 constexpr std::uint32_t kMaxRanks = 32;
-constexpr std::uint32_t kDynamic = 0;  ///< a tile's valid row / column count set per chunk
+constexpr std::uint32_t kDynamic = 0;             ///< a tile's valid row / column count set per chunk
 constexpr std::uint32_t kNoBuffer = 0xffffffffu;  ///< a GlobalTensor without a buffer
 
 /// A rows x cols tensor in rank `rank`'s DRAM: row r is page r of an
@@ -114,15 +114,15 @@ private:
 /// The fabric and identity of the calling rank (set once per kernel by pto_init).
 struct PtoEndpoint {
     std::uint32_t rank = 0, ranks = 0;
-    std::uint32_t peer_xy[kMaxRanks] = {};    ///< kernel core of every rank, (x << 16) | y
-    std::uint32_t peer_dir[kMaxRanks] = {};   ///< fabric::Dir of the first hop to each rank
-    std::uint32_t group_word = 0;             ///< L1 word holding this rank's group hash (same address on every rank)
-    std::uint32_t reply_sem = 0;              ///< counts read replies landing here
-    std::uint32_t fence = 0;                  ///< 32 B: completion read-backs land in the first 16, group checks in the rest
+    std::uint32_t peer_xy[kMaxRanks] = {};   ///< kernel core of every rank, (x << 16) | y
+    std::uint32_t peer_dir[kMaxRanks] = {};  ///< fabric::Dir of the first hop to each rank
+    std::uint32_t group_word = 0;            ///< L1 word holding this rank's group hash (same address on every rank)
+    std::uint32_t reply_sem = 0;             ///< counts read replies landing here
+    std::uint32_t fence = 0;  ///< 32 B: completion read-backs land in the first 16, group checks in the rest
     std::uint32_t max_payload = 0, read_max = 0;
-    bool has_conn[2] = {false, false};        ///< E, W
+    bool has_conn[2] = {false, false};  ///< E, W
     fabric::FabricConnectionArgs conn[2];
-    fabric::PacketHeader header[kMaxRanks];   ///< routed to each rank (with the reply route)
+    fabric::PacketHeader header[kMaxRanks];  ///< routed to each rank (with the reply route)
 };
 /// Open the fabric connections; publish `group` as this rank's group.
 void pto_init(const PtoEndpoint& ep, const ParallelGroup& group);

@@ -91,7 +91,8 @@ void all_to_all_receiver_main() {
             if (here) {
                 write_pages(a.output, u.page_bytes, n, l1, [&](std::uint32_t j) { return src * B + first + j; });
             } else {
-                write_pages(a.scratch, u.page_bytes, n, l1, [&](std::uint32_t j) { return relay_slot * B + first + j; });
+                write_pages(a.scratch, u.page_bytes, n, l1,
+                            [&](std::uint32_t j) { return relay_slot * B + first + j; });
                 noc_async_write_barrier();
                 semaphore_inc(a.sender_relay_sem);
             }

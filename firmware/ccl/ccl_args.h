@@ -23,17 +23,15 @@ constexpr std::uint32_t kArgsEndMarker = 0xCC10;
 /// the slots in order, as the EDM does (tt-metal's WorkerToEdmSender /
 /// WorkerToEdmReader keep the same buffer index).
 struct EdmPort {
-    std::uint32_t x = 0, y = 0;     ///< the EDM's Ethernet core
-    std::uint32_t buffer = 0;       ///< slot 0 of the channel in its L1
-    std::uint32_t semaphore = 0;    ///< EDM channel semaphore in its L1
-    std::uint32_t local_sem = 0;    ///< this worker's semaphore (EDM -> worker)
-    std::uint32_t slots = 1;        ///< buffers per channel
-    std::uint32_t stride = 0;       ///< bytes from one slot to the next
+    std::uint32_t x = 0, y = 0;   ///< the EDM's Ethernet core
+    std::uint32_t buffer = 0;     ///< slot 0 of the channel in its L1
+    std::uint32_t semaphore = 0;  ///< EDM channel semaphore in its L1
+    std::uint32_t local_sem = 0;  ///< this worker's semaphore (EDM -> worker)
+    std::uint32_t slots = 1;      ///< buffers per channel
+    std::uint32_t stride = 0;     ///< bytes from one slot to the next
     /// Device-side state, not an argument: the slot the worker uses next.
     mutable std::uint32_t next_slot = 0;
-    template <class V> void visit(V& v) {
-        v(x), v(y), v(buffer), v(semaphore), v(local_sem), v(slots), v(stride);
-    }
+    template <class V> void visit(V& v) { v(x), v(y), v(buffer), v(semaphore), v(local_sem), v(slots), v(stride); }
 };
 
 /// A semaphore on another worker core of the same chip.
@@ -59,9 +57,9 @@ struct UnitArgs {
     std::uint32_t chunk_first = 0;
     std::uint32_t chunk_stride = 1;
     std::uint32_t ranks = 0;
-    std::uint32_t rank = 0;             ///< this chip's position in the order
-    std::uint32_t ring = 1;             ///< 1 ring, 0 line
-    std::uint32_t staging = 0;          ///< L1: two chunk-sized slots (or more, per kernel)
+    std::uint32_t rank = 0;     ///< this chip's position in the order
+    std::uint32_t ring = 1;     ///< 1 ring, 0 line
+    std::uint32_t staging = 0;  ///< L1: two chunk-sized slots (or more, per kernel)
     template <class V> void visit(V& v) {
         v(page_bytes), v(pages_per_chunk), v(block_pages), v(range_first), v(range_pages), v(chunk_first),
             v(chunk_stride), v(ranks), v(rank), v(ring), v(staging);
@@ -85,11 +83,11 @@ struct GatherSenderArgs {
     GatherPlanArgs plan;
     TensorArgs input, output;
     EdmPort edm;
-    std::uint32_t forward_sem = 0;     ///< incremented by the receiver per committed chunk
-    std::uint32_t own_from_output = 0; ///< 1: own block is in the output already (all_reduce)
-    std::uint32_t own_ready_sem = 0;   ///< ... incremented per ready chunk by the producer
-    std::uint32_t copy_own = 1;        ///< 1: also write the own block to the output
-    RemoteSem done;                    ///< incremented when finished (addr 0: nobody waits)
+    std::uint32_t forward_sem = 0;      ///< incremented by the receiver per committed chunk
+    std::uint32_t own_from_output = 0;  ///< 1: own block is in the output already (all_reduce)
+    std::uint32_t own_ready_sem = 0;    ///< ... incremented per ready chunk by the producer
+    std::uint32_t copy_own = 1;         ///< 1: also write the own block to the output
+    RemoteSem done;                     ///< incremented when finished (addr 0: nobody waits)
     template <class V> void visit(V& v) {
         unit.visit(v), plan.visit(v), input.visit(v), output.visit(v), edm.visit(v);
         v(forward_sem), v(own_from_output), v(own_ready_sem), v(copy_own);
@@ -114,23 +112,23 @@ struct GatherReceiverArgs {
 /// chunk slots.
 struct ReduceWorkerArgs {
     UnitArgs unit;
-    std::uint32_t dir = 0;               ///< this mover's direction
-    std::uint32_t reach0 = 0, reach1 = 0;///< ring: chips a partial collects per direction (line: to the ends)
-    std::uint32_t redop = 0;             ///< fw::reduce_op
-    std::uint32_t dtype = 0;             ///< fw::dtype_code
-    std::uint32_t group_size = 0;        ///< n (mean)
+    std::uint32_t dir = 0;                 ///< this mover's direction
+    std::uint32_t reach0 = 0, reach1 = 0;  ///< ring: chips a partial collects per direction (line: to the ends)
+    std::uint32_t redop = 0;               ///< fw::reduce_op
+    std::uint32_t dtype = 0;               ///< fw::dtype_code
+    std::uint32_t group_size = 0;          ///< n (mean)
     TensorArgs input, output;
-    std::uint32_t output_block = 0;      ///< block of the output the result goes to (all_reduce: own rank)
+    std::uint32_t output_block = 0;  ///< block of the output the result goes to (all_reduce: own rank)
     EdmPort in, out;
     /// Hand-over of T = L (+) g(x) for the own fracture from the direction-0 mover to the direction-1 mover.
-    std::uint32_t handoff_sem = 0;       ///< direction 1: incremented by the direction-0 mover
-    RemoteSem peer_handoff;              ///< direction 0: the direction-1 mover's handoff_sem
+    std::uint32_t handoff_sem = 0;  ///< direction 1: incremented by the direction-0 mover
+    RemoteSem peer_handoff;         ///< direction 0: the direction-1 mover's handoff_sem
     /// all_reduce: the all-gather senders (per direction) to signal per finished chunk.
-    std::uint32_t notify_mask = 0;       ///< bit d: notify[d] is a sender
+    std::uint32_t notify_mask = 0;  ///< bit d: notify[d] is a sender
     RemoteSem notify[2];
     template <class V> void visit(V& v) {
-        unit.visit(v), v(dir), v(reach0), v(reach1), v(redop), v(dtype), v(group_size), input.visit(v),
-            output.visit(v), v(output_block);
+        unit.visit(v), v(dir), v(reach0), v(reach1), v(redop), v(dtype), v(group_size), input.visit(v), output.visit(v),
+            v(output_block);
         in.visit(v), out.visit(v), v(handoff_sem), peer_handoff.visit(v), v(notify_mask);
         notify[0].visit(v), notify[1].visit(v);
     }
@@ -144,10 +142,10 @@ struct AllToAllArgs {
     std::uint32_t ring_split = 0;
     TensorArgs input, output, scratch;
     EdmPort edm;
-    std::uint32_t relay_sem = 0;  ///< sender: incremented by the receiver per staged relay chunk
-    RemoteSem sender_relay_sem;   ///< receiver: the sender's relay_sem
-    std::uint32_t copy_local = 0; ///< sender: also copy the rank's own block (input -> output)
-    RemoteSem done;               ///< incremented when finished (addr 0: nobody waits)
+    std::uint32_t relay_sem = 0;   ///< sender: incremented by the receiver per staged relay chunk
+    RemoteSem sender_relay_sem;    ///< receiver: the sender's relay_sem
+    std::uint32_t copy_local = 0;  ///< sender: also copy the rank's own block (input -> output)
+    RemoteSem done;                ///< incremented when finished (addr 0: nobody waits)
     template <class V> void visit(V& v) {
         unit.visit(v), v(dir), v(ring_split), input.visit(v), output.visit(v), scratch.visit(v), edm.visit(v);
         v(relay_sem), sender_relay_sem.visit(v), v(copy_local);
@@ -162,12 +160,12 @@ struct AllToAllArgs {
 /// elements of its fracture [frac_first, frac_first + frac_elems) and writes
 /// them to the output from element 0.
 struct LocalReduceArgs {
-    UnitArgs unit;                   ///< range = the segment's pages; staging: ranks + 1 chunk slots
+    UnitArgs unit;  ///< range = the segment's pages; staging: ranks + 1 chunk slots
     std::uint32_t redop = 0, dtype = 0, group_size = 0;
     TensorArgs gathered, output;
-    std::uint32_t segment_pages = 0; ///< pages each rank contributed (its whole input)
+    std::uint32_t segment_pages = 0;  ///< pages each rank contributed (its whole input)
     std::uint32_t done_sem = 0, done_count = 0;
-    std::uint32_t extract = 0;       ///< 1: reduce_scatter (keep the fracture only)
+    std::uint32_t extract = 0;  ///< 1: reduce_scatter (keep the fracture only)
     std::uint32_t frac_first = 0, frac_elems = 0, elem_bytes = 0;
     template <class V> void visit(V& v) {
         unit.visit(v), v(redop), v(dtype), v(group_size), gathered.visit(v), output.visit(v), v(segment_pages);
@@ -183,9 +181,7 @@ struct EdmRelayArgs {
     std::uint32_t messages = 0;
     std::uint32_t bytes = 0;    ///< the EDM payload (a channel buffer)
     std::uint32_t staging = 0;  ///< two buffers of `bytes` in this worker's L1
-    template <class V> void visit(V& v) {
-        in.visit(v), out.visit(v), v(messages), v(bytes), v(staging);
-    }
+    template <class V> void visit(V& v) { in.visit(v), out.visit(v), v(messages), v(bytes), v(staging); }
 };
 
 /// fabric_exchange: a rank writes its whole input (or its share of the pages)
@@ -197,18 +193,18 @@ struct EdmRelayArgs {
 constexpr std::uint32_t kMaxExchangeRanks = 32;
 struct FabricExchangeArgs {
     std::uint32_t pos = 0, ranks = 0;
-    std::uint32_t page_bytes = 0, pages = 0;   ///< the input: `pages` pages (B)
-    std::uint32_t block = 0;                   ///< this rank's block in the destination (pos; broadcast: 0)
-    std::uint32_t blocks = 1;                  ///< blocks of the destination (ranks; broadcast: 1)
-    std::uint32_t row_pages = 0;               ///< destination page: gathered_page(block, p, blocks, pages, row_pages)
-    std::uint32_t worker = 0, workers = 1;     ///< this kernel sends pages worker, worker + workers, ...
-    std::uint32_t send = 1;                    ///< 0: this rank sends nothing (broadcast: not the root)
-    std::uint32_t a2a = 0;                     ///< 1: all_to_all: input block q (of `pages`) to rank q's block `block`
-    std::uint32_t own_copy = 1;                ///< also write the own block locally (and count it)
-    std::uint32_t wait_count = 0;              ///< then wait until the own done semaphore reaches this
+    std::uint32_t page_bytes = 0, pages = 0;  ///< the input: `pages` pages (B)
+    std::uint32_t block = 0;                  ///< this rank's block in the destination (pos; broadcast: 0)
+    std::uint32_t blocks = 1;                 ///< blocks of the destination (ranks; broadcast: 1)
+    std::uint32_t row_pages = 0;              ///< destination page: gathered_page(block, p, blocks, pages, row_pages)
+    std::uint32_t worker = 0, workers = 1;    ///< this kernel sends pages worker, worker + workers, ...
+    std::uint32_t send = 1;                   ///< 0: this rank sends nothing (broadcast: not the root)
+    std::uint32_t a2a = 0;                    ///< 1: all_to_all: input block q (of `pages`) to rank q's block `block`
+    std::uint32_t own_copy = 1;               ///< also write the own block locally (and count it)
+    std::uint32_t wait_count = 0;             ///< then wait until the own done semaphore reaches this
     TensorArgs input;
-    std::uint32_t batch = 1;                   ///< pages read per batch
-    std::uint32_t staging = 0;                 ///< two batches of pages in L1
+    std::uint32_t batch = 1;                             ///< pages read per batch
+    std::uint32_t staging = 0;                           ///< two batches of pages in L1
     std::uint32_t scratch_base[kMaxExchangeRanks] = {};  ///< every rank's destination tensor
     std::uint32_t scratch_dram = 1;
     std::uint32_t done_xy[kMaxExchangeRanks] = {}, done_addr[kMaxExchangeRanks] = {};
@@ -222,8 +218,8 @@ struct FabricExchangeArgs {
     std::uint32_t has_conn[2] = {};
     cclsim::fabric::FabricConnectionArgs conn[2];
     template <class V> void visit(V& v) {
-        v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send), v(a2a), v(own_copy),
-            v(wait_count), input.visit(v), v(batch), v(staging);
+        v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send),
+            v(a2a), v(own_copy), v(wait_count), input.visit(v), v(batch), v(staging);
         for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);
         v(scratch_dram);
@@ -257,32 +253,33 @@ struct FabricRingArgs {
     /// 0 untagged). One word, so the argument count and the dispatch stay as they were.
     std::uint32_t role = 0;
     std::uint32_t page_bytes = 0;
-    std::uint32_t pages_per_packet = 1;   ///< 1, or 2 with scatter writes
-    std::uint32_t block_pages = 0;        ///< B: pages of a block
+    std::uint32_t pages_per_packet = 1;              ///< 1, or 2 with scatter writes
+    std::uint32_t block_pages = 0;                   ///< B: pages of a block
     std::uint32_t range_first = 0, range_pages = 0;  ///< this worker's pages of every block
-    std::uint32_t split = 0;              ///< 1: ring reduce-scatter, chunks of `granularity` alternate between directions
-    std::uint32_t takes_first = 0;        ///< split: this direction takes the first chunk
+    std::uint32_t split = 0;        ///< 1: ring reduce-scatter, chunks of `granularity` alternate between directions
+    std::uint32_t takes_first = 0;  ///< split: this direction takes the first chunk
     std::uint32_t granularity = 1;
-    std::uint32_t cb = 0, cb_slots = 3;   ///< circular buffer: cb_slots x pages_per_packet pages
-    std::uint32_t scratch = 0;            ///< reader: pages_per_packet pages for the own input and the second side
+    std::uint32_t cb = 0, cb_slots = 3;  ///< circular buffer: cb_slots x pages_per_packet pages
+    std::uint32_t scratch = 0;           ///< reader: pages_per_packet pages for the own input and the second side
     std::uint32_t cb_filled = 0, cb_freed = 0;  ///< L1 counters of packets filled (reader) and freed (writer)
     std::uint32_t steps = 0;
     std::uint32_t kind[kMaxRingSteps] = {}, block[kMaxRingSteps] = {}, dst[kMaxRingSteps] = {};
     std::uint32_t sem_sel[kMaxRingSteps] = {};  ///< which semaphore of the next chip a send step increments (0..2)
-    std::uint32_t has_l = 0, has_r = 0;   ///< kSrcFinal: sides present
+    std::uint32_t has_l = 0, has_r = 0;         ///< kSrcFinal: sides present
     TensorArgs source, input, landing, landing2, output;
-    std::uint32_t land_blocks = 1, land_row_pages = 0;   ///< landing page = gathered_page(block, p, land_blocks, B, row)
+    std::uint32_t land_blocks = 1, land_row_pages = 0;  ///< landing page = gathered_page(block, p, land_blocks, B, row)
     std::uint32_t out_block = 0, out_blocks = 1, out_row_pages = 0;  ///< output page of a local write
-    std::uint32_t out_same_block = 0;     ///< 1: local writes go to the step's block (all-gather's own slice)
-    std::uint32_t sync_pages = 0;         ///< pages per semaphore increment (0: one per step)
+    std::uint32_t out_same_block = 0;            ///< 1: local writes go to the step's block (all-gather's own slice)
+    std::uint32_t sync_pages = 0;                ///< pages per semaphore increment (0: one per step)
     std::uint32_t recv_sem = 0, recv_count = 0;  ///< own: increments from the previous chip; total expected
     std::uint32_t final_l_sem = 0, final_r_sem = 0;  ///< own: line reduce-scatter partials of the own block
-    std::uint32_t start_sem = 0, start_count = 0;    ///< wait before the first read (all_reduce: the reduce-scatter's output)
-    std::uint32_t next_landing = 0;       ///< the next chip's landing tensor base (same kind as `landing`)
+    std::uint32_t start_sem = 0,
+                  start_count = 0;   ///< wait before the first read (all_reduce: the reduce-scatter's output)
+    std::uint32_t next_landing = 0;  ///< the next chip's landing tensor base (same kind as `landing`)
     std::uint32_t next_sem_xy[3] = {}, next_sem[3] = {};  ///< the next chip's semaphores per sem_sel
     std::uint32_t chip = 0, next_chip = 0;
     std::uint32_t done_xy[2] = {}, done_sem[2] = {};  ///< writer: incremented when every write has landed (0: none)
-    std::uint32_t source_single = 0;      ///< 1: `source` is one block (all-gather's input): own page p is page p
+    std::uint32_t source_single = 0;  ///< 1: `source` is one block (all-gather's input): own page p is page p
     std::uint32_t redop = 0, dtype = 0, group_size = 0;
     std::uint32_t has_conn = 0;
     cclsim::fabric::FabricConnectionArgs conn;
@@ -309,6 +306,8 @@ struct FabricRingArgs {
 };
 
 /// Host side: the argument vector of `a`, end marker last.
-template <class A> std::vector<std::uint32_t> pack_args(A a) { return fw::pack_layout_args(a, kArgsEndMarker); }
+template <class A> std::vector<std::uint32_t> pack_args(A a) {
+    return fw::pack_layout_args(a, kArgsEndMarker);
+}
 
 }  // namespace cclsim::ccl

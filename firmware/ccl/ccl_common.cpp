@@ -3,7 +3,6 @@
 #include "firmware/ccl/ccl_kernels.h"
 #include "firmware/edm/edm_types.h"
 
-
 namespace cclsim::fw::ccl {
 
 std::uint64_t tensor_page_addr(const TensorArgs& t, std::uint32_t page, std::uint32_t page_bytes) {
@@ -40,7 +39,9 @@ void edm_pull(const EdmPort& ch, std::uint32_t l1, std::uint32_t bytes) {
     noc_semaphore_inc(get_noc_addr(ch.x, ch.y, ch.semaphore), cclsim::edm::worker_signal::kNextMessage);
 }
 
-void semaphore_inc(const RemoteSem& s, std::uint32_t incr) { noc_semaphore_inc(get_noc_addr(s.x, s.y, s.addr), incr); }
+void semaphore_inc(const RemoteSem& s, std::uint32_t incr) {
+    noc_semaphore_inc(get_noc_addr(s.x, s.y, s.addr), incr);
+}
 
 void signal_done(const RemoteSem& done) {
     if (done.addr == 0) return;

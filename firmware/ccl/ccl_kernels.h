@@ -16,21 +16,22 @@ using namespace cclsim::ccl;
 
 void gather_sender_main();    ///< all_gather and broadcast: own block, then forwards
 void gather_receiver_main();  ///< all_gather and broadcast: store and signal forwards
-void reduce_worker_main();        ///< reduce_scatter (and all_reduce's first phase): one mover per direction
+void reduce_worker_main();    ///< reduce_scatter (and all_reduce's first phase): one mover per direction
 void all_to_all_sender_main();
 void all_to_all_receiver_main();
-void local_reduce_main();         ///< the broadcast method's local reduction
+void local_reduce_main();  ///< the broadcast method's local reduction
 void edm_relay_main();
-void fabric_exchange_main();      ///< the broadcast method (and --impl fabric broadcast): whole input to every rank
-void fabric_ring_reader_main();   ///< --impl fabric all-gather / reduce-scatter: a worker's reader (ncrisc)
-void fabric_ring_writer_main();   ///< ... and its writer (brisc)
+void fabric_exchange_main();     ///< the broadcast method (and --impl fabric broadcast): whole input to every rank
+void fabric_ring_reader_main();  ///< --impl fabric all-gather / reduce-scatter: a worker's reader (ncrisc)
+void fabric_ring_writer_main();  ///< ... and its writer (brisc)
 
 // ---- helpers --------------------------------------------------------------------
 
 /// Read the runtime arguments of layout A and check the end marker.
 template <class A> A read_args() {
-    return read_layout_args<A>(kArgsEndMarker, "CCL worker runtime arguments end with the end marker 0xCC10 "
-                                               "(host/kernel layout mismatch)");
+    return read_layout_args<A>(kArgsEndMarker,
+                               "CCL worker runtime arguments end with the end marker 0xCC10 "
+                               "(host/kernel layout mismatch)");
 }
 
 /// Chunks of the unit's range of a block: how many it moves, and chunk i's

@@ -46,7 +46,9 @@ inline std::uint32_t chunk_pages(std::uint32_t chunk, std::uint32_t block_pages,
 // ---- positions -----------------------------------------------------------------
 
 /// Sign of a direction: +1 for 0, -1 for 1.
-inline int dir_sign(std::uint32_t dir) { return dir == 0 ? 1 : -1; }
+inline int dir_sign(std::uint32_t dir) {
+    return dir == 0 ? 1 : -1;
+}
 
 /// The position `k` hops from `pos` against direction `dir` (where blocks
 /// arriving from that direction come from); -1 off the end of a line.
@@ -248,9 +250,8 @@ inline std::uint32_t ring_syncs(std::uint32_t pages, std::uint32_t sync_pages) {
 /// reduce-scatter, tt-metal reduce_scatter_minimal_async) every other chunk
 /// of it: the direction that takes the first chunk takes min(rest / 2, G)
 /// pages, the other min(rest, G), alternating until the range is used up.
-template <class F>
-void for_each_ring_page(std::uint32_t first, std::uint32_t count, bool split, bool takes_first, std::uint32_t G,
-                        F&& f) {
+template <class F> void for_each_ring_page(std::uint32_t first, std::uint32_t count, bool split, bool takes_first,
+                                           std::uint32_t G, F&& f) {
     if (!split) {
         for (std::uint32_t p = 0; p < count; ++p) f(first + p);
         return;
@@ -268,7 +269,6 @@ void for_each_ring_page(std::uint32_t first, std::uint32_t count, bool split, bo
         firstTurn = !firstTurn;
     }
 }
-
 
 /// Where page `page` of origin `origin`'s block lands in a gathered tensor:
 /// dim 0 concatenates whole blocks; with `row_pages` > 0 (dim 1) the tensor

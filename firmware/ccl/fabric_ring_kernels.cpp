@@ -58,7 +58,9 @@ std::uint32_t landing_page(const FabricRingArgs& a, std::uint32_t block, std::ui
     return gathered_page(block, p, a.land_blocks, a.block_pages, a.land_row_pages);
 }
 
-bool needs_recv(std::uint32_t kind) { return kind == rs::kSrcRecv || kind == rs::kSrcReduce; }
+bool needs_recv(std::uint32_t kind) {
+    return kind == rs::kSrcRecv || kind == rs::kSrcReduce;
+}
 
 }  // namespace
 
@@ -108,9 +110,8 @@ void fabric_ring_reader_main() {
                 });
             };
             auto read_own = [&](std::uint32_t l1) {
-                read_pages(a.source, a.page_bytes, k, l1, [&](std::uint32_t j) {
-                    return (a.source_single ? 0 : b) * a.block_pages + mine[i + j];
-                });
+                read_pages(a.source, a.page_bytes, k, l1,
+                           [&](std::uint32_t j) { return (a.source_single ? 0 : b) * a.block_pages + mine[i + j]; });
             };
             switch (kind) {
                 case rs::kSrcOwn:
@@ -184,8 +185,8 @@ void fabric_ring_writer_main() {
         PacketHeader h;
         h.set_route_1d(1);
         h.set_chips(a.chip, a.next_chip);
-        h.to_noc_unicast_atomic_inc(get_noc_addr(a.next_sem_xy[sel] >> 16, a.next_sem_xy[sel] & 0xffff, a.next_sem[sel]),
-                                    1, /*flush=*/true);
+        h.to_noc_unicast_atomic_inc(
+            get_noc_addr(a.next_sem_xy[sel] >> 16, a.next_sem_xy[sel] & 0xffff, a.next_sem[sel]), 1, /*flush=*/true);
         h.set_stream(stream);
         tx.send_packet(h, 0, 0);
     };

@@ -88,7 +88,8 @@ void gather_sender_main() {
     WAYPOINT("AGS");
     if (plan.sends_own(u.rank, dir)) send_block(u.rank, true);
     for (std::uint32_t k = 1; k < u.ranks; ++k)
-        if (plan.forwards(u.rank, k, dir)) send_block(std::uint32_t(upstream(u.rank, k, dir, u.ranks, plan.ring)), false);
+        if (plan.forwards(u.rank, k, dir))
+            send_block(std::uint32_t(upstream(u.rank, k, dir, u.ranks, plan.ring)), false);
     noc_async_write_barrier();
     signal_done(a.done);
     noc_async_atomic_barrier();

@@ -175,7 +175,8 @@ void local_reduce_main() {
         const std::uint32_t hi = std::min((first + pages) * page_elems, a.frac_first + a.frac_elems);
         for (std::uint32_t e = lo; e < hi;) {
             const std::uint32_t n = std::min(hi - e, page_elems - out_fill);
-            eltwise_copy(out + out_fill * a.elem_bytes, acc + (e - first * page_elems) * a.elem_bytes, n * a.elem_bytes);
+            eltwise_copy(out + out_fill * a.elem_bytes, acc + (e - first * page_elems) * a.elem_bytes,
+                         n * a.elem_bytes);
             out_fill += n;
             e += n;
             if (out_fill == page_elems || out_page * page_elems + out_fill == a.frac_elems) {

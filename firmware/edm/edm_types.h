@@ -57,8 +57,14 @@ constexpr std::uint32_t kArgsEndMarker = 0xED0E;
 constexpr std::uint32_t kChannelArgs = 7;
 
 /// Worker coordinates packed into one argument word.
-constexpr std::uint32_t packXY(std::uint32_t x, std::uint32_t y) { return (x << 16) | y; }
-constexpr std::uint32_t unpackX(std::uint32_t w) { return w >> 16; }
-constexpr std::uint32_t unpackY(std::uint32_t w) { return w & 0xffff; }
+constexpr std::uint32_t packXY(std::uint32_t x, std::uint32_t y) {
+    return (x << 16) | y;
+}
+constexpr std::uint32_t unpackX(std::uint32_t w) {
+    return w >> 16;
+}
+constexpr std::uint32_t unpackY(std::uint32_t w) {
+    return w & 0xffff;
+}
 
 }  // namespace cclsim::edm

@@ -84,16 +84,16 @@ namespace {
 
 struct Channel {
     bool is_sender = false;
-    std::uint32_t buffer = 0;            ///< slot 0
+    std::uint32_t buffer = 0;  ///< slot 0
     std::uint32_t payload = 0;
     std::uint32_t messages = 0;
     std::uint32_t edm_sem = 0;
     std::uint32_t worker_sem = 0;
     std::vector<std::uint32_t> workers;  ///< packed (x, y)
     std::uint32_t slots = 1;
-    std::uint32_t index = 0;             ///< the slot the channel works on now
-    std::uint32_t moved = 0;             ///< sender: messages sent; receiver: messages emptied
-    bool last_signalled = false;         ///< worker sent kTerminate with its signal
+    std::uint32_t index = 0;      ///< the slot the channel works on now
+    std::uint32_t moved = 0;      ///< sender: messages sent; receiver: messages emptied
+    bool last_signalled = false;  ///< worker sent kTerminate with its signal
     ChannelState state = DONE;
 
     std::uint32_t stride() const { return payload + sizeof(eth_channel_sync_t); }
@@ -152,7 +152,8 @@ public:
         for (std::uint32_t i = 0; i < channels_.size(); ++i) {
             Channel& c = channels_[i];
             noc_semaphore_set(c.edm_sem, 0);
-            for (std::uint32_t k = 0; k < c.slots; ++k) eth_write_channel_sync(c.sync(k), eth_channel_sync_t{0, 0, 0, 0});
+            for (std::uint32_t k = 0; k < c.slots; ++k)
+                eth_write_channel_sync(c.sync(k), eth_channel_sync_t{0, 0, 0, 0});
             const bool active = mode_ == TerminationMode::WORKER_INITIATED || c.messages > 0;
             set_state(i, !active ? DONE : c.is_sender ? SENDER_SIGNALING_WORKER : RECEIVER_WAITING_FOR_ETH);
         }
@@ -257,8 +258,7 @@ private:
                     set_state(i, more_messages(c) ? RECEIVER_WAITING_FOR_ETH : DONE);
                 }
                 break;
-            case DONE:
-                break;
+            case DONE: break;
         }
     }
 

@@ -18,9 +18,8 @@
 // Clients are served round-robin, one packet per client per pass.
 //
 // Args: FabricMuxArgs (firmware/fabric/fabric_types.h), end marker 0xFAB0.
-#include "firmware/fabric/fabric_kernels.h"
-
 #include "firmware/api/fabric_api.h"
+#include "firmware/fabric/fabric_kernels.h"
 
 #include <vector>
 

@@ -54,10 +54,9 @@
 //
 // Args: compile-time 0: idle rounds before a context switch; runtime:
 // FabricRouterArgs (firmware/fabric/fabric_types.h), end marker 0xFAB0.
-#include "firmware/fabric/fabric_kernels.h"
-
 #include "firmware/api/eth_dataflow_api.h"
 #include "firmware/api/fabric_api.h"
+#include "firmware/fabric/fabric_kernels.h"
 
 #include <vector>
 
@@ -71,12 +70,19 @@ namespace {
 constexpr std::uint32_t kDataTxq = 0;
 constexpr std::uint32_t kCreditTxq = 1;
 
-std::uint32_t round16(std::uint32_t n) { return (n + 15) / 16 * 16; }
+std::uint32_t round16(std::uint32_t n) {
+    return (n + 15) / 16 * 16;
+}
 
 class Router {
 public:
     Router(const FabricRouterArgs& a, std::uint32_t idle_rounds)
-        : a_(a), idle_rounds_(idle_rounds), l_(a.layout()), dir_(Dir(a.dir)), is2d_(a.is_2d != 0), n_senders_(numSenderChannels(is2d_)),
+        : a_(a),
+          idle_rounds_(idle_rounds),
+          l_(a.layout()),
+          dir_(Dir(a.dir)),
+          is2d_(a.is_2d != 0),
+          n_senders_(numSenderChannels(is2d_)),
           reply_(replyChannel(is2d_)) {
         for (unsigned c = 0; c < n_senders_; ++c) {
             senders_[c].slots = a_.sender_slots[c];
@@ -118,11 +124,11 @@ private:
         std::uint32_t completed = 0;  ///< completions seen from the peer
     };
     struct Receiver {
-        std::uint32_t processed = 0;   ///< packets taken (forwarded or performed)
-        std::uint32_t acked = 0;       ///< first-level acks sent
-        std::uint32_t completing = 0;  ///< completions sent
-        std::uint32_t decoded = ~0u;   ///< the packet whose header was decoded
-        std::uint32_t delivered = ~0u; ///< a multicast packet already performed here (its forward waits)
+        std::uint32_t processed = 0;     ///< packets taken (forwarded or performed)
+        std::uint32_t acked = 0;         ///< first-level acks sent
+        std::uint32_t completing = 0;    ///< completions sent
+        std::uint32_t decoded = ~0u;     ///< the packet whose header was decoded
+        std::uint32_t delivered = ~0u;   ///< a multicast packet already performed here (its forward waits)
         std::vector<std::uint32_t> src;  ///< sender channel of each slot's packet (to credit)
     };
 
@@ -132,9 +138,7 @@ private:
     std::uint32_t rx_slot(unsigned v, std::uint32_t i) const {
         return l_.rx_buffer[v] + (i % a_.rx_slots[v]) * a_.slot_bytes[v];
     }
-    std::uint32_t remote_free(unsigned v) const {
-        return a_.rx_slots[v] - (total_sent_[v] - total_completed_[v]);
-    }
+    std::uint32_t remote_free(unsigned v) const { return a_.rx_slots[v] - (total_sent_[v] - total_completed_[v]); }
     std::uint8_t fnoc() const { return std::uint8_t(a_.forward_noc); }
     std::uint8_t cnoc() const { return std::uint8_t(a_.credit_noc); }
     /// Transaction id of a received packet's NoC writes (VC1 shares the ids:
@@ -289,10 +293,11 @@ private:
             l1_write_u32(slot + hdr::kRoute, (route & ~0xffu) | ((route & 0xff) + 1));
         }
         const unsigned ch = upstreamChannel(out, dir_, is2d_, v);
-        const std::uint32_t dst = l_.sender_buffers[ch] + (forwarded_[v][d] % a_.downstream_slots[v]) * a_.slot_bytes[v];
+        const std::uint32_t dst =
+            l_.sender_buffers[ch] + (forwarded_[v][d] % a_.downstream_slots[v]) * a_.slot_bytes[v];
         const std::uint32_t x = xy >> 16, y = xy & 0xffff;
-        noc_async_write_one_packet_with_trid(slot, get_noc_addr(x, y, dst), a_.header_bytes + round16(cmd >> 16),
-                                             trid, fnoc());
+        noc_async_write_one_packet_with_trid(slot, get_noc_addr(x, y, dst), a_.header_bytes + round16(cmd >> 16), trid,
+                                             fnoc());
         noc_semaphore_inc(get_noc_addr(x, y, l_.wr_counter(ch)), 1, fnoc());
         ++forwarded_[v][d];
         return true;

@@ -48,7 +48,9 @@ constexpr Dir opposite(Dir d) {
     return d == Dir::E ? Dir::W : d == Dir::W ? Dir::E : d == Dir::N ? Dir::S : Dir::N;
 }
 /// E/W is the X axis, N/S the Y axis.
-constexpr bool isX(Dir d) { return d == Dir::E || d == Dir::W; }
+constexpr bool isX(Dir d) {
+    return d == Dir::E || d == Dir::W;
+}
 
 /// What the destination router does with a packet (tt-metal NocSendType).
 enum class NocSendType : std::uint8_t {
@@ -78,12 +80,12 @@ constexpr unsigned kMaxHops = 31;      ///< 32 nibbles, the last one kLocal
 }  // namespace route2d
 
 namespace hdr {
-constexpr std::uint32_t kCmd = 0;        ///< noc_send_type | src_ch_id << 8 | payload_size << 16
+constexpr std::uint32_t kCmd = 0;  ///< noc_send_type | src_ch_id << 8 | payload_size << 16
 constexpr std::uint32_t kRoute = 4;
 constexpr std::uint32_t kNocAddr = 8;
 constexpr std::uint32_t kSemAddr = 16;
 constexpr std::uint32_t kValue = 24;
-constexpr std::uint32_t kChips = 28;     ///< src_chip | dst_chip << 16
+constexpr std::uint32_t kChips = 28;  ///< src_chip | dst_chip << 16
 constexpr std::uint32_t kFlags = 32;
 constexpr std::uint32_t kFlagFlush = 1;  ///< atomic increment: flush earlier writes first
 constexpr std::uint32_t kReplyRoute = 36;
@@ -94,12 +96,14 @@ constexpr std::uint32_t kReplyRoute2d = 64;
 constexpr std::uint32_t kMinBytes1d = 48;
 constexpr std::uint32_t kMinBytes1dLong = 64;
 constexpr std::uint32_t kMinBytes2d = 80;
-constexpr std::uint32_t kWords = 24;     ///< 96 B: the largest header we build
+constexpr std::uint32_t kWords = 24;       ///< 96 B: the largest header we build
 constexpr std::uint32_t kTypeMask = 0x7;   ///< noc_send_type bits of word 0
 constexpr std::uint32_t kStreamShift = 3;  ///< stream tag: bits 3..7 of word 0
 constexpr std::uint32_t kMaxStream = 31;
 /// The stream tag of a header's command word (0: untagged).
-constexpr std::uint32_t stream_of(std::uint32_t cmd) { return (cmd >> kStreamShift) & kMaxStream; }
+constexpr std::uint32_t stream_of(std::uint32_t cmd) {
+    return (cmd >> kStreamShift) & kMaxStream;
+}
 }  // namespace hdr
 
 /// A packet header in host/firmware form; `words` is its L1 image.
@@ -200,7 +204,7 @@ struct PacketHeader {
         const unsigned last = start + range - 1;  // hops are counted from 1
         for (unsigned h = word * route1d::kHopsPerWord; h < last && h < (word + 1) * route1d::kHopsPerWord; ++h) {
             const unsigned hop = h + 1;
-            const std::uint32_t bits = hop < start    ? route1d::FORWARD_ONLY
+            const std::uint32_t bits = hop < start   ? route1d::FORWARD_ONLY
                                        : hop == last ? route1d::WRITE_ONLY
                                                      : route1d::WRITE_AND_FORWARD;
             w |= bits << (2 * (h % route1d::kHopsPerWord));
@@ -250,28 +254,28 @@ inline std::uint32_t route_nibble(const std::uint32_t* words, std::uint32_t off,
 /// worker channel or a mux client channel (tt-metal WorkerToFabricEdmSender's
 /// build-from-args). Host and kernel share this layout.
 struct FabricConnectionArgs {
-    std::uint32_t x = 0, y = 0;          ///< the router's (or mux's) core
-    std::uint32_t buffer = 0;            ///< slot 0 of the channel in its L1
+    std::uint32_t x = 0, y = 0;  ///< the router's (or mux's) core
+    std::uint32_t buffer = 0;    ///< slot 0 of the channel in its L1
     std::uint32_t num_slots = 0;
-    std::uint32_t slot_bytes = 0;        ///< header + largest payload
+    std::uint32_t slot_bytes = 0;  ///< header + largest payload
     std::uint32_t header_bytes = 0;
-    std::uint32_t wr_counter = 0;        ///< its "packets written" word (we increment it)
-    std::uint32_t rd_counter = 0;        ///< its copy of "slots freed" (read at open)
-    std::uint32_t location = 0;          ///< its connection block: our xy, rd addr, teardown addr, state
-    std::uint32_t local_rd = 0;          ///< our L1 word it writes "slots freed" into
-    std::uint32_t local_teardown = 0;    ///< our L1 word it sets when a close is done
-    std::uint32_t local_scratch = 0;     ///< 16 B of our L1 for the open handshake
-    std::uint32_t header_pool = 0;       ///< num_slots headers of header_bytes in our L1
+    std::uint32_t wr_counter = 0;      ///< its "packets written" word (we increment it)
+    std::uint32_t rd_counter = 0;      ///< its copy of "slots freed" (read at open)
+    std::uint32_t location = 0;        ///< its connection block: our xy, rd addr, teardown addr, state
+    std::uint32_t local_rd = 0;        ///< our L1 word it writes "slots freed" into
+    std::uint32_t local_teardown = 0;  ///< our L1 word it sets when a close is done
+    std::uint32_t local_scratch = 0;   ///< 16 B of our L1 for the open handshake
+    std::uint32_t header_pool = 0;     ///< num_slots headers of header_bytes in our L1
     template <class V> void visit(V& v) {
-        v(x), v(y), v(buffer), v(num_slots), v(slot_bytes), v(header_bytes), v(wr_counter), v(rd_counter),
-            v(location), v(local_rd), v(local_teardown), v(local_scratch), v(header_pool);
+        v(x), v(y), v(buffer), v(num_slots), v(slot_bytes), v(header_bytes), v(wr_counter), v(rd_counter), v(location),
+            v(local_rd), v(local_teardown), v(local_scratch), v(header_pool);
     }
 };
 
 /// The connection block of a channel that accepts worker connections.
 namespace conn {
-constexpr std::uint32_t kWorkerXY = 0;       ///< (x << 16) | y
-constexpr std::uint32_t kWorkerRd = 4;       ///< L1 address of the worker's "slots freed" word
+constexpr std::uint32_t kWorkerXY = 0;  ///< (x << 16) | y
+constexpr std::uint32_t kWorkerRd = 4;  ///< L1 address of the worker's "slots freed" word
 constexpr std::uint32_t kWorkerTeardown = 8;
 constexpr std::uint32_t kState = 12;
 constexpr std::uint32_t kClosed = 0, kOpen = 1, kCloseRequested = 2;
@@ -292,10 +296,18 @@ constexpr std::uint32_t kBytes = 16;
 constexpr unsigned kMaxSenderChannels = 8;
 constexpr unsigned kWorkerChannel = 0;
 constexpr unsigned kVcs = 2;
-constexpr unsigned numUpstream(bool is2d) { return is2d ? 3 : 1; }
-constexpr unsigned replyChannel(bool is2d) { return numUpstream(is2d) + 1; }
-constexpr unsigned numSenderChannels(bool is2d) { return 2 * numUpstream(is2d) + 2; }
-constexpr unsigned channelVc(unsigned ch, bool is2d) { return ch > numUpstream(is2d) ? 1 : 0; }
+constexpr unsigned numUpstream(bool is2d) {
+    return is2d ? 3 : 1;
+}
+constexpr unsigned replyChannel(bool is2d) {
+    return numUpstream(is2d) + 1;
+}
+constexpr unsigned numSenderChannels(bool is2d) {
+    return 2 * numUpstream(is2d) + 2;
+}
+constexpr unsigned channelVc(unsigned ch, bool is2d) {
+    return ch > numUpstream(is2d) ? 1 : 0;
+}
 
 /// The sender channel (on `vc`) of the router of direction `router` that
 /// takes packets arriving at this chip through the router of direction
@@ -335,13 +347,13 @@ struct RouterLayout {
 
 /// Runtime arguments of a fabric router (firmware/fabric/fabric_router.cpp).
 struct FabricRouterArgs {
-    std::uint32_t dir = 0;             ///< Dir of this router's link
+    std::uint32_t dir = 0;  ///< Dir of this router's link
     std::uint32_t is_2d = 0;
-    std::uint32_t chip = 0;            ///< this chip (logs and reports)
+    std::uint32_t chip = 0;  ///< this chip (logs and reports)
     std::uint32_t header_bytes = 0;
     std::uint32_t slot_bytes[kVcs] = {};  ///< header + max payload, per VC (VC1: read replies)
-    std::uint32_t first_level_ack = 0; ///< ack each packet on arrival (ring/torus)
-    std::uint32_t bubble = 0;          ///< bubble flow control on this router's sender channels
+    std::uint32_t first_level_ack = 0;    ///< ack each packet on arrival (ring/torus)
+    std::uint32_t bubble = 0;             ///< bubble flow control on this router's sender channels
     std::uint32_t handshake_sender = 0;
     std::uint32_t sender_slots[kMaxSenderChannels] = {};
     std::uint32_t injection_mask = 0;  ///< bit c: channel c injects into a ring (needs 2 free remote slots)
@@ -359,9 +371,9 @@ struct FabricRouterArgs {
     /// slots per VC.
     std::uint32_t downstream_xy[kDirs] = {};
     std::uint32_t downstream_slots[kVcs] = {};
-    std::uint32_t forward_noc = 1;     ///< NoC of forwards and local writes
-    std::uint32_t credit_noc = 0;      ///< NoC of credits to producers
-    std::uint32_t packet_cycles = 0;   ///< header decode and routing per received packet
+    std::uint32_t forward_noc = 1;    ///< NoC of forwards and local writes
+    std::uint32_t credit_noc = 0;     ///< NoC of credits to producers
+    std::uint32_t packet_cycles = 0;  ///< header decode and routing per received packet
 
     template <class V> void visit(V& v) {
         v(dir), v(is_2d), v(chip), v(header_bytes);
@@ -403,10 +415,10 @@ struct FabricMuxArgs {
     std::uint32_t client_slots = 0;
     std::uint32_t slot_bytes = 0;
     std::uint32_t header_bytes = 0;
-    std::uint32_t buffers = 0;       ///< client c's slots at buffers + c * client_slots * slot_bytes
-    std::uint32_t counters = 0;      ///< client c: wr_counter, rd_counter at counters + c * 32 (+0, +16)
-    std::uint32_t connections = 0;   ///< client c's connection block at connections + c * 16
-    FabricConnectionArgs router;     ///< our connection to the router's worker channel
+    std::uint32_t buffers = 0;      ///< client c's slots at buffers + c * client_slots * slot_bytes
+    std::uint32_t counters = 0;     ///< client c: wr_counter, rd_counter at counters + c * 32 (+0, +16)
+    std::uint32_t connections = 0;  ///< client c's connection block at connections + c * 16
+    FabricConnectionArgs router;    ///< our connection to the router's worker channel
     template <class V> void visit(V& v) {
         v(n_clients), v(client_slots), v(slot_bytes), v(header_bytes), v(buffers), v(counters), v(connections);
         router.visit(v);
@@ -416,7 +428,9 @@ struct FabricMuxArgs {
 /// Ends the runtime arguments of the fabric kernels.
 constexpr std::uint32_t kArgsEndMarker = 0xFAB0;
 
-constexpr std::uint32_t packXY(std::uint32_t x, std::uint32_t y) { return (x << 16) | y; }
+constexpr std::uint32_t packXY(std::uint32_t x, std::uint32_t y) {
+    return (x << 16) | y;
+}
 constexpr std::uint32_t kNoCore = 0xffffffffu;
 
 }  // namespace cclsim::fabric

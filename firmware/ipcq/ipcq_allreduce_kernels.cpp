@@ -42,12 +42,17 @@ using namespace cclsim::ipcq;
 namespace {
 
 template <class A> A read_ipcq_args() {
-    return read_layout_args<A>(kIpcqArgsEndMarker, "IPCQ kernel arguments end with the end marker 0x1C0E "
-                                                   "(host/kernel layout mismatch)");
+    return read_layout_args<A>(kIpcqArgsEndMarker,
+                               "IPCQ kernel arguments end with the end marker 0x1C0E "
+                               "(host/kernel layout mismatch)");
 }
 
-std::uint32_t elem_bytes(const TensorArgs& t) { return dtype_bytes(dtype_code(t.dtype)); }
-std::uint32_t meta_of(const TensorArgs& t, std::uint32_t bytes) { return ipcq_meta(t.dtype, bytes / elem_bytes(t)); }
+std::uint32_t elem_bytes(const TensorArgs& t) {
+    return dtype_bytes(dtype_code(t.dtype));
+}
+std::uint32_t meta_of(const TensorArgs& t, std::uint32_t bytes) {
+    return ipcq_meta(t.dtype, bytes / elem_bytes(t));
+}
 
 /// Receive a partial and add it into `dst` (dst = partial + dst).
 void recv_add(const TensorArgs& t, ipcq_dir from, std::uint32_t dst, std::uint32_t bytes) {
@@ -64,8 +69,8 @@ class RingPhase {
 public:
     enum class Op { Recv, Send, Done };
 
-    RingPhase(const TensorArgs& t, ipcq_dir tx, ipcq_dir rx, std::uint32_t position, std::uint32_t n,
-              bool mirrored, std::uint32_t lo, std::uint32_t len, bool flushBeforeReduce)
+    RingPhase(const TensorArgs& t, ipcq_dir tx, ipcq_dir rx, std::uint32_t position, std::uint32_t n, bool mirrored,
+              std::uint32_t lo, std::uint32_t len, bool flushBeforeReduce)
         : t_(t), tx_(tx), rx_(rx), n_(n), mirrored_(mirrored), lo_(lo), len_(len), flush_(flushBeforeReduce) {
         q_ = mirrored ? (n - position) % n : position;
         pieces_ = (len + t.piece - 1) / t.piece;
@@ -94,7 +99,7 @@ public:
             if (u < n) {  // reduce-scatter: the partial of chunk q-1-u (q at u = n-1)
                 if (flush_) noc_async_writes_flushed();
                 recv_add(t_, rx_, at(q_ + n - (u + 1) % n, off), bytes);
-            } else {      // all-gather: chunk q-v; the location was sent from earlier, so it must have left L1
+            } else {  // all-gather: chunk q-v; the location was sent from earlier, so it must have left L1
                 noc_async_writes_flushed();
                 ipcq_recv_to(rx_, at(q_ + n - (u - n), off), bytes, meta_of(t_, bytes));
             }
@@ -215,7 +220,8 @@ void tree_allreduce_main() {
     // Reduce: (x + s(left)) + s(right), then up to the parent.
     for (std::uint32_t p = 0; p < pieces; ++p) {
         const std::uint32_t at = t.tensor + p * t.piece, bytes = std::min(t.piece, t.bytes - p * t.piece);
-        for (const auto& [has, dir] : {std::pair{left, ipcq_dir::child_left}, std::pair{right, ipcq_dir::child_right}}) {
+        for (const auto& [has, dir] :
+             {std::pair{left, ipcq_dir::child_left}, std::pair{right, ipcq_dir::child_right}}) {
             if (!has) continue;
             const ipcq_slot s = ipcq_recv(dir, bytes, meta_of(t, bytes));
             eltwise_add(at, at, ipcq_slot_to_l1(s, t.scratch), bytes, dtype_code(t.dtype));

@@ -44,7 +44,9 @@ StreamArgs stream_args() {
     return a;
 }
 /// NoC address of the slot message i uses.
-std::uint64_t slot_addr(const StreamArgs& a, std::uint32_t i) { return a.edm_buffer + (i % a.slots) * a.stride; }
+std::uint64_t slot_addr(const StreamArgs& a, std::uint32_t i) {
+    return a.edm_buffer + (i % a.slots) * a.stride;
+}
 std::uint32_t signal(const StreamArgs& a, std::uint32_t i) {
     const bool last = i + 1 == a.messages;
     return edm::worker_signal::kNextMessage + (a.worker_terminates && last ? edm::worker_signal::kTerminate : 0);

@@ -23,9 +23,8 @@
 //   5 results              L1 address of 4 words: sum, min, max round trip, sum issue (cycles)
 //   6 handshake_addr       16 B scratch word for the start handshake
 //   7 end marker           0xE7D0 (host and kernel argument lists must agree)
-#include "firmware/microbench/microbench_kernels.h"
-
 #include "firmware/api/eth_dataflow_api.h"
+#include "firmware/microbench/microbench_kernels.h"
 
 #include <algorithm>
 #include <cstdint>

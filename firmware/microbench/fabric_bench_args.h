@@ -14,15 +14,15 @@ constexpr std::uint32_t kFabricBenchEndMarker = 0xFB0E;
 /// fabric_ping: the sender pings responders at 1, 2, ... hops in turn; each
 /// responder echoes every packet back with the same command and size.
 struct FabricPingArgs {
-    std::uint32_t role = 0;        ///< 0 sender, 1 responder
-    std::uint32_t mode = 0;        ///< 0 write (poll the data), 1 fused write + inc, 2 atomic inc only
-    std::uint32_t samples = 0;     ///< measured round trips per target (one more unmeasured first)
-    std::uint32_t payload = 0;     ///< payload bytes (multiple of 16; >= 16 in write mode)
-    std::uint32_t tx = 0;          ///< L1: payload source (first word: the sample's sequence number)
-    std::uint32_t rx = 0;          ///< L1: where echoes/pings land (same address on every core)
-    std::uint32_t sem = 0;         ///< L1: semaphore of fused/atomic modes (same address everywhere)
-    std::uint32_t results = 0;     ///< sender: per target sum, min, max round trip (cycles)
-    std::uint32_t targets = 0;     ///< sender: number of responders; responder: its index
+    std::uint32_t role = 0;     ///< 0 sender, 1 responder
+    std::uint32_t mode = 0;     ///< 0 write (poll the data), 1 fused write + inc, 2 atomic inc only
+    std::uint32_t samples = 0;  ///< measured round trips per target (one more unmeasured first)
+    std::uint32_t payload = 0;  ///< payload bytes (multiple of 16; >= 16 in write mode)
+    std::uint32_t tx = 0;       ///< L1: payload source (first word: the sample's sequence number)
+    std::uint32_t rx = 0;       ///< L1: where echoes/pings land (same address on every core)
+    std::uint32_t sem = 0;      ///< L1: semaphore of fused/atomic modes (same address everywhere)
+    std::uint32_t results = 0;  ///< sender: per target sum, min, max round trip (cycles)
+    std::uint32_t targets = 0;  ///< sender: number of responders; responder: its index
     std::uint32_t header_words = 0;
     cclsim::fabric::FabricConnectionArgs conn;
     template <class V> void visit(V& v) {
@@ -34,13 +34,13 @@ struct FabricPingArgs {
 /// fabric_bandwidth: a sender streams `packets` fused write + increment
 /// packets to its receiver, which waits for all increments.
 struct FabricBandwidthArgs {
-    std::uint32_t role = 0;        ///< 0 sender, 1 receiver
+    std::uint32_t role = 0;  ///< 0 sender, 1 receiver
     std::uint32_t packets = 0;
     std::uint32_t payload = 0;
-    std::uint32_t buffer = 0;      ///< sender: source; receiver: destination
-    std::uint32_t sem = 0;         ///< receiver: counts packets
-    std::uint32_t results = 0;     ///< sender: start timestamp; receiver: end timestamp (2 words each)
-    std::uint32_t stream = 0;      ///< testbench byte stream of the payload
+    std::uint32_t buffer = 0;   ///< sender: source; receiver: destination
+    std::uint32_t sem = 0;      ///< receiver: counts packets
+    std::uint32_t results = 0;  ///< sender: start timestamp; receiver: end timestamp (2 words each)
+    std::uint32_t stream = 0;   ///< testbench byte stream of the payload
     std::uint32_t header_words = 0;
     cclsim::fabric::FabricConnectionArgs conn;
     template <class V> void visit(V& v) {
@@ -56,20 +56,20 @@ struct FabricBandwidthArgs {
 /// carry the sequence number i + 1.
 constexpr std::uint32_t kTrafficMaxPeers = 64;
 struct FabricTrafficArgs {
-    std::uint32_t role = 0;         ///< 0 sender, 1 receiver
-    std::uint32_t chip = 0;         ///< this chip
-    std::uint32_t messages = 0;     ///< per (source, destination) pair
-    std::uint32_t max_bytes = 0;    ///< largest message (multiple of 16, >= 32)
-    std::uint32_t slot_bytes = 0;   ///< stride of a message slot in a region
+    std::uint32_t role = 0;        ///< 0 sender, 1 receiver
+    std::uint32_t chip = 0;        ///< this chip
+    std::uint32_t messages = 0;    ///< per (source, destination) pair
+    std::uint32_t max_bytes = 0;   ///< largest message (multiple of 16, >= 32)
+    std::uint32_t slot_bytes = 0;  ///< stride of a message slot in a region
     std::uint32_t seed = 0;
-    std::uint32_t reads = 0;        ///< sender: read requests per destination (verified)
-    std::uint32_t read_max = 0;     ///< largest read the fabric allows
-    std::uint32_t staging = 0;      ///< sender: two max_bytes staging buffers; receiver: unused
-    std::uint32_t reply = 0;        ///< sender: reply buffer (reads x max_bytes)
-    std::uint32_t reply_sem = 0;    ///< sender: incremented by every read reply
-    std::uint32_t read_src = 0;     ///< receiver region others read from (same on every receiver)
+    std::uint32_t reads = 0;      ///< sender: read requests per destination (verified)
+    std::uint32_t read_max = 0;   ///< largest read the fabric allows
+    std::uint32_t staging = 0;    ///< sender: two max_bytes staging buffers; receiver: unused
+    std::uint32_t reply = 0;      ///< sender: reply buffer (reads x max_bytes)
+    std::uint32_t reply_sem = 0;  ///< sender: incremented by every read reply
+    std::uint32_t read_src = 0;   ///< receiver region others read from (same on every receiver)
     std::uint32_t header_words = 0;
-    std::uint32_t n_peers = 0;      ///< sender: destinations; receiver: sources
+    std::uint32_t n_peers = 0;  ///< sender: destinations; receiver: sources
     /// Per peer: chip, receiver core (x << 16 | y), region base on the receiver, counter address on the receiver.
     std::uint32_t peer_chip[kTrafficMaxPeers] = {};
     std::uint32_t peer_xy[kTrafficMaxPeers] = {};
@@ -77,8 +77,8 @@ struct FabricTrafficArgs {
     std::uint32_t peer_counter[kTrafficMaxPeers] = {};
     cclsim::fabric::FabricConnectionArgs conn;  ///< sender only
     template <class V> void visit(V& v) {
-        v(role), v(chip), v(messages), v(max_bytes), v(slot_bytes), v(seed), v(reads), v(read_max), v(staging), v(reply),
-            v(reply_sem), v(read_src), v(header_words), v(n_peers);
+        v(role), v(chip), v(messages), v(max_bytes), v(slot_bytes), v(seed), v(reads), v(read_max), v(staging),
+            v(reply), v(reply_sem), v(read_src), v(header_words), v(n_peers);
         for (auto& x : peer_chip) v(x);
         for (auto& x : peer_xy) v(x);
         for (auto& x : peer_region) v(x);
@@ -89,9 +89,9 @@ struct FabricTrafficArgs {
 
 /// Size and command of message i from `src` to `dst` (shared by both ends).
 struct TrafficMessage {
-    std::uint32_t bytes;  ///< multiple of 16, 32 .. max_bytes
-    std::uint32_t kind;   ///< 0, 1 fused write + inc; 2 write then inc; 3 inline write then inc
-    std::uint32_t stream; ///< reference byte stream of the payload
+    std::uint32_t bytes;   ///< multiple of 16, 32 .. max_bytes
+    std::uint32_t kind;    ///< 0, 1 fused write + inc; 2 write then inc; 3 inline write then inc
+    std::uint32_t stream;  ///< reference byte stream of the payload
 };
 inline TrafficMessage trafficMessage(std::uint32_t seed, std::uint32_t src, std::uint32_t dst, std::uint32_t i,
                                      std::uint32_t max_bytes) {
@@ -105,7 +105,9 @@ inline TrafficMessage trafficMessage(std::uint32_t seed, std::uint32_t src, std:
     return TrafficMessage{32 + std::uint32_t(x % units) * 16, std::uint32_t((x >> 20) % 4),
                           0x7A000000u ^ (src << 16) ^ (dst << 8) ^ i};
 }
-inline std::uint32_t trafficReadStream(std::uint32_t chip) { return 0x7B000000u ^ chip; }
+inline std::uint32_t trafficReadStream(std::uint32_t chip) {
+    return 0x7B000000u ^ chip;
+}
 /// Size of read r of a sender to its peer p.
 inline std::uint32_t trafficReadBytes(std::uint32_t r, std::uint32_t p, std::uint32_t read_max) {
     return 16 * (1 + (r * 7 + p) % (read_max / 16));

@@ -48,8 +48,12 @@ template <class A> A read_bench_args(std::vector<PacketHeader>& headers, std::ui
     return a;
 }
 
-std::uint32_t ping_headers(const FabricPingArgs& a) { return a.role == 0 ? a.targets : 1; }
-std::uint32_t bw_headers(const FabricBandwidthArgs& a) { return a.role == 0 ? 1 : 0; }
+std::uint32_t ping_headers(const FabricPingArgs& a) {
+    return a.role == 0 ? a.targets : 1;
+}
+std::uint32_t bw_headers(const FabricBandwidthArgs& a) {
+    return a.role == 0 ? 1 : 0;
+}
 
 /// Wait for the arrival of ping `seq` (write mode: the data itself; else the semaphore).
 void wait_arrival(const FabricPingArgs& a, std::uint32_t seq) {
@@ -137,7 +141,9 @@ using cclsim::microbench::trafficReadBytes;
 using cclsim::microbench::trafficReadStream;
 
 namespace {
-std::uint32_t traffic_headers(const FabricTrafficArgs& a) { return a.role == 0 ? a.n_peers : 0; }
+std::uint32_t traffic_headers(const FabricTrafficArgs& a) {
+    return a.role == 0 ? a.n_peers : 0;
+}
 }  // namespace
 
 // fabric_traffic: see fabric_bench_args.h. Senders interleave their
@@ -168,7 +174,8 @@ void fabric_traffic_main() {
                     testbench_fill(b, m.bytes, m.stream, 0);
                     l1_write_u32(b, i + 1);
                     if (m.kind < 2) {
-                        conn.send_packet(h.to_noc_fused_unicast_write_atomic_inc(slot, counter, 1, m.bytes), b, m.bytes);
+                        conn.send_packet(h.to_noc_fused_unicast_write_atomic_inc(slot, counter, 1, m.bytes), b,
+                                         m.bytes);
                         continue;
                     }
                     conn.send_packet(h.to_noc_unicast_write(slot, m.bytes), b, m.bytes);
@@ -207,8 +214,9 @@ void fabric_traffic_main() {
                 // (Timing-only runs keep no payload bytes: only inline writes are checkable.)
                 const std::uint32_t seq = l1_read_u32(slot);
                 if (testbench_stores_data() || m.kind == 3)
-                    fw_assert_equal(seq, i + 1,
-                                    "fabric_traffic: a message's increment arrived without its data (lost or reordered)");
+                    fw_assert_equal(
+                        seq, i + 1,
+                        "fabric_traffic: a message's increment arrived without its data (lost or reordered)");
                 if (m.kind != 3) testbench_check(slot + 16, m.bytes - 16, m.stream, 16);
             }
         }

@@ -17,15 +17,19 @@ void edm_stream_sender_main();
 void edm_stream_receiver_main();
 void dram_bandwidth_kernel_main();
 void dispatch_empty_kernel_main();  ///< dispatch: an empty kernel
-void fabric_ping_main();       ///< worker: fabric_ping sender or responder
-void fabric_bandwidth_main();  ///< worker: fabric_bandwidth sender or receiver
-void fabric_traffic_main();    ///< worker: fabric_traffic sender or receiver
+void fabric_ping_main();            ///< worker: fabric_ping sender or responder
+void fabric_bandwidth_main();       ///< worker: fabric_bandwidth sender or receiver
+void fabric_traffic_main();         ///< worker: fabric_traffic sender or receiver
 
 /// Error unless argument `idx` is the end marker (host and kernel agree).
 void check_end_marker(int idx);
 /// The channel-sync word at `sync_addr` announces a payload (bytes_sent != 0).
-inline bool bytes_arrived(std::uint32_t sync_addr) { return l1_word_is_not(sync_addr, 0); }
+inline bool bytes_arrived(std::uint32_t sync_addr) {
+    return l1_word_is_not(sync_addr, 0);
+}
 /// The receiver freed the buffer whose sync word is at `sync_addr` (bytes_sent == 0).
-inline bool buffer_released(std::uint32_t sync_addr) { return l1_word_is(sync_addr, 0); }
+inline bool buffer_released(std::uint32_t sync_addr) {
+    return l1_word_is(sync_addr, 0);
+}
 
 }  // namespace cclsim::fw::microbench

@@ -85,7 +85,9 @@ RingArgs read_args() {
     return a;
 }
 
-std::uint32_t stride(const RingArgs& a) { return a.payload + sizeof(eth_channel_sync_t); }
+std::uint32_t stride(const RingArgs& a) {
+    return a.payload + sizeof(eth_channel_sync_t);
+}
 
 /// Master: put one packet per channel into the ring (towards this chip's Sender).
 void inject(const RingArgs& a) {

@@ -14,10 +14,10 @@ namespace cclsim::fw::noctrace {
 constexpr std::uint32_t kArgsEndMarker = 0x70CE;
 
 struct ReplayHeader {
-    std::uint32_t start_gap = 0;   ///< cycles from the chip's start to this kernel's recorded zone begin
+    std::uint32_t start_gap = 0;  ///< cycles from the chip's start to this kernel's recorded zone begin
     std::uint32_t op_count = 0;
-    std::uint32_t staging = 0;     ///< L1 buffer: reads land here, writes leave from here
-    std::uint32_t result = 0;      ///< L1: two words, the cycle of the kernel's last event (lo, hi)
+    std::uint32_t staging = 0;  ///< L1 buffer: reads land here, writes leave from here
+    std::uint32_t result = 0;   ///< L1: two words, the cycle of the kernel's last event (lo, hi)
     template <class F> void visit(F&& f) {
         f(start_gap);
         f(op_count);

@@ -68,18 +68,18 @@ void noc_trace_replay_kernel_main() {
         wait_until_cycle(ref + get_arg_val<std::uint32_t>(a + 1));
         ref = testbench_cycles();
         switch (kind) {
-        case kOpRead: noc_async_read(remote, h.staging, bytes, noc); break;
-        case kOpWrite: noc_async_write(h.staging, remote, bytes, noc); break;
-        case kOpReadBarrier: noc_async_read_barrier(noc); break;
-        case kOpWriteBarrier: noc_async_write_barrier(noc); break;
-        case kOpAtomicBarrier: noc_async_atomic_barrier(noc); break;
-        case kOpFullBarrier:  // noc_async_full_barrier: everything this processor issued on the NoC
-            noc_async_read_barrier(noc);
-            noc_async_write_barrier(noc);
-            noc_async_atomic_barrier(noc);
-            break;
-        case kOpWriteFlush: noc_async_writes_flushed(noc); break;
-        default: fw_assert_equal(kind, kOpRead, "noc_trace_replay: op kind");
+            case kOpRead: noc_async_read(remote, h.staging, bytes, noc); break;
+            case kOpWrite: noc_async_write(h.staging, remote, bytes, noc); break;
+            case kOpReadBarrier: noc_async_read_barrier(noc); break;
+            case kOpWriteBarrier: noc_async_write_barrier(noc); break;
+            case kOpAtomicBarrier: noc_async_atomic_barrier(noc); break;
+            case kOpFullBarrier:  // noc_async_full_barrier: everything this processor issued on the NoC
+                noc_async_read_barrier(noc);
+                noc_async_write_barrier(noc);
+                noc_async_atomic_barrier(noc);
+                break;
+            case kOpWriteFlush: noc_async_writes_flushed(noc); break;
+            default: fw_assert_equal(kind, kOpRead, "noc_trace_replay: op kind");
         }
         if (w0 & kHasEnd) ref = testbench_cycles();
     }

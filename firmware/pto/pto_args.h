@@ -20,18 +20,18 @@ enum class PtoMisuse : std::uint32_t { None, NonRoot, Group, Overlap, SmallDst, 
 constexpr std::uint32_t kPtoArgsEnd = 0x9707;
 
 struct PtoKernelArgs {
-    std::uint32_t op = 0;            ///< PtoOp
-    std::uint32_t misuse = 0;        ///< PtoMisuse
+    std::uint32_t op = 0;      ///< PtoOp
+    std::uint32_t misuse = 0;  ///< PtoMisuse
     std::uint32_t rank = 0, ranks = 0, root = 0;
-    std::uint32_t peer = 0;          ///< put/get/notify: the initiator (root) talks to this rank
-    std::uint32_t dtype = 0;         ///< fw::dtype_code
-    std::uint32_t redop = 0;         ///< fw::pto::ReduceOp
+    std::uint32_t peer = 0;   ///< put/get/notify: the initiator (root) talks to this rank
+    std::uint32_t dtype = 0;  ///< fw::dtype_code
+    std::uint32_t redop = 0;  ///< fw::pto::ReduceOp
     std::uint32_t ping_pong = 0;
     std::uint32_t tile_rows = 0, tile_cols = 0, valid_row = 0, valid_col = 0;
-    std::uint32_t tile[3] = {};      ///< L1: ping (or acc), pong / recv, second recv
-    std::uint32_t signal = 0;        ///< this rank's signal word (the same address on every rank)
-    std::uint32_t stamps = 0;        ///< L1: 4 timestamps (start, issued, done, seen), 8 B each
-    std::uint32_t repeat = 1;        ///< operations back to back (bandwidth runs)
+    std::uint32_t tile[3] = {};  ///< L1: ping (or acc), pong / recv, second recv
+    std::uint32_t signal = 0;    ///< this rank's signal word (the same address on every rank)
+    std::uint32_t stamps = 0;    ///< L1: 4 timestamps (start, issued, done, seen), 8 B each
+    std::uint32_t repeat = 1;    ///< operations back to back (bandwidth runs)
     /// Every rank's tensors: the one it exposes to the group (puts land in
     /// it, gets read it) and its local one (source of puts, destination of gets).
     std::uint32_t group_base[kMaxRanks] = {};

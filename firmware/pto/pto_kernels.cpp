@@ -88,9 +88,7 @@ void pto_bench_main() {
         for (std::uint32_t i = 0; i < a.repeat; ++i) {
             const GlobalTensor remote = tensors[a.peer];
             switch (op) {
-                case PtoOp::Put:
-                    pp ? TPUT(remote, local, ping, pong) : TPUT(remote, local, ping);
-                    break;
+                case PtoOp::Put: pp ? TPUT(remote, local, ping, pong) : TPUT(remote, local, ping); break;
                 case PtoOp::Get: {
                     pp ? TGET(local, remote, ping, pong) : TGET(local, remote, ping);
                     break;
@@ -115,12 +113,8 @@ void pto_bench_main() {
                 case PtoOp::Broadcast:
                     pp ? TBROADCAST(group, local, ping, pong) : TBROADCAST(group, local, ping);
                     break;
-                case PtoOp::Scatter:
-                    pp ? TSCATTER(group, local, ping, pong) : TSCATTER(group, local, ping);
-                    break;
-                case PtoOp::Gather:
-                    pp ? TGATHER(group, local, ping, pong) : TGATHER(group, local, ping);
-                    break;
+                case PtoOp::Scatter: pp ? TSCATTER(group, local, ping, pong) : TSCATTER(group, local, ping); break;
+                case PtoOp::Gather: pp ? TGATHER(group, local, ping, pong) : TGATHER(group, local, ping); break;
                 case PtoOp::Reduce:
                     pp ? TREDUCE(group, local, ping, pong, recv2, ReduceOp(a.redop))
                        : TREDUCE(group, local, ping, pong, ReduceOp(a.redop));

@@ -1,7 +1,7 @@
 #include "host/ccl/CclOp.h"
 
-#include "host/common/DataCodes.h"
 #include "firmware/ccl/ccl_kernels.h"
+#include "host/common/DataCodes.h"
 #include "host/fabric/FabricBuilder.h"
 #include "models/common/Report.h"
 #include "models/pe/PeDma.h"
@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -94,7 +94,7 @@ struct Stream {
     ChunkSet cs;
     std::uint32_t sends = 0, recvs = 0;
     CoreCoord sender, receiver;
-    std::uint32_t sem = 0;       ///< forward_sem / relay_sem / handoff_sem: the op's own semaphore
+    std::uint32_t sem = 0;  ///< forward_sem / relay_sem / handoff_sem: the op's own semaphore
     std::uint32_t ownReadySem = 0;
     EdmPort out, in;
 };
@@ -123,9 +123,9 @@ struct MethodPlan {
     std::vector<unsigned> gatherDirs;
     std::uint32_t gatherReach[2] = {0, 0};
     std::vector<unsigned> reduceDirs;
-    ReducePlan reduce[2];          ///< the plan of each direction's reduce mover
-    Range range[2];                ///< pages of a block each direction moves
-    std::uint32_t a2aSplit = 0;    ///< AllToAllPlan::ring_split
+    ReducePlan reduce[2];        ///< the plan of each direction's reduce mover
+    Range range[2];              ///< pages of a block each direction moves
+    std::uint32_t a2aSplit = 0;  ///< AllToAllPlan::ring_split
 
     MethodPlan(golden::Method m, unsigned n, bool ring, std::uint64_t blockPages) {
         using golden::Method;
@@ -202,7 +202,11 @@ struct CclOp::Impl {
     std::deque<Relay> relays_;  ///< a deque: connectStreams keeps pointers to its elements
 
     Impl(Runtime& r, CclOp& o)
-        : rt(r), op(o), s(o.spec_), arch(r.platform().descriptor().arch), cores(arch, r.platform().numChips(), o.spec_.sharing.cores) {}
+        : rt(r),
+          op(o),
+          s(o.spec_),
+          arch(r.platform().descriptor().arch),
+          cores(arch, r.platform().numChips(), o.spec_.sharing.cores) {}
 
     // ---- small helpers ------------------------------------------------------
 
@@ -233,7 +237,8 @@ struct CclOp::Impl {
         KernelConfig kc;
         kc.noc = noc;
         kc.vc = unsigned(DmaVc::Comm);  // CCL traffic rides the communication VC
-        kc.waitTimeout = s.impl == CclSpec::Impl::Edm ? KernelConfig::WaitTimeout::Edm : KernelConfig::WaitTimeout::Fabric;
+        kc.waitTimeout =
+            s.impl == CclSpec::Impl::Edm ? KernelConfig::WaitTimeout::Edm : KernelConfig::WaitTimeout::Fabric;
         Program& p = rt.program(chip);
         const KernelHandle k = p.createKernel(name, entry, core, kc);
         p.setRuntimeArgs(k, std::move(args));
@@ -312,16 +317,18 @@ struct CclOp::Impl {
     /// `into` (per position) replaces the output tensor and `done` (per
     /// position) is signalled by every kernel when it finishes (the broadcast
     /// method); `range` replaces the method's page ranges.
-    std::map<StreamKey, GatherSender> buildGather(CclGroup& g, const GatherPlan& gp, bool ownFromOutput,
-                                                  EdmFabric& fab, const std::vector<Buffer>* into = nullptr,
-                                                  DoneSignals* done = nullptr, const MethodPlan::Range* range = nullptr) {
+    std::map<StreamKey, GatherSender> buildGather(CclGroup& g, const GatherPlan& gp, bool ownFromOutput, EdmFabric& fab,
+                                                  const std::vector<Buffer>* into = nullptr,
+                                                  DoneSignals* done = nullptr,
+                                                  const MethodPlan::Range* range = nullptr) {
         const CclTopology& t = g.topo;
         std::map<StreamKey, Stream> st;
         for (unsigned pos = 0; pos < n; ++pos)
             for (unsigned u = 0; u < units; ++u)
                 for (unsigned dir : plan->gatherDirs) {
                     Stream x;
-                    x.cs = TensorSlicer(range ? range->pages : plan->range[dir].pages, op.pagesPerChunk_, units).unit(u);
+                    x.cs =
+                        TensorSlicer(range ? range->pages : plan->range[dir].pages, op.pagesPerChunk_, units).unit(u);
                     x.sends = gp.blocks_sent(pos, dir) * x.cs.count;
                     x.recvs = gp.blocks_received(pos, dir) * x.cs.count;
                     const unsigned chip = t.order[pos];
@@ -399,7 +406,8 @@ struct CclOp::Impl {
                     if (!any || !x.cs.count) continue;
                     const unsigned chip = t.order[pos];
                     x.sender = x.receiver = cores.take(chip, s);
-                    if (dir == 1 && rp.handoff(pos)) x.sem = rt.program(chip).createSemaphore(x.sender, 0, "handoff_sem");
+                    if (dir == 1 && rp.handoff(pos))
+                        x.sem = rt.program(chip).createSemaphore(x.sender, 0, "handoff_sem");
                     w[{pos, u, dir}] = x;
                 }
         connectStreams(w, t, fab, "reduce");
@@ -457,7 +465,9 @@ struct CclOp::Impl {
             const unsigned chip = t.order[pos];
             for (unsigned dir : op.dirs_) {
                 const std::uint32_t relays = ap.relays(pos, dir);
-                if (relays) scratch[{pos, dir}] = rt.program(chip).createBuffer(std::uint64_t(relays) * op.blockPages_, s.pageBytes, !s.l1Buffers);
+                if (relays)
+                    scratch[{pos, dir}] = rt.program(chip).createBuffer(std::uint64_t(relays) * op.blockPages_,
+                                                                        s.pageBytes, !s.l1Buffers);
                 for (unsigned u = 0; u < units; ++u) {
                     Stream x;
                     x.cs = slicer.unit(u);
@@ -522,18 +532,18 @@ struct CclOp::Impl {
     /// div_up(n-1, 2) ranks one way and the rest the other, on a line to each
     /// end — or unicast where the ranks' buffers differ.
     struct ExchangePlan {
-        int root = -1;                          ///< the only sender (broadcast); -1: every rank
+        int root = -1;                             ///< the only sender (broadcast); -1: every rank
         const std::vector<Buffer>* dst = nullptr;  ///< destination per position
-        std::uint32_t rowPages = 0;             ///< all_gather dim 1
+        std::uint32_t rowPages = 0;                ///< all_gather dim 1
         unsigned workers = 1;
-        bool kernelPerDirection = true;         ///< false: one kernel per worker serves both directions
-        std::uint32_t batch = 1;                ///< pages a worker reads per batch
+        bool kernelPerDirection = true;  ///< false: one kernel per worker serves both directions
+        std::uint32_t batch = 1;         ///< pages a worker reads per batch
         /// Semaphores of the kernels that consume the destination (the broadcast
         /// method's reducers): their counts are set here. Null: one kernel per
         /// rank waits until every stream reaching it has landed.
         DoneSignals* external = nullptr;
         const char* kernelName = "fabric_exchange";
-        bool allToAll = false;                  ///< input block q to rank q only (unicast)
+        bool allToAll = false;  ///< input block q to rank q only (unicast)
     };
 
     /// Build the exchange; "" on success, else why the group cannot use the fabric.
@@ -545,11 +555,12 @@ struct CclOp::Impl {
         if (n > kMaxExchangeRanks) return fmt::format("at most {} ranks", kMaxExchangeRanks);
         const bool ring = t.ring() && n >= 3;
         if (s.sharing.fabric || s.sharing.edm)
-            throw ConfigError(fmt::format("{} (method {}) runs a packet fabric of its own, which cannot share the "
-                                          "Ethernet cores with other ops; run the ops with --impl edm (a reduction: or another --method)",
-                                          opName(s.op), golden::methodName(s.method)));
-        auto fab = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
-                                                   FabricOptions{1, 0});
+            throw ConfigError(fmt::format(
+                "{} (method {}) runs a packet fabric of its own, which cannot share the "
+                "Ethernet cores with other ops; run the ops with --impl edm (a reduction: or another --method)",
+                opName(s.op), golden::methodName(s.method)));
+        auto fab = std::make_unique<FabricBuilder>(
+            rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order), FabricOptions{1, 0});
         if (s.pageBytes > fab->maxPayloadBytes())
             return fmt::format("a {} B page does not fit the fabric's {} B packet payload", s.pageBytes,
                                fab->maxPayloadBytes());
@@ -716,8 +727,8 @@ struct CclOp::Impl {
                 throw ConfigError(fmt::format("{}: --links {} but the shared fabric has {} routing plane(s)",
                                               opName(s.op), s.links, fab->planes()));
         } else {
-            own = std::make_unique<FabricBuilder>(rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order),
-                                                  FabricOptions{s.links, 0});
+            own = std::make_unique<FabricBuilder>(
+                rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order), FabricOptions{s.links, 0});
             fab = own.get();
         }
         const std::uint32_t payload = fab->maxPayloadBytes();
@@ -742,7 +753,8 @@ struct CclOp::Impl {
         if (reduces)
             for (unsigned pos = 0; pos < n; ++pos)
                 for (unsigned d = 0; d < (ring ? 1u : 2u); ++d)
-                    inter[d].push_back(rt.program(t.order[pos]).createBuffer(std::uint64_t(n) * B, s.pageBytes, !s.l1Buffers));
+                    inter[d].push_back(
+                        rt.program(t.order[pos]).createBuffer(std::uint64_t(n) * B, s.pageBytes, !s.l1Buffers));
         if (reduces && ring) inter[1] = inter[0];
 
         struct K {
@@ -835,7 +847,8 @@ struct CclOp::Impl {
                             }
                         }
                         const std::uint32_t mine = pagesOf(a);
-                        const std::uint32_t chunks = std::min<std::uint32_t>(chunksCap, std::max<std::uint32_t>(1, mine / G / 2));
+                        const std::uint32_t chunks =
+                            std::min<std::uint32_t>(chunksCap, std::max<std::uint32_t>(1, mine / G / 2));
                         a.sync_pages = chunks * G;
                         index[{0, pos, d, u}] = ks.size();
                         ks.push_back(k);
@@ -882,7 +895,7 @@ struct CclOp::Impl {
                                 k.sends = true;
                             }
                         }
-                        a.sync_pages = 0;  // tt-metal: one increment per slice
+                        a.sync_pages = 0;                                          // tt-metal: one increment per slice
                         a.recv_count = in * ring_syncs(pagesOf(a), a.sync_pages);  // every block that arrives
                         index[{1, pos, d, u}] = ks.size();
                         ks.push_back(k);
@@ -943,52 +956,52 @@ struct CclOp::Impl {
         // shared fabric) once the caller has built it after the last op.
         auto writers = [&g, fab, ks = std::move(ks), index = std::move(index), inter, ring, nn = n, rtp = &rt,
                         stream = s.sharing.stream]() mutable {
-        const CclTopology& t = g.topo;
-        Runtime& rt = *rtp;
-        auto at = [nn](long p) { return unsigned(((p % long(nn)) + long(nn)) % long(nn)); };
-        for (K& k : ks) {
-            FabricRingArgs& a = k.a;
-            const unsigned next = k.dir == 0 ? at(long(k.pos) + 1) : at(long(k.pos) - 1);
-            a.next_chip = t.order[next];
-            if (k.sends) {
-                a.has_conn = 1;
-                a.conn = fab->connection(k.client);
-                if (k.phase == 0) {
-                    a.next_landing = inter[k.dir][next].base;
-                    auto nk = index.find({0, next, k.dir, k.unit});
-                    if (nk != index.end()) {
-                        a.next_sem_xy[0] = packXY(ks[nk->second].core.x, ks[nk->second].core.y);
-                        a.next_sem[0] = ks[nk->second].recvSem;
+            const CclTopology& t = g.topo;
+            Runtime& rt = *rtp;
+            auto at = [nn](long p) { return unsigned(((p % long(nn)) + long(nn)) % long(nn)); };
+            for (K& k : ks) {
+                FabricRingArgs& a = k.a;
+                const unsigned next = k.dir == 0 ? at(long(k.pos) + 1) : at(long(k.pos) - 1);
+                a.next_chip = t.order[next];
+                if (k.sends) {
+                    a.has_conn = 1;
+                    a.conn = fab->connection(k.client);
+                    if (k.phase == 0) {
+                        a.next_landing = inter[k.dir][next].base;
+                        auto nk = index.find({0, next, k.dir, k.unit});
+                        if (nk != index.end()) {
+                            a.next_sem_xy[0] = packXY(ks[nk->second].core.x, ks[nk->second].core.y);
+                            a.next_sem[0] = ks[nk->second].recvSem;
+                        }
+                        if (!ring) {
+                            const K& w = ks[index.at({0, next, 1, k.unit})];  // the next chip's storing worker
+                            a.next_sem_xy[1] = a.next_sem_xy[2] = packXY(w.core.x, w.core.y);
+                            a.next_sem[1] = w.finalL;
+                            a.next_sem[2] = w.finalR;
+                            if (k.dir == 0) a.next_landing = inter[0][next].base;
+                        }
+                    } else {
+                        a.next_landing = g.ranks[next].output.base;
+                        const K& nk = ks[index.at({1, next, k.dir, k.unit})];
+                        a.next_sem_xy[0] = packXY(nk.core.x, nk.core.y);
+                        a.next_sem[0] = nk.recvSem;
                     }
-                    if (!ring) {
-                        const K& w = ks[index.at({0, next, 1, k.unit})];  // the next chip's storing worker
-                        a.next_sem_xy[1] = a.next_sem_xy[2] = packXY(w.core.x, w.core.y);
-                        a.next_sem[1] = w.finalL;
-                        a.next_sem[2] = w.finalR;
-                        if (k.dir == 0) a.next_landing = inter[0][next].base;
-                    }
-                } else {
-                    a.next_landing = g.ranks[next].output.base;
-                    const K& nk = ks[index.at({1, next, k.dir, k.unit})];
-                    a.next_sem_xy[0] = packXY(nk.core.x, nk.core.y);
-                    a.next_sem[0] = nk.recvSem;
                 }
+                const unsigned chip = t.order[k.pos];
+                Program& p = rt.program(chip);
+                FabricRingArgs reader = a;
+                reader.role = 0 | stream << 8;
+                FabricRingArgs writer = a;
+                writer.role = 1 | stream << 8;
+                KernelConfig wc;
+                wc.noc = 1;
+                wc.vc = unsigned(DmaVc::Comm);
+                wc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+                const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
+                                                       fw::ccl::fabric_ring_writer_main, k.core, wc);
+                p.setRuntimeArgs(wh, pack_args(writer));
+                p.setRuntimeArgs(k.reader, pack_args(reader));
             }
-            const unsigned chip = t.order[k.pos];
-            Program& p = rt.program(chip);
-            FabricRingArgs reader = a;
-            reader.role = 0 | stream << 8;
-            FabricRingArgs writer = a;
-            writer.role = 1 | stream << 8;
-            KernelConfig wc;
-            wc.noc = 1;
-            wc.vc = unsigned(DmaVc::Comm);
-            wc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
-            const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
-                                                   fw::ccl::fabric_ring_writer_main, k.core, wc);
-            p.setRuntimeArgs(wh, pack_args(writer));
-            p.setRuntimeArgs(k.reader, pack_args(reader));
-        }
         };
         if (own) {
             writers();
@@ -1026,7 +1039,8 @@ struct CclOp::Impl {
             Program& p = rt.program(chip);
             scratch.push_back(p.createBuffer(std::uint64_t(n) * segment, s.pageBytes, !s.l1Buffers));
             reducer.push_back(cores.take(chip, s));
-            done.sem.push_back(RemoteSem{reducer.back().x, reducer.back().y, p.createSemaphore(reducer.back(), 0, "done_sem")});
+            done.sem.push_back(
+                RemoteSem{reducer.back().x, reducer.back().y, p.createSemaphore(reducer.back(), 0, "done_sem")});
             done.count.push_back(0);
         }
         const MethodPlan::Range whole{0, segment};
@@ -1100,7 +1114,8 @@ struct CclOp::Impl {
             // writes); --packet sizes EDM messages only. A page too large for
             // the fabric's payload is refused when the fabric is built.
             const std::uint32_t fits = std::max<std::uint32_t>(1, arch.fabric.maxPayloadBytes / page);
-            op.pagesPerChunk_ = std::uint32_t(std::min<std::uint64_t>(std::min<std::uint32_t>(2, fits), op.blockPages_));
+            op.pagesPerChunk_ =
+                std::uint32_t(std::min<std::uint64_t>(std::min<std::uint32_t>(2, fits), op.blockPages_));
             return;
         }
         const unsigned ch = std::max(1u, channelsPerLinkEnd());
@@ -1119,14 +1134,16 @@ struct CclOp::Impl {
             if (packet < page)
                 throw ConfigError(fmt::format(
                     "{}: {} EDM channels of {} buffer(s) per Ethernet core leave {} B per buffer, less than one {} B "
-                    "page; use fewer --workers or --edm-buffers", opName(s.op), ch, slots, perSlot, page));
+                    "page; use fewer --workers or --edm-buffers",
+                    opName(s.op), ch, slots, perSlot, page));
         } else {
             if (packet % page)
                 throw ConfigError(fmt::format("--packet {}: must be a whole number of {} B pages", packet, page));
             if (packet > fit)
                 throw ConfigError(fmt::format(
                     "--packet {}: {} EDM channels per Ethernet core ({} link(s) x {} worker(s)) of {} buffer(s) fit at "
-                    "most {} B per buffer in the {} B kernel region", packet, ch, s.links, s.workers, slots, fit, region));
+                    "most {} B per buffer in the {} B kernel region",
+                    packet, ch, s.links, s.workers, slots, fit, region));
         }
         // Chunks never span blocks.
         op.pagesPerChunk_ = std::uint32_t(std::min<std::uint64_t>(packet / page, op.blockPages_));
@@ -1146,8 +1163,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     if (s.pageBytes == 0 || s.pageBytes % 32)
         throw ConfigError(fmt::format("--page-bytes {}: must be a non-zero multiple of 32", s.pageBytes));
     if (s.pageBytes % e)
-        throw ConfigError(fmt::format("--page-bytes {} does not hold whole {} elements", s.pageBytes,
-                                      golden::dtypeName(s.dtype)));
+        throw ConfigError(
+            fmt::format("--page-bytes {} does not hold whole {} elements", s.pageBytes, golden::dtypeName(s.dtype)));
     if (s.workers == 0) throw ConfigError("--workers must be at least 1");
     if (s.edmBuffers < 1 || s.edmBuffers > edm::kMaxBuffersPerChannel)
         throw ConfigError(fmt::format("--edm-buffers {}: must be 1..{}", s.edmBuffers, edm::kMaxBuffersPerChannel));
@@ -1172,9 +1189,10 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     const std::uint64_t E = s.count;
     if (E == 0) throw ConfigError(fmt::format("{}: the input has no elements", opName(s.op)));
     if (s.op == Op::AllToAll && E % n)
-        throw ConfigError(fmt::format("all_to_all: the input's first dimension must equal the {} replicas: {} elements "
-                                      "do not split into {} equal blocks",
-                                      n, E, n));
+        throw ConfigError(
+            fmt::format("all_to_all: the input's first dimension must equal the {} replicas: {} elements "
+                        "do not split into {} equal blocks",
+                        n, E, n));
     std::uint64_t K = E, inBlocks = 1, outBlocks = 1;
     switch (s.op) {
         case Op::AllGather: outBlocks = n; break;
@@ -1187,8 +1205,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     blockPages_ = (K + P - 1) / P;
     if (blockPages_ * std::max(inBlocks, outBlocks) > 0xffffffffull)
         throw ConfigError(fmt::format("{} elements is too large", E));
-    inLayout_ = BlockLayout{inBlocks, K, s.op == Op::ReduceScatter || s.op == Op::AllReduce ? E : inBlocks * K,
-                            s.pageBytes, e};
+    inLayout_ =
+        BlockLayout{inBlocks, K, s.op == Op::ReduceScatter || s.op == Op::AllReduce ? E : inBlocks * K, s.pageBytes, e};
     outLayout_ = BlockLayout{outBlocks, K, s.op == Op::AllReduce ? E : outBlocks * K, s.pageBytes, e};
     if (s.method == Method::Broadcast && reduces) {
         // Whole inputs travel: one contiguous block; all_reduce's output too.
@@ -1200,9 +1218,10 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     if (s.op == Op::AllGather && s.dim == 1) {
         const std::uint64_t row = std::uint64_t(s.rowPages) * P;
         if (s.rowPages == 0 || K % row)
-            throw ConfigError(fmt::format("all_gather --dim 1: the {} elements per rank do not split into rows of {} "
-                                          "pages ({} elements; --row-pages)",
-                                          K, s.rowPages, row));
+            throw ConfigError(
+                fmt::format("all_gather --dim 1: the {} elements per rank do not split into rows of {} "
+                            "pages ({} elements; --row-pages)",
+                            K, s.rowPages, row));
         outLayout_ = BlockLayout{1, n * K, n * K, s.pageBytes, e};  // rows interleave: pages in order are the output
     }
     if (s.op == Op::AllGather && s.dim > 1) throw ConfigError(fmt::format("--dim {}: must be 0 or 1", s.dim));
@@ -1220,8 +1239,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     dirs_ = s.op == Op::AllToAll || viaBroadcast ? (s.method == Method::Clockwise       ? std::vector<unsigned>{0}
                                                     : s.method == Method::Anticlockwise ? std::vector<unsigned>{1}
                                                                                         : std::vector<unsigned>{0, 1})
-            : s.op == Op::ReduceScatter ? mp.reduceDirs
-                                        : mp.gatherDirs;
+            : s.op == Op::ReduceScatter          ? mp.reduceDirs
+                                                 : mp.gatherDirs;
     impl.blockPages = std::uint32_t(blockPages_);
     impl.choosePacket();
     if (s.sharing.edm) {
@@ -1230,7 +1249,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
             throw ConfigError(fmt::format("{}: --edm-buffers {} but the ops sharing the EDMs use {}", opName(s.op),
                                           s.edmBuffers, fabric_->buffersPerChannel()));
     } else {
-        ownEdm_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
+        ownEdm_ =
+            std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
         fabric_ = ownEdm_.get();
     }
     fabric_->beginOp(packetBytes(), s.sharing.stream);
@@ -1331,7 +1351,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         for (unsigned pos = 0; pos < n; ++pos) {
             if (s.op == Op::Broadcast && pos != s.root) continue;
             const Buffer& b = g.ranks[pos].input;
-            inLayout_.toPages(g.inputs[pos], [&](std::uint64_t page, const std::uint8_t* bytes) { rt.writePage(b, page, bytes); });
+            inLayout_.toPages(g.inputs[pos],
+                              [&](std::uint64_t page, const std::uint8_t* bytes) { rt.writePage(b, page, bytes); });
         }
     }
 }
@@ -1398,8 +1419,8 @@ CclCheck CclOp::check(Runtime& rt) const {
         golden::forEachExpectedOutput(g.golden, g.inputs, [&](unsigned pos, const golden::Tensor& b) {
             const golden::Tensor a = rankOutput(rt, gi, pos);
             if (a.size() != b.size())
-                throw std::logic_error(fmt::format("output of rank {}: {} B, the golden reference has {} B", pos,
-                                                   a.size(), b.size()));
+                throw std::logic_error(
+                    fmt::format("output of rank {}: {} B, the golden reference has {} B", pos, a.size(), b.size()));
             if (std::memcmp(a.data(), b.data(), a.size()) == 0) {  // the usual case: all equal
                 c.elementsChecked += a.size() / e;
                 return;

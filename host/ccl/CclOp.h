@@ -16,11 +16,11 @@
 // row or column at once); each group runs the same collective on its own.
 #pragma once
 
+#include "golden/Golden.h"
 #include "host/ccl/CclTopology.h"
 #include "host/ccl/EdmFabric.h"
 #include "host/ccl/TensorLayout.h"
 #include "host/ccl/TensorSlicer.h"
-#include "golden/Golden.h"
 #include "runtime/Runtime.h"
 
 #include <functional>
@@ -36,24 +36,24 @@ namespace cclsim::ccl {
 
 struct CclSpec {
     golden::Op op = golden::Op::AllGather;
-    golden::RedOp redop = golden::RedOp::Add;    ///< reduce_scatter, all_reduce
+    golden::RedOp redop = golden::RedOp::Add;           ///< reduce_scatter, all_reduce
     golden::Method method = golden::Method::BidirPair;  ///< resolved (line: a line of chips)
-    std::vector<std::vector<unsigned>> groups;  ///< chip order of each independent collective
-    unsigned links = 1;                         ///< links per hop
-    unsigned workers = 4;                       ///< worker units per link (and direction)
-    std::uint64_t count = 0;                    ///< E: input elements per rank
+    std::vector<std::vector<unsigned>> groups;          ///< chip order of each independent collective
+    unsigned links = 1;                                 ///< links per hop
+    unsigned workers = 4;                               ///< worker units per link (and direction)
+    std::uint64_t count = 0;                            ///< E: input elements per rank
     golden::DType dtype = golden::DType::BF16;
     std::uint32_t pageBytes = 2048;
     std::uint32_t packetBytes = 0;  ///< EDM payload; 0: as large as the EDM's L1 allows, <= 16 KB
     /// --impl edm: slots per EDM channel (tt-metal's num_buffers_per_channel;
     /// its legacy all-gather used 2): a worker fills one while others are in flight.
     unsigned edmBuffers = 2;
-    unsigned dim = 0;               ///< all_gather: gather dimension (0 or 1)
-    std::uint32_t rowPages = 1;     ///< all_gather dim 1: pages per rank row
-    unsigned root = 0;              ///< broadcast: root rank (position in the order)
-    bool l1Buffers = false;         ///< tensors in worker L1 instead of DRAM
+    unsigned dim = 0;            ///< all_gather: gather dimension (0 or 1)
+    std::uint32_t rowPages = 1;  ///< all_gather dim 1: pages per rank row
+    unsigned root = 0;           ///< broadcast: root rank (position in the order)
+    bool l1Buffers = false;      ///< tensors in worker L1 instead of DRAM
     std::uint64_t seed = 1;
-    bool data = true;               ///< load inputs and check outputs
+    bool data = true;  ///< load inputs and check outputs
     /// Hops between group members without a link run over a path of links,
     /// relayed by workers on the chips in between (communication groups).
     bool relay = false;

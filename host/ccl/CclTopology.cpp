@@ -10,7 +10,9 @@
 
 namespace cclsim::ccl {
 
-const char* topologyName(TopologyKind k) { return k == TopologyKind::Ring ? "ring" : "line"; }
+const char* topologyName(TopologyKind k) {
+    return k == TopologyKind::Ring ? "ring" : "line";
+}
 
 namespace {
 
@@ -49,8 +51,8 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
     std::set<unsigned> seen;
     for (unsigned c : order) {
         if (c >= d.chips.size())
-            throw ConfigError(fmt::format("{}: chip {} does not exist (the board has chips 0..{})", what, c,
-                                          d.chips.size() - 1));
+            throw ConfigError(
+                fmt::format("{}: chip {} does not exist (the board has chips 0..{})", what, c, d.chips.size() - 1));
         if (!seen.insert(c).second) throw ConfigError(fmt::format("{}: chip {} appears twice", what, c));
     }
     const unsigned n = unsigned(order.size());
@@ -63,15 +65,15 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
         if (user.empty() && relay) {
             h.path = shortestPath(d, h.from, h.to, links);
             if (h.path.empty())
-                throw ConfigError(fmt::format("{}: hop {}: no path of chips with {} user link(s) per pair joins chips "
-                                              "{} and {}",
-                                              what, i, links, h.from, h.to));
+                throw ConfigError(
+                    fmt::format("{}: hop {}: no path of chips with {} user link(s) per pair joins chips "
+                                "{} and {}",
+                                what, i, links, h.from, h.to));
             for (std::size_t k = 0; k + 1 < h.path.size(); ++k) {
                 auto seg = d.userLinksBetween(h.path[k], h.path[k + 1]);
                 if (load)  // spread the relayed hops of all groups over the pair's links
-                    std::stable_sort(seg.begin(), seg.end(), [&](const LinkDesc* x, const LinkDesc* y) {
-                        return (*load)[x] < (*load)[y];
-                    });
+                    std::stable_sort(seg.begin(), seg.end(),
+                                     [&](const LinkDesc* x, const LinkDesc* y) { return (*load)[x] < (*load)[y]; });
                 h.segments.emplace_back(seg.begin(), seg.begin() + links);
                 if (load)
                     for (const LinkDesc* l : h.segments.back()) ++(*load)[l];
@@ -85,11 +87,15 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
             const bool onlyDispatch = !d.linksBetween(h.from, h.to).empty();
             std::string why;
             if (onlyDispatch)
-                why = fmt::format("chips {} and {} have no user Ethernet link (their only link is reserved for "
-                                  "dispatch)", h.from, h.to);
+                why = fmt::format(
+                    "chips {} and {} have no user Ethernet link (their only link is reserved for "
+                    "dispatch)",
+                    h.from, h.to);
             else if (wrap)
-                why = fmt::format("the ring needs a wraparound link but chips {} and {} have no Ethernet link (use "
-                                  "--topology line, or --torus on a board with torus links)", h.from, h.to);
+                why = fmt::format(
+                    "the ring needs a wraparound link but chips {} and {} have no Ethernet link (use "
+                    "--topology line, or --torus on a board with torus links)",
+                    h.from, h.to);
             else
                 why = fmt::format("chips {} and {} have no Ethernet link (the order is not connected)", h.from, h.to);
             throw ConfigError(fmt::format("{}: hop {}: {}", what, i, why));
@@ -108,12 +114,15 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
 }
 
 std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const std::string& axis) {
-    if (!d.mesh) throw ConfigError(fmt::format("--axis {}: cluster '{}' describes no mesh (mesh: {{rows, cols}})", axis, d.name));
+    if (!d.mesh)
+        throw ConfigError(
+            fmt::format("--axis {}: cluster '{}' describes no mesh (mesh: {{rows, cols}})", axis, d.name));
     const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
     std::vector<std::vector<unsigned>> groups;
     if (axis == "row") {
         for (unsigned r = 0; r < rows; ++r)
-            groups.emplace_back(d.meshOrder.begin() + std::ptrdiff_t(r * cols), d.meshOrder.begin() + std::ptrdiff_t((r + 1) * cols));
+            groups.emplace_back(d.meshOrder.begin() + std::ptrdiff_t(r * cols),
+                                d.meshOrder.begin() + std::ptrdiff_t((r + 1) * cols));
     } else if (axis == "col") {
         for (unsigned c = 0; c < cols; ++c) {
             std::vector<unsigned> g;

@@ -23,8 +23,8 @@ enum class TopologyKind { Ring, Line };
 const char* topologyName(TopologyKind k);
 
 struct CclHop {
-    unsigned from = 0, to = 0;             ///< chip ids (positions i and i+1)
-    std::vector<const LinkDesc*> links;    ///< the links this hop uses (its first segment when relayed)
+    unsigned from = 0, to = 0;           ///< chip ids (positions i and i+1)
+    std::vector<const LinkDesc*> links;  ///< the links this hop uses (its first segment when relayed)
     /// A relayed hop (its chips have no link): the chips from `from` to `to`
     /// along a shortest path of links, and each segment's links. A direct hop
     /// has path {from, to} and one segment (= links).

@@ -52,8 +52,8 @@ std::vector<std::vector<unsigned>> commGroups(unsigned replicas, const GroupSpec
     }
     const unsigned k = g.size;
     if (k == 0 || replicas % k)
-        throw ConfigError(fmt::format("--group {}: a group size of {} does not divide the {} replicas", g.text(), k,
-                                      replicas));
+        throw ConfigError(
+            fmt::format("--group {}: a group size of {} does not divide the {} replicas", g.text(), k, replicas));
     const unsigned m = replicas / k;  // number of groups
     for (unsigned i = 0; i < m; ++i) {
         out.emplace_back();

@@ -15,7 +15,9 @@ void parseRange(OpCores& op, std::size_t workers) {
     const std::string& t = op.given;
     const std::size_t dash = t.find('-');
     const std::string a = t.substr(0, dash), b = dash == std::string::npos ? a : t.substr(dash + 1);
-    auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos; };
+    auto digits = [](const std::string& s) {
+        return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+    };
     if (!digits(a) || !digits(b))
         throw ConfigError(fmt::format("{}: --cores '{}' is not a range of worker indices like 0-15", op.where, t));
     op.first = unsigned(std::strtoul(a.c_str(), nullptr, 10));
@@ -40,13 +42,14 @@ void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& worke
         parseRange(op, workers.size());
         for (unsigned k = op.first; k <= op.last; ++k) {
             if (owner[k] == kReserved)
-                throw ConfigError(fmt::format("{}: --cores {} overlaps the cores of {} at worker {} (core {})", op.where,
-                                              op.given, reservedBy, k, workers[k].str()));
+                throw ConfigError(fmt::format("{}: --cores {} overlaps the cores of {} at worker {} (core {})",
+                                              op.where, op.given, reservedBy, k, workers[k].str()));
             if (owner[k] >= 0) {
                 const OpCores& o = ops[std::size_t(owner[k])];
-                throw ConfigError(fmt::format("{}: --cores {} overlaps the cores {}-{} of {} at worker {} (core {}); "
-                                              "ops that run at once take disjoint worker cores",
-                                              op.where, op.given, o.first, o.last, o.where, k, workers[k].str()));
+                throw ConfigError(
+                    fmt::format("{}: --cores {} overlaps the cores {}-{} of {} at worker {} (core {}); "
+                                "ops that run at once take disjoint worker cores",
+                                op.where, op.given, o.first, o.last, o.where, k, workers[k].str()));
             }
             owner[k] = int(i);
         }
@@ -68,9 +71,10 @@ void placeOpCores(std::vector<OpCores>& ops, const std::vector<CoreCoord>& worke
         op.first = free[at];
         op.last = free[at + share - 1];
         if (op.last - op.first + 1 != share)
-            throw ConfigError(fmt::format("{}: the worker cores left between the given --cores ranges are not one "
-                                          "run; give every op --cores",
-                                          op.where));
+            throw ConfigError(
+                fmt::format("{}: the worker cores left between the given --cores ranges are not one "
+                            "run; give every op --cores",
+                            op.where));
         at += share;
     }
 }

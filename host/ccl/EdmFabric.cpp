@@ -40,16 +40,16 @@ EdmConnection EdmFabric::connect(const LinkDesc& link, unsigned fromChip, CoreCo
         // Payloads and syncs go to the receiver's slots; acks come back to the
         // sender's (the same addresses on both ends, check_peer holds them so).
         Platform& pf = rt_.platform();
-        pf.chip(tx.chip).erisc(tx.chan).eth.tagRegion(r.eth_buffer_l1_address,
-                                                      r.eth_buffer_l1_address + r.num_buffers * r.buffer_stride, stream_);
-        pf.chip(rx.chip).erisc(rx.chan).eth.tagRegion(t.eth_buffer_l1_address,
-                                                      t.eth_buffer_l1_address + t.num_buffers * t.buffer_stride, stream_);
+        pf.chip(tx.chip).erisc(tx.chan).eth.tagRegion(
+            r.eth_buffer_l1_address, r.eth_buffer_l1_address + r.num_buffers * r.buffer_stride, stream_);
+        pf.chip(rx.chip).erisc(rx.chan).eth.tagRegion(
+            t.eth_buffer_l1_address, t.eth_buffer_l1_address + t.num_buffers * t.buffer_stride, stream_);
     }
     EdmConnection c;
-    c.sender = EdmPort{t.edm_core.x, t.edm_core.y, t.eth_buffer_l1_address, t.eth_semaphore_l1_address, txSem,
-                       t.num_buffers, t.buffer_stride};
-    c.receiver = EdmPort{r.edm_core.x, r.edm_core.y, r.eth_buffer_l1_address, r.eth_semaphore_l1_address, rxSem,
-                         r.num_buffers, r.buffer_stride};
+    c.sender = EdmPort{t.edm_core.x, t.edm_core.y,  t.eth_buffer_l1_address, t.eth_semaphore_l1_address,
+                       txSem,        t.num_buffers, t.buffer_stride};
+    c.receiver = EdmPort{r.edm_core.x, r.edm_core.y,  r.eth_buffer_l1_address, r.eth_semaphore_l1_address,
+                         rxSem,        r.num_buffers, r.buffer_stride};
     return c;
 }
 

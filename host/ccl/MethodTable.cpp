@@ -15,9 +15,10 @@ golden::Op parseOp(const std::string& s, const std::string& where) {
     for (golden::Op op : {golden::Op::AllGather, golden::Op::ReduceScatter, golden::Op::AllReduce, golden::Op::AllToAll,
                           golden::Op::Broadcast})
         if (s == golden::opName(op)) return op;
-    throw ConfigError(fmt::format("{}: unknown op '{}' (all_gather, reduce_scatter, all_reduce, all_to_all, "
-                                  "broadcast)",
-                                  where, s));
+    throw ConfigError(
+        fmt::format("{}: unknown op '{}' (all_gather, reduce_scatter, all_reduce, all_to_all, "
+                    "broadcast)",
+                    where, s));
 }
 
 template <class T, class Parse> std::vector<T> list(const YamlMap& m, const std::string& key, Parse&& parse) {
@@ -36,9 +37,10 @@ std::string methodFits(golden::Method m, golden::Op op, TopologyKind topo) {
         return fmt::format("a line of chips runs method line, not {}", golden::methodName(m));
     if (topo == TopologyKind::Ring && m == Method::Line) return "method line needs --topology line";
     if (m == Method::Broadcast && op != golden::Op::ReduceScatter && op != golden::Op::AllReduce)
-        return fmt::format("method broadcast (broadcast everything, reduce locally) applies to reduce_scatter and "
-                           "all_reduce, not to {}",
-                           golden::opName(op));
+        return fmt::format(
+            "method broadcast (broadcast everything, reduce locally) applies to reduce_scatter and "
+            "all_reduce, not to {}",
+            golden::opName(op));
     return {};
 }
 
@@ -87,18 +89,19 @@ MethodTable loadMethodTable(const std::string& file) {
         for (TopologyKind topo : {TopologyKind::Ring, TopologyKind::Line}) {
             bool found = false;
             for (const MethodRule& r : t.rules) {
-                const bool always = r.groups.empty() && r.minRanks == 0 && r.maxRanks == std::numeric_limits<unsigned>::max() &&
-                                    r.minBytes == 0 && r.maxBytes == std::numeric_limits<std::uint64_t>::max() &&
-                                    !r.withinBroadcastSize;
+                const bool always = r.groups.empty() && r.minRanks == 0 &&
+                                    r.maxRanks == std::numeric_limits<unsigned>::max() && r.minBytes == 0 &&
+                                    r.maxBytes == std::numeric_limits<std::uint64_t>::max() && !r.withinBroadcastSize;
                 const bool opOk = r.ops.empty() || std::find(r.ops.begin(), r.ops.end(), op) != r.ops.end();
                 const bool topoOk = r.topologies.empty() ||
                                     std::find(r.topologies.begin(), r.topologies.end(), topo) != r.topologies.end();
                 if (always && opOk && topoOk && methodFits(r.method, op, topo).empty()) found = true;
             }
             if (!found)
-                throw ConfigError(fmt::format("{}: no rule always picks a method for {} on a {} (end the table with a "
-                                              "rule without size or rank conditions)",
-                                              file, golden::opName(op), topologyName(topo)));
+                throw ConfigError(
+                    fmt::format("{}: no rule always picks a method for {} on a {} (end the table with a "
+                                "rule without size or rank conditions)",
+                                file, golden::opName(op), topologyName(topo)));
         }
     return t;
 }

@@ -17,9 +17,9 @@
 // rank), within_broadcast_size (ranks x input bytes <= max_broadcast_size).
 #pragma once
 
+#include "golden/Golden.h"
 #include "host/ccl/CclTopology.h"
 #include "host/ccl/CommGroups.h"
-#include "golden/Golden.h"
 
 #include <cstdint>
 #include <limits>
@@ -29,9 +29,9 @@
 namespace cclsim::ccl {
 
 struct MethodRule {
-    std::vector<golden::Op> ops;          ///< empty: any
-    std::vector<GroupKind> groups;        ///< empty: any
-    std::vector<TopologyKind> topologies; ///< empty: any
+    std::vector<golden::Op> ops;           ///< empty: any
+    std::vector<GroupKind> groups;         ///< empty: any
+    std::vector<TopologyKind> topologies;  ///< empty: any
     unsigned minRanks = 0, maxRanks = std::numeric_limits<unsigned>::max();
     std::uint64_t minBytes = 0, maxBytes = std::numeric_limits<std::uint64_t>::max();
     bool withinBroadcastSize = false;

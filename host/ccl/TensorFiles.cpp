@@ -30,7 +30,9 @@ const char* npyDescr(golden::DType t) {
     return "?";
 }
 
-bool isDir(const std::string& p) { return !p.empty() && p.back() == '/'; }
+bool isDir(const std::string& p) {
+    return !p.empty() && p.back() == '/';
+}
 
 /// One JSON value into element bytes.
 void element(const nlohmann::json& v, golden::DType t, std::uint8_t* out, const std::string& where) {
@@ -57,7 +59,8 @@ void element(const nlohmann::json& v, golden::DType t, std::uint8_t* out, const 
         }
         golden::fromDouble(t, v.get<double>(), out);
     } catch (const std::exception& e) {
-        throw ConfigError(fmt::format("{}: {} is not a {} value ({})", where, v.dump(), golden::dtypeName(t), e.what()));
+        throw ConfigError(
+            fmt::format("{}: {} is not a {} value ({})", where, v.dump(), golden::dtypeName(t), e.what()));
     }
 }
 
@@ -147,7 +150,8 @@ golden::Tensor readNpy(const std::string& file, golden::DType t) {
     for (std::size_t i = 0; i < lenBytes; ++i) headerLen |= std::uint64_t(std::uint8_t(bytes[8 + i])) << (8 * i);
     const std::uint64_t dataStart = 8 + lenBytes + headerLen;
     if (dataStart > bytes.size())
-        throw ConfigError(fmt::format("{}: the header is {} B long, the file only {} B", file, headerLen, bytes.size()));
+        throw ConfigError(
+            fmt::format("{}: the header is {} B long, the file only {} B", file, headerLen, bytes.size()));
     const std::string header = bytes.substr(8 + lenBytes, headerLen);
     auto field = [&](const std::string& key) {
         const auto k = header.find("'" + key + "'");
@@ -195,8 +199,8 @@ golden::Tensor readNpy(const std::string& file, golden::DType t) {
 
 void writeNpy(const std::string& file, const golden::Tensor& data, golden::DType t) {
     const std::size_t e = golden::elementBytes(t);
-    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}", npyDescr(t),
-                                     data.size() / e);
+    std::string header =
+        fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}", npyDescr(t), data.size() / e);
     const std::size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';
@@ -217,11 +221,13 @@ std::vector<golden::Tensor> loadInputs(const std::string& path, golden::DType t,
         out = loadJson(path, t);
     }
     if (out.size() != ranks)
-        throw ConfigError(fmt::format("--inputs {}: {} ranks, the collective has {} replicas", path, out.size(), ranks));
+        throw ConfigError(
+            fmt::format("--inputs {}: {} ranks, the collective has {} replicas", path, out.size(), ranks));
     for (std::size_t r = 1; r < out.size(); ++r)
         if (out[r].size() != out[0].size())
             throw ConfigError(fmt::format("--inputs {}: rank {} has {} elements, rank 0 has {}", path, r,
-                                          out[r].size() / golden::elementBytes(t), out[0].size() / golden::elementBytes(t)));
+                                          out[r].size() / golden::elementBytes(t),
+                                          out[0].size() / golden::elementBytes(t)));
     if (out.empty() || out[0].empty()) throw ConfigError(fmt::format("--inputs {}: no elements", path));
     return out;
 }

@@ -10,8 +10,8 @@ EdmBuilder::EdmBuilder(Program& program, CoreCoord ethCore, TerminationMode mode
     : program_(program), core_(ethCore), mode_(mode), creditTxq_(creditTxq), buffers_(buffersPerChannel) {
     if (creditTxq > 1) throw ConfigError("EDM credit tx_cmd_q must be 0 or 1");
     if (buffersPerChannel < 1 || buffersPerChannel > kMaxBuffersPerChannel)
-        throw ConfigError(fmt::format("EDM buffers per channel must be 1..{}, not {}", kMaxBuffersPerChannel,
-                                      buffersPerChannel));
+        throw ConfigError(
+            fmt::format("EDM buffers per channel must be 1..{}, not {}", kMaxBuffersPerChannel, buffersPerChannel));
     // Fixed layout from the start of the kernel region, so both ends of a link
     // place their buffers at the same addresses: handshake word (the region's
     // first 16 B, reserved by the runtime), ack word, then per channel its
@@ -91,7 +91,8 @@ KernelHandle EdmBuilder::build(const std::string& name) {
     KernelConfig kc;
     kc.ctArgs = compile_args();
     kc.waitTimeout = KernelConfig::WaitTimeout::Edm;
-    for (const ChannelInterface& c : channels_) kc.traceSlots.emplace_back(fmt::format("ch{}_state", c.channel), &channelStateTraceEnum());
+    for (const ChannelInterface& c : channels_)
+        kc.traceSlots.emplace_back(fmt::format("ch{}_state", c.channel), &channelStateTraceEnum());
     KernelHandle k = program_.createKernel(name, fw::edm::erisc_datamover_kernel_main, core_, kc);
     program_.setRuntimeArgs(k, runtime_args());
     return k;
@@ -105,17 +106,17 @@ void EdmBuilder::check_peer(const EdmBuilder& peer) const {
     if (peer.mode_ != mode_)
         throw ConfigError(fmt::format("EDMs on {} and {} use different termination modes", where(*this), where(peer)));
     if (peer.buffers_ != buffers_)
-        throw ConfigError(fmt::format("EDMs on {} and {} have {} and {} buffers per channel", where(*this),
-                                      where(peer), buffers_, peer.buffers_));
+        throw ConfigError(fmt::format("EDMs on {} and {} have {} and {} buffers per channel", where(*this), where(peer),
+                                      buffers_, peer.buffers_));
     for (std::size_t i = 0; i < channels_.size(); ++i) {
         const ChannelInterface &a = channels_[i], &b = peer.channels_[i];
         if (a.is_sender == b.is_sender)
             throw ConfigError(fmt::format("EDM channel {} is a {} on both {} and {}", i,
                                           a.is_sender ? "sender" : "receiver", where(*this), where(peer)));
         if (a.payload_bytes != b.payload_bytes || a.eth_buffer_l1_address != b.eth_buffer_l1_address)
-            throw ConfigError(fmt::format("EDM channel {} buffers differ between {} (0x{:x}, {} B) and {} (0x{:x}, {} B)",
-                                          i, where(*this), a.eth_buffer_l1_address, a.payload_bytes, where(peer),
-                                          b.eth_buffer_l1_address, b.payload_bytes));
+            throw ConfigError(fmt::format(
+                "EDM channel {} buffers differ between {} (0x{:x}, {} B) and {} (0x{:x}, {} B)", i, where(*this),
+                a.eth_buffer_l1_address, a.payload_bytes, where(peer), b.eth_buffer_l1_address, b.payload_bytes));
         if (mode_ == TerminationMode::MESSAGE_COUNT_REACHED && configs_[i].messages != peer.configs_[i].messages)
             throw ConfigError(fmt::format("EDM channel {} moves {} messages on {} but {} on {}", i,
                                           configs_[i].messages, where(*this), peer.configs_[i].messages, where(peer)));

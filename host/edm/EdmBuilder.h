@@ -32,12 +32,12 @@ const TraceEnum& channelStateTraceEnum();
 struct ChannelInterface {
     unsigned channel = 0;
     bool is_sender = false;
-    CoreCoord edm_core;                       ///< NoC coordinates of the EDM's Ethernet core
-    std::uint32_t eth_buffer_l1_address = 0;  ///< where workers write / read payloads
+    CoreCoord edm_core;                          ///< NoC coordinates of the EDM's Ethernet core
+    std::uint32_t eth_buffer_l1_address = 0;     ///< where workers write / read payloads
     std::uint32_t eth_semaphore_l1_address = 0;  ///< the EDM channel semaphore workers increment
     std::uint32_t payload_bytes = 0;
-    std::uint32_t num_buffers = 1;            ///< slots in the channel's ring
-    std::uint32_t buffer_stride = 0;          ///< bytes from one slot to the next (payload + sync word)
+    std::uint32_t num_buffers = 1;    ///< slots in the channel's ring
+    std::uint32_t buffer_stride = 0;  ///< bytes from one slot to the next (payload + sync word)
 };
 
 class EdmBuilder {

@@ -19,9 +19,13 @@ std::vector<Dir> directions(const FabricTopology& t) {
     return {Dir::E, Dir::W};
 }
 
-template <class A> std::vector<std::uint32_t> packArgs(A a) { return fw::pack_layout_args(a, kArgsEndMarker); }
+template <class A> std::vector<std::uint32_t> packArgs(A a) {
+    return fw::pack_layout_args(a, kArgsEndMarker);
+}
 
-std::uint32_t round16(std::uint32_t n) { return (n + 15) / 16 * 16; }
+std::uint32_t round16(std::uint32_t n) {
+    return (n + 15) / 16 * 16;
+}
 
 }  // namespace
 
@@ -30,8 +34,8 @@ FabricBuilder::FabricBuilder(Runtime& rt, FabricTopology topo, const FabricOptio
     const ClusterDescriptor& d = rt_.platform().descriptor();
     const FabricArch& fa = d.arch.fabric;
     if (!fa.present)
-        throw ConfigError(fmt::format("{}: the chip architecture has no `fabric:` section (router configuration)",
-                                      d.arch.file));
+        throw ConfigError(
+            fmt::format("{}: the chip architecture has no `fabric:` section (router configuration)", d.arch.file));
     for (unsigned c : topo_.chips())
         if (c >= d.chips.size()) throw ConfigError(fmt::format("fabric: chip {} does not exist on this board", c));
     payload_ = fa.maxPayloadBytes;
@@ -90,9 +94,10 @@ void FabricBuilder::planRouters() {
                 const EthEndpoint self = aSide ? l->a : l->b;
                 const EthEndpoint peer = aSide ? l->b : l->a;
                 if (!used.insert(self).second)
-                    throw ConfigError(fmt::format("fabric: chip {} Ethernet channel {} would carry two routers (a "
-                                                  "ring or torus axis of two chips needs two links per plane)",
-                                                  chip, self.chan));
+                    throw ConfigError(
+                        fmt::format("fabric: chip {} Ethernet channel {} would carry two routers (a "
+                                    "ring or torus axis of two chips needs two links per plane)",
+                                    chip, self.chan));
                 RouterSlot r;
                 r.info.chip = chip;
                 r.info.plane = p;
@@ -130,9 +135,10 @@ void FabricBuilder::chooseSlots() {
         }
     }
     if (!senderSlots_)
-        throw ConfigError(fmt::format("fabric: no slot option of {} fits {} B slots ({} B header + {} B payload) and the "
-                                      "read-reply channels in the {} B of ERISC L1",
-                                      arch.file, slotBytes_, headerBytes_, payload_, avail));
+        throw ConfigError(
+            fmt::format("fabric: no slot option of {} fits {} B slots ({} B header + {} B payload) and the "
+                        "read-reply channels in the {} B of ERISC L1",
+                        arch.file, slotBytes_, headerBytes_, payload_, avail));
     RouterLayout& l = layout_;
     l.handshake = arch.erisc.unreservedBase;
     l.rx_pkts_sent[0] = base;
@@ -179,8 +185,8 @@ void FabricBuilder::setReadReply(PacketHeader& h, unsigned src, unsigned dst) co
 ClientId FabricBuilder::addClient(unsigned chip, CoreCoord core, Dir dir, unsigned plane) {
     if (built_) throw std::logic_error("FabricBuilder::addClient after build()");
     if (plane >= planes_)
-        throw ConfigError(fmt::format("fabric client on chip {}: plane {} does not exist ({} plane(s))", chip, plane,
-                                      planes_));
+        throw ConfigError(
+            fmt::format("fabric client on chip {}: plane {} does not exist ({} plane(s))", chip, plane, planes_));
     if (routerIndex(chip, plane, dir) == ~std::size_t{0})
         throw ConfigError(fmt::format("fabric client on chip {}: the {} fabric has no router towards {} there", chip,
                                       fabricKindName(topo_.kind), dirName(dir)));
@@ -243,9 +249,10 @@ void FabricBuilder::placeMuxes() {
         if (list.size() < 2) continue;
         const RouterInfo& ri = routers_[r].info;
         if (list.size() > kMaxMuxClients)
-            throw ConfigError(fmt::format("fabric: {} workers of chip {} send through its {} router on plane {}; a mux "
-                                          "serves at most {} (use more routing planes)",
-                                          list.size(), ri.chip, dirName(ri.dir), ri.plane, kMaxMuxClients));
+            throw ConfigError(
+                fmt::format("fabric: {} workers of chip {} send through its {} router on plane {}; a mux "
+                            "serves at most {} (use more routing planes)",
+                            list.size(), ri.chip, dirName(ri.dir), ri.plane, kMaxMuxClients));
         Mux m;
         m.chip = ri.chip;
         m.core = freeWorkerNear(rt_, ri.chip, ri.core, taken[ri.chip]);
@@ -273,9 +280,10 @@ void FabricBuilder::build() {
         const RouterInfo& ri = r.info;
         Program& prog = rt_.program(ri.chip);
         if (prog.l1Used(ri.core) != 0 || prog.hasKernelOn(ri.core))
-            throw ConfigError(fmt::format("fabric: chip {} Ethernet channel {} (core {}) is already used by another "
-                                          "kernel; the fabric router needs it",
-                                          ri.chip, ri.channel, ri.core.str()));
+            throw ConfigError(
+                fmt::format("fabric: chip {} Ethernet channel {} (core {}) is already used by another "
+                            "kernel; the fabric router needs it",
+                            ri.chip, ri.channel, ri.core.str()));
         const std::uint32_t at = prog.allocateL1(ri.core, layout_.end - base, 16);
         if (at != base) throw std::logic_error("fabric router layout is not at the kernel region base");
         prog.markControl(ri.core, base, layout_.sender_buffers[0] - base);
@@ -368,7 +376,8 @@ void FabricBuilder::build() {
         a.buffers = prog.allocateL1(m.core, n * muxSlots * slotBytes_, 16);
         prog.markControl(m.core, a.counters, n * 32);
         prog.markControl(m.core, a.connections, n * conn::kBytes);
-        for (std::uint32_t s = 0; s < n * muxSlots; ++s) prog.markControl(m.core, a.buffers + s * slotBytes_, headerBytes_);
+        for (std::uint32_t s = 0; s < n * muxSlots; ++s)
+            prog.markControl(m.core, a.buffers + s * slotBytes_, headerBytes_);
         FabricConnectionArgs& rc = a.router;
         rc.x = r.info.core.x;
         rc.y = r.info.core.y;
@@ -387,8 +396,8 @@ void FabricBuilder::build() {
         prog.markControl(m.core, rc.header_pool, headerBytes_);
         KernelConfig kc;
         kc.persistent = true;
-        KernelHandle k = prog.createKernel(
-            fmt::format("fabric_mux_{}{}", dirName(r.info.dir), r.info.plane), fw::fabric_fw::fabric_mux_main, m.core, kc);
+        KernelHandle k = prog.createKernel(fmt::format("fabric_mux_{}{}", dirName(r.info.dir), r.info.plane),
+                                           fw::fabric_fw::fabric_mux_main, m.core, kc);
         prog.setRuntimeArgs(k, packArgs(a));
     }
 
@@ -424,6 +433,8 @@ FabricConnectionArgs FabricBuilder::connection(ClientId c) const {
     return clients_.at(c.index).args;
 }
 
-bool FabricBuilder::viaMux(ClientId c) const { return clients_.at(c.index).mux >= 0; }
+bool FabricBuilder::viaMux(ClientId c) const {
+    return clients_.at(c.index).mux >= 0;
+}
 
 }  // namespace cclsim::fabric

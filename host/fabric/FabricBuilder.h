@@ -45,10 +45,10 @@ struct ClientId {
 struct RouterInfo {
     unsigned chip = 0, plane = 0;
     Dir dir = Dir::E;
-    unsigned channel = 0;   ///< Ethernet channel (core) it runs on
+    unsigned channel = 0;  ///< Ethernet channel (core) it runs on
     CoreCoord core;
     unsigned peerChip = 0, peerChannel = 0;
-    bool bubble = false;    ///< bubble flow control / first-level acks on
+    bool bubble = false;  ///< bubble flow control / first-level acks on
 };
 
 class FabricBuilder {

@@ -88,8 +88,7 @@ unsigned FabricTopology::maxHops() const {
 }
 
 FabricTopology makeTopology1d(FabricKind kind, const std::vector<unsigned>& order) {
-    if (kind != FabricKind::Line && kind != FabricKind::Ring)
-        throw ConfigError("a 1D fabric is a line or a ring");
+    if (kind != FabricKind::Line && kind != FabricKind::Ring) throw ConfigError("a 1D fabric is a line or a ring");
     if (order.size() < 2) throw ConfigError("a fabric needs at least two chips");
     std::set<unsigned> seen(order.begin(), order.end());
     if (seen.size() != order.size())
@@ -119,9 +118,10 @@ FabricTopology makeTopologyMesh(const ClusterDescriptor& d, bool torus) {
         for (unsigned r = 0; r < t.rows && x; ++r) x = linked(t.grid[r * t.cols], t.grid[r * t.cols + t.cols - 1]);
         for (unsigned c = 0; c < t.cols && y; ++c) y = linked(t.grid[c], t.grid[(t.rows - 1) * t.cols + c]);
         if (!x && !y)
-            throw ConfigError(fmt::format("{}: --torus: no mesh axis of more than two chips has links between its ends "
-                                          "(is the descriptor loaded with its torus links?)",
-                                          d.file));
+            throw ConfigError(
+                fmt::format("{}: --torus: no mesh axis of more than two chips has links between its ends "
+                            "(is the descriptor loaded with its torus links?)",
+                            d.file));
         t.wrapX = x;
         t.wrapY = y;
     }
@@ -131,14 +131,16 @@ FabricTopology makeTopologyMesh(const ClusterDescriptor& d, bool torus) {
 FabricTopology topologyFromOptions(const ClusterDescriptor& d, const std::string& kind,
                                    const std::vector<unsigned>& order) {
     if (kind == "mesh" || kind == "torus") {
-        if (!order.empty()) throw ConfigError(fmt::format("--order applies to line and ring fabrics, not to a {}", kind));
+        if (!order.empty())
+            throw ConfigError(fmt::format("--order applies to line and ring fabrics, not to a {}", kind));
         if (kind == "torus") {
             bool anyTorus = false;
             for (const LinkDesc& l : d.links) anyTorus |= l.torus;
             if (!anyTorus)
-                throw ConfigError(fmt::format("--fabric torus: {} is loaded without torus links (pass --torus; a "
-                                              "descriptor needs links marked `torus: true`)",
-                                              d.file));
+                throw ConfigError(
+                    fmt::format("--fabric torus: {} is loaded without torus links (pass --torus; a "
+                                "descriptor needs links marked `torus: true`)",
+                                d.file));
         }
         return makeTopologyMesh(d, kind == "torus");
     }
@@ -214,12 +216,14 @@ void setRoute(PacketHeader& h, const FabricTopology& t, const Route& r) {
     h.set_chips(r.src, r.dst);
     if (!t.is2d()) {
         if (r.size() > route1d::kMaxHops)
-            throw ConfigError(fmt::format("fabric route of {} hops exceeds the 1D header's {}", r.size(), route1d::kMaxHops));
+            throw ConfigError(
+                fmt::format("fabric route of {} hops exceeds the 1D header's {}", r.size(), route1d::kMaxHops));
         h.set_route_1d(r.size());
         return;
     }
     if (r.size() > route2d::kMaxHops)
-        throw ConfigError(fmt::format("fabric route of {} hops exceeds the 2D header's {}", r.size(), route2d::kMaxHops));
+        throw ConfigError(
+            fmt::format("fabric route of {} hops exceeds the 2D header's {}", r.size(), route2d::kMaxHops));
     std::vector<std::uint8_t> nib;
     for (Dir d : r.hops) nib.push_back(std::uint8_t(d));
     nib.push_back(route2d::kLocal);

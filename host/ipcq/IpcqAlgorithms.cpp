@@ -14,13 +14,16 @@ namespace {
 /// alignment) and elements.
 std::string splitCheck(std::uint64_t bytes, std::uint64_t parts, const char* what) {
     if (bytes % (parts * 16))
-        return fmt::format("the {} B tensor does not split into {} {} of a multiple of 16 B (make the size a multiple "
-                           "of {} B)",
-                           bytes, parts, what, parts * 16);
+        return fmt::format(
+            "the {} B tensor does not split into {} {} of a multiple of 16 B (make the size a multiple "
+            "of {} B)",
+            bytes, parts, what, parts * 16);
     return {};
 }
 
-bool bidirOf(const AlgoShape& s) { return s.topology == TopologyKind::Ring1d && s.params.at("bidir") != 0; }
+bool bidirOf(const AlgoShape& s) {
+    return s.topology == TopologyKind::Ring1d && s.params.at("bidir") != 0;
+}
 
 std::vector<std::uint32_t> ringArgs(const AlgoShape& s, const TensorArgs& t, unsigned position, bool bidir) {
     RingArgs r;
@@ -72,9 +75,10 @@ IpcqAlgorithm stridedRing() {
     a.checkSize = [bidir](const AlgoShape& s) {
         const long st = s.params.at("stride");
         if (st <= 0 || std::gcd(unsigned(st), s.worldSize) != 1)
-            return fmt::format("params.stride {} must be positive and coprime with world_size {} (one ring through "
-                               "every rank)",
-                               st, s.worldSize);
+            return fmt::format(
+                "params.stride {} must be positive and coprime with world_size {} (one ring through "
+                "every rank)",
+                st, s.worldSize);
         return splitCheck(s.tensorBytes, std::uint64_t(s.worldSize) * (bidir(s) ? 2 : 1),
                           bidir(s) ? "half-chunks" : "chunks");
     };

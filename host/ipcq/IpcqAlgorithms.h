@@ -11,9 +11,9 @@
 // name). See README "Adding an IPCQ algorithm".
 #pragma once
 
-#include "host/ipcq/IpcqTopology.h"
 #include "firmware/ipcq/ipcq_args.h"
 #include "golden/AllReduceGolden.h"
+#include "host/ipcq/IpcqTopology.h"
 
 #include <cstdint>
 #include <functional>
@@ -29,11 +29,11 @@ using AlgoParams = std::map<std::string, long>;
 /// What an algorithm's hooks see of the process group.
 struct AlgoShape {
     unsigned worldSize = 0;
-    std::uint64_t tensorBytes = 0;   ///< per rank
+    std::uint64_t tensorBytes = 0;  ///< per rank
     golden::DType dtype = golden::DType::BF16;
     std::uint32_t slotSize = 0;
     TopologyKind topology = TopologyKind::None;
-    MeshShape mesh;                  ///< mesh_2d only
+    MeshShape mesh;  ///< mesh_2d only
     AlgoParams params;
     std::uint32_t elemBytes() const { return std::uint32_t(golden::elementBytes(dtype)); }
 };

@@ -9,8 +9,12 @@
 
 namespace cclsim::ipcq {
 
-const char* backpressureName(Backpressure b) { return b == Backpressure::Poll ? "poll" : "sleep"; }
-const char* creditModeName(CreditMode m) { return m == CreditMode::Fabric ? "fabric" : "fast_path"; }
+const char* backpressureName(Backpressure b) {
+    return b == Backpressure::Poll ? "poll" : "sleep";
+}
+const char* creditModeName(CreditMode m) {
+    return m == CreditMode::Fabric ? "fabric" : "fast_path";
+}
 
 namespace {
 
@@ -128,7 +132,8 @@ void readSettings(const YamlMap& m, IpcqSettings& s) {
     if (m.has("fabric")) {
         const std::string f = m.get<std::string>("fabric");
         if (f != "auto" && f != "line" && f != "ring" && f != "mesh" && f != "torus")
-            m.fail("fabric", fmt::format("must be one of {}, found '{}'", choices({"auto", "line", "ring", "mesh", "torus"}), f));
+            m.fail("fabric",
+                   fmt::format("must be one of {}, found '{}'", choices({"auto", "line", "ring", "mesh", "torus"}), f));
         s.fabric.set(f, m.where("fabric"));
     }
     if (const std::optional<YamlMap> p = m.optMap("placement")) s.placement = readPlacement(*p, m.where("placement"));
@@ -150,7 +155,8 @@ CclConfig parse(const YamlMap& root) {
         en.where = a.where(name);
         en.kernel.set(name, en.where);
         if (e.has("kernel")) en.kernel.set(e.get<std::string>("kernel"), e.where("kernel"));
-        if (!e.has("topology")) e.fail("topology", "is required (ring_1d, ring_1d_unidir, mesh_2d, tree_binary, none or custom)");
+        if (!e.has("topology"))
+            e.fail("topology", "is required (ring_1d, ring_1d_unidir, mesh_2d, tree_binary, none or custom)");
         en.topology.set(e.get<std::string>("topology"), e.where("topology"));
         readUnsigned<unsigned>(e, "rows", en.rows, 2, 1u << 12);
         readUnsigned<unsigned>(e, "cols", en.cols, 2, 1u << 12);
@@ -194,7 +200,9 @@ std::vector<std::string> CclConfig::names() const {
     return out;
 }
 
-CclConfig loadCclConfig(const std::string& file) { return parse(YamlMap::loadFile(file)); }
+CclConfig loadCclConfig(const std::string& file) {
+    return parse(YamlMap::loadFile(file));
+}
 
 CclConfig parseCclConfig(const std::string& text, const std::string& pseudoFile) {
     return parse(YamlMap::loadString(text, pseudoFile));
@@ -204,9 +212,10 @@ GroupConfig resolve(const CclConfig& cfg, const std::string& algorithm, const st
     std::string name = algorithm, where = chosenWhere;
     if (name.empty()) {
         if (!cfg.defaultAlgorithm.given)
-            throw ConfigError(fmt::format("{} has no 'algorithm' (the algorithm init_process_group runs; "
-                                          "or pass --algorithm NAME)",
-                                          cfg.defaultsWhere));
+            throw ConfigError(
+                fmt::format("{} has no 'algorithm' (the algorithm init_process_group runs; "
+                            "or pass --algorithm NAME)",
+                            cfg.defaultsWhere));
         name = cfg.defaultAlgorithm.value;
         where = cfg.defaultAlgorithm.where;
     }

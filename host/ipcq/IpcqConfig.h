@@ -85,9 +85,9 @@ struct IpcqSettings {
 struct AlgorithmEntry {
     std::string name;
     std::string where;
-    Setting<std::string> kernel;    ///< registered algorithm (default: the entry's name)
+    Setting<std::string> kernel;  ///< registered algorithm (default: the entry's name)
     Setting<std::string> topology;
-    Setting<unsigned> rows, cols;   ///< mesh_2d shape (default: square)
+    Setting<unsigned> rows, cols;                 ///< mesh_2d shape (default: square)
     std::map<std::string, Setting<long>> params;  ///< algorithm-specific integers (`params:`)
     IpcqSettings s;
 };
@@ -111,8 +111,8 @@ CclConfig parseCclConfig(const std::string& text, const std::string& pseudoFile)
 struct GroupConfig {
     std::string file;
     std::string algorithm;
-    std::string algorithmWhere;     ///< where the algorithm was chosen
-    std::string entryWhere;         ///< its entry in `algorithms`
+    std::string algorithmWhere;  ///< where the algorithm was chosen
+    std::string entryWhere;      ///< its entry in `algorithms`
     Setting<std::string> kernel;
     Setting<std::string> topology;
     Setting<unsigned> rows, cols;
@@ -123,7 +123,7 @@ struct GroupConfig {
     Setting<double> vcCompute, vcComm;  ///< not given: the arch's PE_DMA weights stay
     Setting<CreditMode> creditMode;
     Setting<bool> strict;
-    Setting<unsigned> worldSize;        ///< not given: the placement's size
+    Setting<unsigned> worldSize;  ///< not given: the placement's size
     Setting<unsigned> nElem;
     Setting<std::string> fabric;
     Placement placement;

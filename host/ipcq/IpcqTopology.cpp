@@ -33,8 +33,8 @@ MeshShape meshShape(unsigned worldSize, std::optional<unsigned> rows, std::optio
         m.rows = rows ? *rows : worldSize / *cols;
         m.cols = cols ? *cols : worldSize / *rows;
         if (std::uint64_t(m.rows) * m.cols != worldSize)
-            throw std::invalid_argument(
-                fmt::format("a {} x {} mesh has {} ranks, not world_size {}", m.rows, m.cols, m.rows * m.cols, worldSize));
+            throw std::invalid_argument(fmt::format("a {} x {} mesh has {} ranks, not world_size {}", m.rows, m.cols,
+                                                    m.rows * m.cols, worldSize));
     } else {
         const unsigned side = unsigned(std::lround(std::sqrt(double(worldSize))));
         if (side * side != worldSize)
@@ -45,9 +45,10 @@ MeshShape meshShape(unsigned worldSize, std::optional<unsigned> rows, std::optio
         m.rows = m.cols = side;
     }
     if (m.rows < 2 || m.cols < 2)
-        throw std::invalid_argument(fmt::format("a {} x {} mesh has an axis of one rank (its N/S or E/W neighbour "
-                                                "would be itself); use ring_1d",
-                                                m.rows, m.cols));
+        throw std::invalid_argument(
+            fmt::format("a {} x {} mesh has an axis of one rank (its N/S or E/W neighbour "
+                        "would be itself); use ring_1d",
+                        m.rows, m.cols));
     return m;
 }
 
@@ -121,8 +122,8 @@ std::string checkSymmetry(const GroupNeighbors& g) {
     for (unsigned r = 0; r < g.size(); ++r)
         for (const auto& [d, nb] : g[r]) {
             if (nb.peer >= g.size())
-                return fmt::format("rank {} direction {} names rank {}, but world_size is {}", r, ipcqDirName(d), nb.peer,
-                                   g.size());
+                return fmt::format("rank {} direction {} names rank {}, but world_size is {}", r, ipcqDirName(d),
+                                   nb.peer, g.size());
             if (nb.peer == r) return fmt::format("rank {} direction {} names the rank itself", r, ipcqDirName(d));
         }
     for (unsigned r = 0; r < g.size(); ++r) {
@@ -133,17 +134,19 @@ std::string checkSymmetry(const GroupNeighbors& g) {
                 std::string have;
                 for (const auto& [pd, pn] : g[nb.peer])
                     have += fmt::format("{}{}->{}", have.empty() ? "" : ", ", ipcqDirName(pd), pn.peer);
-                return fmt::format("I3 endpoint asymmetry: rank {} direction {} names rank {}, but rank {} {} does not "
-                                   "name rank {} (rank {} has: {})",
-                                   r, ipcqDirName(d), nb.peer, nb.peer,
-                                   rev ? fmt::format("direction {}", ipcqDirName(*rev)) : std::string("(reverse link)"),
-                                   r, nb.peer, have.empty() ? "no directions" : have);
+                return fmt::format(
+                    "I3 endpoint asymmetry: rank {} direction {} names rank {}, but rank {} {} does not "
+                    "name rank {} (rank {} has: {})",
+                    r, ipcqDirName(d), nb.peer, nb.peer,
+                    rev ? fmt::format("direction {}", ipcqDirName(*rev)) : std::string("(reverse link)"), r, nb.peer,
+                    have.empty() ? "no directions" : have);
             }
             const Neighbor& other = g[nb.peer].at(*back);
             if (!nb.canSend && !other.canSend)
-                return fmt::format("rank {} direction {} and rank {} direction {} both only receive: the link carries "
-                                   "nothing",
-                                   r, ipcqDirName(d), nb.peer, ipcqDirName(*back));
+                return fmt::format(
+                    "rank {} direction {} and rank {} direction {} both only receive: the link carries "
+                    "nothing",
+                    r, ipcqDirName(d), nb.peer, ipcqDirName(*back));
         }
     }
     return {};

@@ -1,7 +1,6 @@
 #include "host/ipcq/ProcessGroup.h"
 
 #include "host/common/DataCodes.h"
-
 #include "models/common/Report.h"
 #include "models/pe/IpcqEdge.h"
 #include "models/pe/PeCore.h"
@@ -27,7 +26,9 @@ std::vector<std::uint32_t> words(const fabric::PacketHeader& h) {
     return std::vector<std::uint32_t>(h.words, h.words + fabric::hdr::kWords);
 }
 
-int manhattan(CoreCoord a, CoreCoord b) { return std::abs(int(a.x) - int(b.x)) + std::abs(int(a.y) - int(b.y)); }
+int manhattan(CoreCoord a, CoreCoord b) {
+    return std::abs(int(a.x) - int(b.x)) + std::abs(int(a.y) - int(b.y));
+}
 
 /// Index of the endpoint nearest `core` (lowest index on a tie).
 unsigned nearest(const std::vector<CoreCoord>& endpoints, CoreCoord core) {
@@ -77,8 +78,8 @@ ProcessGroup::ProcessGroup(Runtime& rt, GroupConfig cfg, const GroupOptions& opt
     if (algo_ && std::find(algo_->topologies.begin(), algo_->topologies.end(), topology_) == algo_->topologies.end()) {
         std::string ok;
         for (TopologyKind k : algo_->topologies) ok += std::string(ok.empty() ? "" : ", ") + topologyName(k);
-        fail(cfg_.topology.where, fmt::format("algorithm '{}' runs on {}, not on topology '{}'", algo_->name, ok,
-                                              cfg_.topology.value));
+        fail(cfg_.topology.where,
+             fmt::format("algorithm '{}' runs on {}, not on topology '{}'", algo_->name, ok, cfg_.topology.value));
     }
     if (algo_) shape_.params = algo_->params;
     for (const auto& [key, v] : cfg_.params) {
@@ -112,10 +113,12 @@ void ProcessGroup::place() {
     std::vector<RankInfo> all;
     std::set<std::pair<unsigned, CoreCoord>> used;
     auto add = [&](unsigned chip, CoreCoord core, BufferKind kind, const std::string& at) {
-        if (chip >= d.chips.size()) fail(at, fmt::format("chip {} does not exist on {} ({} chips)", chip, d.name, d.chips.size()));
+        if (chip >= d.chips.size())
+            fail(at, fmt::format("chip {} does not exist on {} ({} chips)", chip, d.name, d.chips.size()));
         if (std::find(arch.workers.begin(), arch.workers.end(), core) == arch.workers.end())
             fail(at, fmt::format("core {} is not a worker core of {}", core.str(), arch.name));
-        if (!used.insert({chip, core}).second) fail(at, fmt::format("chip {} core {} holds two ranks", chip, core.str()));
+        if (!used.insert({chip, core}).second)
+            fail(at, fmt::format("chip {} core {} holds two ranks", chip, core.str()));
         RankInfo r;
         r.rank = unsigned(all.size());
         r.chip = chip;
@@ -147,11 +150,14 @@ void ProcessGroup::place() {
     if (cfg_.worldSize.given) {
         ws = cfg_.worldSize.value;
         if (ws > all.size())
-            fail(cfg_.worldSize.where, fmt::format("world_size {} but the placement offers {} ranks ({}); add chips "
-                                                   "or cores_per_chip",
-                                                   ws, all.size(), p.ranks.empty() ? "chips x cores_per_chip" : "placement.ranks"));
+            fail(cfg_.worldSize.where,
+                 fmt::format("world_size {} but the placement offers {} ranks ({}); add chips "
+                             "or cores_per_chip",
+                             ws, all.size(), p.ranks.empty() ? "chips x cores_per_chip" : "placement.ranks"));
     }
-    if (ws < 2) fail(cfg_.worldSize.given ? cfg_.worldSize.where : where, fmt::format("a process group needs at least 2 ranks, has {}", ws));
+    if (ws < 2)
+        fail(cfg_.worldSize.given ? cfg_.worldSize.where : where,
+             fmt::format("a process group needs at least 2 ranks, has {}", ws));
     all.resize(ws);
     ranks_ = std::move(all);
     shape_.worldSize = ws;
@@ -308,8 +314,9 @@ void ProcessGroup::buildFabric() {
             fab_ = fabric_.get();
         }
     } catch (const ConfigError& e) {
-        fail(cfg_.fabric.given ? cfg_.fabric.where : cfg_.file,
-             fmt::format("the ranks' chips ({}) need a packet fabric ({}): {}", fmt::join(order, ", "), kind, e.what()));
+        fail(
+            cfg_.fabric.given ? cfg_.fabric.where : cfg_.file,
+            fmt::format("the ranks' chips ({}) need a packet fabric ({}): {}", fmt::join(order, ", "), kind, e.what()));
     }
     if (cfg_.slotSize.value > fab_->maxPayloadBytes())
         fail(cfg_.slotSize.given ? cfg_.slotSize.where : cfg_.file,
@@ -375,7 +382,9 @@ void ProcessGroup::readRing(const Ring& r, std::uint64_t seq, std::uint32_t n, s
     Chip& chip = rt_.platform().chip(r.ep.chip);
     const std::uint64_t inRing = (seq % r.ep.n_slots) * std::uint64_t(r.ep.slot_size);
     switch (r.ep.buffer_kind) {
-        case BufferKind::Tcm: chip.worker(r.ep.core)->l1.readBytes(std::uint32_t(r.ep.rx_base + inRing), n, out); return;
+        case BufferKind::Tcm:
+            chip.worker(r.ep.core)->l1.readBytes(std::uint32_t(r.ep.rx_base + inRing), n, out);
+            return;
         case BufferKind::Hbm: chip.dramRead(r.bank, r.offset + inRing, n, out); return;
         case BufferKind::Sram: chip.sramRead(r.bank, r.offset + inRing, n, out); return;
     }
@@ -441,7 +450,8 @@ void ProcessGroup::install() {
                 }
                 if (creditClients_.count({r.rank, unsigned(d)})) {
                     q.creditConnection = words(fab_->connection(creditClients_.at({r.rank, unsigned(d)})));
-                    q.creditHeader = words(fabric::PacketHeader(fab_->header(r.chip, peer.chip)).set_stream(opts_.stream));
+                    q.creditHeader =
+                        words(fabric::PacketHeader(fab_->header(r.chip, peer.chip)).set_stream(opts_.stream));
                 }
             }
             if (q.self.n_slots) {
@@ -464,7 +474,9 @@ PeIpcq& ProcessGroup::ipcqOf(unsigned rank) const {
     return rt_.platform().chip(r.chip).worker(r.core)->ipcq;
 }
 
-Tick ProcessGroup::creditLatency(unsigned rank, IpcqDir d) const { return creditLatency_.at(rank).at(unsigned(d)); }
+Tick ProcessGroup::creditLatency(unsigned rank, IpcqDir d) const {
+    return creditLatency_.at(rank).at(unsigned(d));
+}
 
 void ProcessGroup::launch(const std::string& name, std::function<void()> entry,
                           const std::function<std::vector<std::uint32_t>(unsigned)>& args) {
@@ -488,8 +500,8 @@ void ProcessGroup::all_reduce(std::uint64_t bytes, golden::DType dtype, std::uin
     seed_ = seed;
     if (bytes == 0 || bytes > 0xffffffffull) throw ConfigError(fmt::format("all_reduce: tensor of {} B", bytes));
     if (bytes % shape_.elemBytes())
-        throw ConfigError(fmt::format("all_reduce: {} B is not a whole number of {} elements", bytes,
-                                      golden::dtypeName(dtype)));
+        throw ConfigError(
+            fmt::format("all_reduce: {} B is not a whole number of {} elements", bytes, golden::dtypeName(dtype)));
     const std::string why = algo_->checkSize ? algo_->checkSize(shape_) : "";
     if (!why.empty()) fail(cfg_.entryWhere, fmt::format("algorithm '{}': {}", cfg_.algorithm, why));
     const bool data = rt_.platform().options().storePayload;
@@ -498,9 +510,10 @@ void ProcessGroup::all_reduce(std::uint64_t bytes, golden::DType dtype, std::uin
         try {
             r.tensor = prog.allocateL1(r.core, std::uint32_t(bytes), 32);
         } catch (const ConfigError& e) {
-            throw ConfigError(fmt::format("all_reduce: rank {}'s {} B tensor does not fit in its L1 next to its IPCQ "
-                                          "buffers: {}",
-                                          r.rank, bytes, e.what()));
+            throw ConfigError(
+                fmt::format("all_reduce: rank {}'s {} B tensor does not fit in its L1 next to its IPCQ "
+                            "buffers: {}",
+                            r.rank, bytes, e.what()));
         }
         if (data) {
             const std::vector<std::uint8_t> x = golden::rankTensor(seed, r.rank, dtype, bytes);
@@ -534,9 +547,10 @@ std::string ProcessGroup::check() const {
             std::memcpy(&w, &want[i], e);
             std::size_t bad = 0;
             for (std::size_t j = 0; j < got.size(); j += e) bad += std::memcmp(&got[j], &want[j], e) != 0;
-            return fmt::format("rank {} (chip {} core {}): element {} (byte {}) is 0x{:0{}x}, expected 0x{:0{}x}; {} "
-                               "of {} elements differ",
-                               r.rank, r.chip, r.core.str(), i / e, i, g, 2 * e, w, 2 * e, bad, got.size() / e);
+            return fmt::format(
+                "rank {} (chip {} core {}): element {} (byte {}) is 0x{:0{}x}, expected 0x{:0{}x}; {} "
+                "of {} elements differ",
+                r.rank, r.chip, r.core.str(), i / e, i, g, 2 * e, w, 2 * e, bad, got.size() / e);
         }
     }
     return {};
@@ -549,9 +563,9 @@ std::uint64_t ProcessGroup::totalSends() const {
 }
 
 std::string ProcessGroup::pointerDump() const {
-    std::string out = fmt::format("  IPCQ pointer dump, process group '{}' ({} ranks, {} topology, buffer_kind {}):\n",
-                                  cfg_.algorithm, world_size(), topologyName(topology_),
-                                  bufferKindName(ranks_.front().bufferKind));
+    std::string out =
+        fmt::format("  IPCQ pointer dump, process group '{}' ({} ranks, {} topology, buffer_kind {}):\n",
+                    cfg_.algorithm, world_size(), topologyName(topology_), bufferKindName(ranks_.front().bufferKind));
     for (const RankInfo& r : ranks_) out += ipcqOf(r.rank).pointerDump();
     return out;
 }
@@ -575,16 +589,18 @@ std::string ProcessGroup::waitForReport() const {
             waitsFor[r.rank].push_back(peer);
             const KernelContext* pk = kern[peer];
             const bool done = pk && pk->state() == KernelContext::State::Done;
-            lines += fmt::format("    rank {} -> rank {}: {}{}\n", r.rank, peer, what, done ? " (it has finished)" : "");
+            lines +=
+                fmt::format("    rank {} -> rank {}: {}{}\n", r.rank, peer, what, done ? " (it has finished)" : "");
             if (done)
-                finishedPeers += fmt::format("  rank {} waits for rank {}, which has finished: {}\n", r.rank, peer, what);
+                finishedPeers +=
+                    fmt::format("  rank {} waits for rank {}, which has finished: {}\n", r.rank, peer, what);
         };
         switch (w.kind) {
             case IpcqWait::Send: {
                 const unsigned peer = peerOf(w.dir);
-                describe(peer, fmt::format("send {} blocked, its ring is full (rank {} must recv {})",
-                                           ipcqDirName(w.dir), peer,
-                                           ipcqDirName(*landingDirection(neighbors_, r.rank, w.dir))));
+                describe(peer,
+                         fmt::format("send {} blocked, its ring is full (rank {} must recv {})", ipcqDirName(w.dir),
+                                     peer, ipcqDirName(*landingDirection(neighbors_, r.rank, w.dir))));
                 break;
             }
             case IpcqWait::Recv: {
@@ -595,7 +611,8 @@ std::string ProcessGroup::waitForReport() const {
             }
             case IpcqWait::RecvAny:
                 for (IpcqDir d : p.directions())
-                    describe(peerOf(d), fmt::format("recv (any direction) waits for data, e.g. from {}", ipcqDirName(d)));
+                    describe(peerOf(d),
+                             fmt::format("recv (any direction) waits for data, e.g. from {}", ipcqDirName(d)));
                 break;
             case IpcqWait::Fabric:
                 lines += fmt::format("    rank {}: waits for a fabric slot ({})\n", r.rank, ipcqDirName(w.dir));

@@ -25,8 +25,8 @@
 #pragma once
 
 #include "host/fabric/FabricBuilder.h"
-#include "host/ipcq/IpcqConfig.h"
 #include "host/ipcq/IpcqAlgorithms.h"
+#include "host/ipcq/IpcqConfig.h"
 #include "runtime/Runtime.h"
 
 #include <cstdio>
@@ -43,8 +43,8 @@ struct RankInfo {
     unsigned chip = 0;
     CoreCoord core;
     BufferKind bufferKind = BufferKind::Tcm;
-    std::uint32_t scratch = 0;   ///< L1: one slot
-    std::uint32_t tensor = 0;    ///< L1: the all_reduce tensor (after all_reduce)
+    std::uint32_t scratch = 0;  ///< L1: one slot
+    std::uint32_t tensor = 0;   ///< L1: the all_reduce tensor (after all_reduce)
     KernelHandle kernel;
 };
 
@@ -115,8 +115,8 @@ public:
 private:
     struct Ring {
         IpcqEndpoint ep;
-        unsigned bank = 0;          ///< hbm / sram bank
-        std::uint64_t offset = 0;   ///< hbm: offset in the bank; sram: offset in the bank
+        unsigned bank = 0;         ///< hbm / sram bank
+        std::uint64_t offset = 0;  ///< hbm: offset in the bank; sram: offset in the bank
     };
     void place();
     void buildNeighbors();

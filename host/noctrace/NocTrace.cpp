@@ -15,13 +15,13 @@ namespace cclsim::noctrace {
 
 const char* opKindName(OpKind k) {
     switch (k) {
-    case OpKind::Read: return "read";
-    case OpKind::Write: return "write";
-    case OpKind::ReadBarrier: return "read barrier";
-    case OpKind::WriteBarrier: return "write barrier";
-    case OpKind::AtomicBarrier: return "atomic barrier";
-    case OpKind::FullBarrier: return "full barrier";
-    case OpKind::WriteFlush: return "write flush";
+        case OpKind::Read: return "read";
+        case OpKind::Write: return "write";
+        case OpKind::ReadBarrier: return "read barrier";
+        case OpKind::WriteBarrier: return "write barrier";
+        case OpKind::AtomicBarrier: return "atomic barrier";
+        case OpKind::FullBarrier: return "full barrier";
+        case OpKind::WriteFlush: return "write flush";
     }
     return "?";
 }
@@ -66,8 +66,8 @@ using nlohmann::json;
 enum class Role { Transfer, SetState, BarrierStart, BarrierEnd, SingleBarrier, NoOp };
 struct TypeInfo {
     Role role;
-    OpKind kind;         ///< transfer or barrier kind
-    bool withState;      ///< takes coordinates and size from the last *_SET_STATE
+    OpKind kind;     ///< transfer or barrier kind
+    bool withState;  ///< takes coordinates and size from the last *_SET_STATE
 };
 
 const std::map<std::string, TypeInfo>& eventTypes() {
@@ -103,11 +103,11 @@ const std::map<std::string, TypeInfo>& eventTypes() {
 /// Decoding state of one (core, processor).
 struct StreamState {
     bool begun = false;
-    std::size_t lastEvent = 0;       ///< last event that carried a time (ordering check)
+    std::size_t lastEvent = 0;  ///< last event that carried a time (ordering check)
     std::uint64_t lastTime = 0;
     bool saved[2] = {false, false};  ///< [0] read state, [1] write state
     TraceOp savedOp[2];
-    bool barrierOpen = false;        ///< a *_BARRIER_START waits for its END
+    bool barrierOpen = false;  ///< a *_BARRIER_START waits for its END
 };
 
 class Decoder {
@@ -115,8 +115,7 @@ public:
     explicit Decoder(std::string file) { trace_.file = std::move(file); }
 
     NocTrace run(const json& doc) {
-        if (!doc.is_array())
-            fail("the top level is not a JSON array of events (is this a tt-metal NoC event trace?)");
+        if (!doc.is_array()) fail("the top level is not a JSON array of events (is this a tt-metal NoC event trace?)");
         trace_.events = doc.size();
         for (std::size_t i = 0; i < doc.size(); ++i) event(i, doc[i]);
         finish();
@@ -124,7 +123,9 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const { throw ConfigError(fmt::format("{}: {}", trace_.file, what)); }
+    [[noreturn]] void fail(const std::string& what) const {
+        throw ConfigError(fmt::format("{}: {}", trace_.file, what));
+    }
     [[noreturn]] void fail(std::size_t i, const std::string& what) const {
         throw ConfigError(fmt::format("{}: event {}: {}", trace_.file, i, what));
     }
@@ -143,8 +144,7 @@ private:
     }
     std::uint8_t coord(std::size_t i, const json& e, const char* key) const {
         const std::int64_t v = integer(i, e, key);
-        if (v < 0 || v >= (1 << nocaddr::kCoordBits))
-            fail(i, fmt::format("'{}' = {} is not a NoC coordinate", key, v));
+        if (v < 0 || v >= (1 << nocaddr::kCoordBits)) fail(i, fmt::format("'{}' = {} is not a NoC coordinate", key, v));
         return std::uint8_t(v);
     }
 
@@ -257,8 +257,8 @@ private:
         StreamState& ss = states_[s];
         if (st.hasEnd) fail(i, fmt::format("{} on {} after its kernel zone end", type, core.str()));
         if (ss.barrierOpen && info.role != Role::BarrierEnd)
-            fail(i, fmt::format("{} on {} {} before the end of the barrier started at event {}", type, proc,
-                                core.str(), st.ops.back().event));
+            fail(i, fmt::format("{} on {} {} before the end of the barrier started at event {}", type, proc, core.str(),
+                                st.ops.back().event));
         ordered(i, s, ts);
         if (info.role == Role::NoOp) {
             ++trace_.ignoredEvents;
@@ -266,8 +266,8 @@ private:
         }
         if (info.role == Role::BarrierEnd) {
             if (!ss.barrierOpen || st.ops.back().kind != info.kind)
-                fail(i, fmt::format("{} without a matching {}_START on {} {}", type,
-                                    type.substr(0, type.size() - 4), proc, core.str()));
+                fail(i, fmt::format("{} without a matching {}_START on {} {}", type, type.substr(0, type.size() - 4),
+                                    proc, core.str()));
             st.ops.back().endTimestamp = ts;
             st.ops.back().hasEnd = true;
             ss.barrierOpen = false;
@@ -297,8 +297,8 @@ private:
         }
         if (info.withState) {
             if (!ss.saved[dir])
-                fail(i, fmt::format("{} without an earlier {}_SET_STATE on {} {}", type,
-                                    dir == 0 ? "READ" : "WRITE", proc, core.str()));
+                fail(i, fmt::format("{} without an earlier {}_SET_STATE on {} {}", type, dir == 0 ? "READ" : "WRITE",
+                                    proc, core.str()));
             op.remote = ss.savedOp[dir].remote;
             op.bytes = bytes > 0 ? std::uint32_t(bytes) : ss.savedOp[dir].bytes;
         } else {

@@ -47,27 +47,29 @@ enum class OpKind : std::uint8_t {
     WriteFlush,     ///< noc_async_writes_flushed
 };
 const char* opKindName(OpKind k);
-inline bool isTransfer(OpKind k) { return k == OpKind::Read || k == OpKind::Write; }
+inline bool isTransfer(OpKind k) {
+    return k == OpKind::Read || k == OpKind::Write;
+}
 
 struct TraceOp {
     OpKind kind = OpKind::Read;
-    std::size_t event = 0;          ///< index of the (first) event in the file's array
-    std::uint64_t timestamp = 0;    ///< recorded issue (or barrier start) cycle
-    std::uint64_t endTimestamp = 0; ///< barrier end cycle (= timestamp for single-event barriers)
-    bool hasEnd = false;            ///< a barrier recorded as START + END events
+    std::size_t event = 0;           ///< index of the (first) event in the file's array
+    std::uint64_t timestamp = 0;     ///< recorded issue (or barrier start) cycle
+    std::uint64_t endTimestamp = 0;  ///< barrier end cycle (= timestamp for single-event barriers)
+    bool hasEnd = false;             ///< a barrier recorded as START + END events
     unsigned noc = 0;
-    CoreCoord remote;               ///< data source of a read, destination of a write
+    CoreCoord remote;  ///< data source of a read, destination of a write
     std::uint32_t bytes = 0;
 };
 
 /// One processor's kernel: its zone and its ops in issue order.
 struct TraceStream {
     CoreCoord core;
-    std::string proc;                ///< "BRISC" or "NCRISC"
-    std::size_t beginEvent = 0;      ///< index of the kernel zone begin
-    std::uint64_t begin = 0;         ///< kernel zone begin cycle
+    std::string proc;            ///< "BRISC" or "NCRISC"
+    std::size_t beginEvent = 0;  ///< index of the kernel zone begin
+    std::uint64_t begin = 0;     ///< kernel zone begin cycle
     bool hasEnd = false;
-    std::uint64_t end = 0;           ///< kernel zone end cycle (when recorded)
+    std::uint64_t end = 0;  ///< kernel zone end cycle (when recorded)
     std::vector<TraceOp> ops;
     /// The last recorded cycle of this kernel: its zone end, else its last op.
     std::uint64_t lastCycle() const;

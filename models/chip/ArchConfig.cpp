@@ -256,8 +256,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
     fec.finish();
     ec.costs = firmwareCosts(e.map("firmware"), a, true);
     const YamlMap cs = e.map("context_switch");
-    const std::uint64_t rounds = std::uint64_t(positive<std::uint32_t>(cs, "interval")) *
-                                 positive<std::uint32_t>(cs, "iterations_per_pass");
+    const std::uint64_t rounds =
+        std::uint64_t(positive<std::uint32_t>(cs, "interval")) * positive<std::uint32_t>(cs, "iterations_per_pass");
     if (rounds > 0xffffffffull) cs.fail("interval", "interval x iterations_per_pass must fit in 32 bits");
     ec.contextSwitchIdleRounds = std::uint32_t(rounds);
     cs.finish();
@@ -277,8 +277,10 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
             std::vector<CoreCoord> list;
             for (std::size_t e = 0; e < eps.size(); ++e) {
                 const CoreCoord cc = parseCoord(eps.get<std::string>(e), eps.where(e));
-                if (cc.x >= a.noc.gridX || cc.y >= a.noc.gridY) eps.fail(e, fmt::format("{} is outside the grid", cc.str()));
-                if (!seenEp.insert(cc).second) eps.fail(e, fmt::format("endpoint {} belongs to two channels", cc.str()));
+                if (cc.x >= a.noc.gridX || cc.y >= a.noc.gridY)
+                    eps.fail(e, fmt::format("{} is outside the grid", cc.str()));
+                if (!seenEp.insert(cc).second)
+                    eps.fail(e, fmt::format("endpoint {} belongs to two channels", cc.str()));
                 list.push_back(cc);
             }
             if (list.empty()) chans.fail(c, "a channel needs at least one NoC endpoint");
@@ -395,7 +397,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
             throw ConfigError(fmt::format("{}: Ethernet core {} overlaps another core", file, c.str()));
     for (const auto& ch : a.dram.channelEndpoints)
         for (const CoreCoord& c : ch) {
-            if (used.count(c)) throw ConfigError(fmt::format("{}: DRAM endpoint {} overlaps another core", file, c.str()));
+            if (used.count(c))
+                throw ConfigError(fmt::format("{}: DRAM endpoint {} overlaps another core", file, c.str()));
             used.insert(c);
         }
     for (const CoreCoord& c : a.sram.endpoints)

@@ -60,8 +60,8 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
             dramPorts_.push_back(port);
             for (const CoreCoord& ep : arch.dram.channelEndpoints[c]) {
                 for (unsigned n = 0; n < 2; ++n) {
-                    const std::string niuName = nm + "_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" +
-                                                std::to_string(n);
+                    const std::string niuName =
+                        nm + "_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" + std::to_string(n);
                     dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
                     Niu& niu = *dramNius_.back();
                     niu.mem.bind(dramPorts_.back().socket());
@@ -92,8 +92,8 @@ Chip::Chip(const sc_core::sc_module_name& name, EventQueue& eq, unsigned id, con
         nc.chunkBytes = arch.sram.niuChunkBytes;
         for (const CoreCoord& ep : arch.sram.endpoints) {
             for (unsigned n = 0; n < 2; ++n) {
-                const std::string niuName = "sram_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" +
-                                            std::to_string(n);
+                const std::string niuName =
+                    "sram_" + std::to_string(ep.x) + "_" + std::to_string(ep.y) + "_noc" + std::to_string(n);
                 dramNius_.push_back(std::make_unique<Niu>(niuName.c_str(), eq, *nocs_[n], ep, nc));
                 Niu& niu = *dramNius_.back();
                 niu.mem.bind(sramPort_.socket());
@@ -140,8 +140,8 @@ ForeignTarget* Chip::makeForeign(EventQueue& eq, const std::string& role, const 
     } catch (const ConfigError&) {
         throw;
     } catch (const std::exception& e) {
-        throw ConfigError(fmt::format("{}: models.{}: model '{}' refused its configuration: {}", m.where, role, m.name,
-                                      e.what()));
+        throw ConfigError(
+            fmt::format("{}: models.{}: model '{}' refused its configuration: {}", m.where, role, m.name, e.what()));
     }
     if (!built.module || !built.socket)
         throw ConfigError(fmt::format("{}: models.{}: the factory of '{}' returned no module or no target socket",

@@ -30,8 +30,8 @@
 namespace cclsim {
 
 struct BandwidthServerConfig {
-    double bytesPerNs = 32.0;      ///< == GB/s
-    double chunkBytes = 256.0;     ///< interleave granularity between classes
+    double bytesPerNs = 32.0;   ///< == GB/s
+    double chunkBytes = 256.0;  ///< interleave granularity between classes
     unsigned numClasses = 1;
 };
 

@@ -48,7 +48,9 @@ public:
         size_ = top - reinterpret_cast<std::uintptr_t>(base_);
         __lsan_register_root_region(base_, size_);
     }
-    ~CoroutineStackRoot() { __lsan_unregister_root_region(base_, size_); }
+    ~CoroutineStackRoot() {
+        __lsan_unregister_root_region(base_, size_);
+    }
 #else
     explicit CoroutineStackRoot(std::size_t = 0) {}
 #endif

@@ -74,8 +74,8 @@ private:
     std::uint64_t seq_ = 0;
     std::uint64_t fired_ = 0;
     Tick armedFor_ = kNever;
-    Tick runLimit_ = 0;         ///< run ahead up to here (exclusive); 0: never
-    Tick wakeLimit_ = kNever;   ///< ... and not past a process woken by a callback
+    Tick runLimit_ = 0;        ///< run ahead up to here (exclusive); 0: never
+    Tick wakeLimit_ = kNever;  ///< ... and not past a process woken by a callback
     bool draining_ = false;
 };
 

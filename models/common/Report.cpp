@@ -2,7 +2,9 @@
 
 namespace cclsim {
 
-std::string timeStamp() { return fmt::format("{:.3f} ns", ticksToNs(now())); }
+std::string timeStamp() {
+    return fmt::format("{:.3f} ns", ticksToNs(now()));
+}
 
 void reportError(const std::string& where, const std::string& what) {
     const std::string msg = fmt::format("at {} in {}: {}", timeStamp(), where, what);

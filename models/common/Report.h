@@ -28,19 +28,19 @@ void reportInfo(const std::string& where, const std::string& what, int verbosity
 
 #define CCLSIM_ERROR(where, ...) ::cclsim::reportError((where), fmt::format(__VA_ARGS__))
 #define CCLSIM_WARN(where, ...) ::cclsim::reportWarning((where), fmt::format(__VA_ARGS__))
-#define CCLSIM_INFO(where, ...)                                                                    \
-    do {                                                                                           \
-        if (::sc_core::sc_report_handler::get_verbosity_level() >= ::sc_core::SC_MEDIUM)           \
-            ::cclsim::reportInfo((where), fmt::format(__VA_ARGS__), ::sc_core::SC_MEDIUM);         \
+#define CCLSIM_INFO(where, ...)                                                            \
+    do {                                                                                   \
+        if (::sc_core::sc_report_handler::get_verbosity_level() >= ::sc_core::SC_MEDIUM)   \
+            ::cclsim::reportInfo((where), fmt::format(__VA_ARGS__), ::sc_core::SC_MEDIUM); \
     } while (0)
 #ifdef NDEBUG
 #define CCLSIM_DEBUG(where, ...) \
     do {                         \
     } while (0)
 #else
-#define CCLSIM_DEBUG(where, ...)                                                                   \
-    do {                                                                                           \
-        if (::sc_core::sc_report_handler::get_verbosity_level() >= ::sc_core::SC_DEBUG)            \
-            ::cclsim::reportInfo((where), fmt::format(__VA_ARGS__), ::sc_core::SC_DEBUG);          \
+#define CCLSIM_DEBUG(where, ...)                                                          \
+    do {                                                                                  \
+        if (::sc_core::sc_report_handler::get_verbosity_level() >= ::sc_core::SC_DEBUG)   \
+            ::cclsim::reportInfo((where), fmt::format(__VA_ARGS__), ::sc_core::SC_DEBUG); \
     } while (0)
 #endif

@@ -1,13 +1,12 @@
 #include "models/common/Simulate.h"
 
 #ifdef CCLSIM_ASAN_STACKS
-#include <pthread.h>
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <pthread.h>
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
 #endif
 
 namespace cclsim {
@@ -41,7 +40,9 @@ const StackBounds& ownStack() {
     return stack;
 }
 
-bool onOwnStack(const StackBounds& s, const char* p) { return p > s.bottom && p < s.bottom + s.size; }
+bool onOwnStack(const StackBounds& s, const char* p) {
+    return p > s.bottom && p < s.bottom + s.size;
+}
 
 void announce(const StackBounds& s) {
     // A switch from whatever ASan believes to the thread's own stack, keeping

@@ -17,11 +17,17 @@ using Tick = std::uint64_t;  ///< simulated time in picoseconds
 constexpr Tick kTicksPerNs = 1000;
 constexpr Tick kNever = ~Tick{0};
 
-inline Tick nsToTicks(double ns) { return static_cast<Tick>(std::llround(ns * double(kTicksPerNs))); }
-inline double ticksToNs(Tick t) { return double(t) / double(kTicksPerNs); }
+inline Tick nsToTicks(double ns) {
+    return static_cast<Tick>(std::llround(ns * double(kTicksPerNs)));
+}
+inline double ticksToNs(Tick t) {
+    return double(t) / double(kTicksPerNs);
+}
 
 /// SystemC's current time in ticks. Requires the SystemC resolution to be 1 ps.
-inline Tick scNow() { return sc_core::sc_time_stamp().value(); }
+inline Tick scNow() {
+    return sc_core::sc_time_stamp().value();
+}
 
 namespace detail {
 /// The tick of the calendar callback running ahead of SystemC time (see
@@ -32,9 +38,13 @@ inline Tick calendarNow = kNever;
 
 /// Current simulated time in ticks: SystemC's time, or inside a calendar
 /// callback that runs ahead of it, that callback's tick.
-inline Tick now() { return detail::calendarNow != kNever ? detail::calendarNow : scNow(); }
+inline Tick now() {
+    return detail::calendarNow != kNever ? detail::calendarNow : scNow();
+}
 
-inline sc_core::sc_time toScTime(Tick t) { return sc_core::sc_time::from_value(t); }
+inline sc_core::sc_time toScTime(Tick t) {
+    return sc_core::sc_time::from_value(t);
+}
 
 /// Time to move `bytes` at `bytesPerNs` (== GB/s), rounded up to whole ticks.
 inline Tick transferTicks(double bytes, double bytesPerNs) {

@@ -50,10 +50,13 @@ TraceFile::TraceFile(const std::string& path) : path_(path) {
     if (!fp_) throw ConfigError("cannot open trace file '" + path + "' for writing");
 }
 
-TraceFile::~TraceFile() { close(); }
+TraceFile::~TraceFile() {
+    close();
+}
 
 std::string translateFilterText(const TraceEnum& e) {
-    std::string out = "# GTKWave translate filter for " + e.name + " (written by cclsim from the C++ enum's name table)\n";
+    std::string out =
+        "# GTKWave translate filter for " + e.name + " (written by cclsim from the C++ enum's name table)\n";
     for (std::size_t v = 0; v < e.valueNames.size(); ++v)
         if (!e.valueNames[v].empty()) out += std::to_string(v) + " " + e.valueNames[v] + "\n";
     return out;
@@ -208,8 +211,8 @@ bool isOverview(const std::string& name) {
 bool isOpStream(const std::string& name) {
     const std::string leaf = name.substr(name.rfind('.') + 1);
     return leaf.rfind("stream", 0) == 0 && leaf.rfind("stream0_", 0) != 0 &&
-           (leaf.size() > 9 && (leaf.compare(leaf.size() - 9, 9, "_tx_bytes") == 0 ||
-                                leaf.compare(leaf.size() - 8, 8, "_tx_busy") == 0));
+           (leaf.size() > 9 &&
+            (leaf.compare(leaf.size() - 9, 9, "_tx_bytes") == 0 || leaf.compare(leaf.size() - 8, 8, "_tx_busy") == 0));
 }
 
 /// "eth9" < "eth14": runs of digits compare as numbers.
@@ -330,7 +333,8 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     std::vector<const Decl*> links;
     for (const Decl& d : decls_)
         if (isOverview(d.name) && d.nonZero) links.push_back(&d);
-    std::stable_sort(links.begin(), links.end(), [](const Decl* a, const Decl* b) { return naturalLess(a->name, b->name); });
+    std::stable_sort(links.begin(), links.end(),
+                     [](const Decl* a, const Decl* b) { return naturalLess(a->name, b->name); });
     bool overview = false;
     for (const Decl* dp : links) {
         const Decl& d = *dp;
@@ -367,7 +371,8 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     std::vector<const Decl*> streams;
     for (const Decl& d : decls_)
         if (isOpStream(d.name) && d.nonZero) streams.push_back(&d);
-    std::stable_sort(streams.begin(), streams.end(), [](const Decl* a, const Decl* b) { return naturalLess(a->name, b->name); });
+    std::stable_sort(streams.begin(), streams.end(),
+                     [](const Decl* a, const Decl* b) { return naturalLess(a->name, b->name); });
     if (!streams.empty()) {
         const std::string name = "per-op link traffic: streamK = op K";
         os << "@800200\n-" << name << "\n";

@@ -35,8 +35,8 @@ enum class TraceFormat { Decimal, Hex, Binary, Ascii };
 
 /// Names of an enum's values, for GTKWave translate filters.
 struct TraceEnum {
-    std::string name;                        ///< file stem, e.g. "edm_channel_state"
-    std::vector<std::string> valueNames;     ///< index = value; empty = no name
+    std::string name;                     ///< file stem, e.g. "edm_channel_state"
+    std::vector<std::string> valueNames;  ///< index = value; empty = no name
 };
 
 /// A kernel-owned trace value: its name and, for an enum, its value names.
@@ -120,8 +120,7 @@ private:
 class TraceSignal {
 public:
     TraceSignal() = default;
-    explicit TraceSignal(unsigned width, TraceFormat format = TraceFormat::Decimal,
-                         const TraceEnum* values = nullptr)
+    explicit TraceSignal(unsigned width, TraceFormat format = TraceFormat::Decimal, const TraceEnum* values = nullptr)
         : width_(width), format_(format), values_(values) {}
 
     void attach(TraceFile& file, const std::string& hierName) {

@@ -28,11 +28,16 @@ const char* typeName(const YAML::Node& n) {
 }
 
 template <class T> const char* wanted() {
-    if constexpr (std::is_same_v<T, bool>) return "true or false";
-    else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) return "a non-negative integer";
-    else if constexpr (std::is_integral_v<T>) return "an integer";
-    else if constexpr (std::is_floating_point_v<T>) return "a number";
-    else return "a string";
+    if constexpr (std::is_same_v<T, bool>)
+        return "true or false";
+    else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>)
+        return "a non-negative integer";
+    else if constexpr (std::is_integral_v<T>)
+        return "an integer";
+    else if constexpr (std::is_floating_point_v<T>)
+        return "a number";
+    else
+        return "a string";
 }
 }  // namespace
 
@@ -56,7 +61,8 @@ template <class T> T yamlScalar(const YAML::Node& n, const std::string& where) {
             throw ConfigError(fmt::format("{}: expected {}, found '{}'", where, wanted<T>(), text));
         bool inRange;
         if constexpr (std::is_unsigned_v<T>)
-            inRange = static_cast<unsigned long long>(v) <= static_cast<unsigned long long>(std::numeric_limits<T>::max());
+            inRange =
+                static_cast<unsigned long long>(v) <= static_cast<unsigned long long>(std::numeric_limits<T>::max());
         else
             inRange = v >= static_cast<long long>(std::numeric_limits<T>::min()) &&
                       v <= static_cast<long long>(std::numeric_limits<T>::max());
@@ -138,7 +144,8 @@ YamlMap YamlMap::loadChain(const std::string& file, const std::string& baseKey, 
     const fs::path rel(m.get<std::string>(baseKey));
     const fs::path basePath = rel.is_absolute() ? rel : fs::path(file).parent_path() / rel;
     if (!fs::is_regular_file(basePath, ec))
-        m.fail(baseKey, fmt::format("names the base file '{}', which does not exist or is not a file", basePath.string()));
+        m.fail(baseKey,
+               fmt::format("names the base file '{}', which does not exist or is not a file", basePath.string()));
     const std::string canon = fs::weakly_canonical(basePath, ec).string();
     for (std::size_t i = 0; i < chain.size(); ++i)
         if (chain[i] == canon) {

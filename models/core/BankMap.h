@@ -11,11 +11,11 @@
 namespace cclsim {
 
 struct BankMap {
-    std::vector<CoreCoord> dramEndpoint;     ///< per DRAM bank
-    std::vector<std::uint64_t> dramOffset;   ///< per DRAM bank: offset of the bank in its channel
-    std::vector<CoreCoord> l1Cores;          ///< L1 banks: the worker cores, in order
-    std::vector<CoreCoord> sramEndpoint;     ///< per SRAM pool bank (PE_IPCQ buffer_kind sram)
-    std::uint64_t sramBankBytes = 0;         ///< bank b at offset b * sramBankBytes in the pool
+    std::vector<CoreCoord> dramEndpoint;    ///< per DRAM bank
+    std::vector<std::uint64_t> dramOffset;  ///< per DRAM bank: offset of the bank in its channel
+    std::vector<CoreCoord> l1Cores;         ///< L1 banks: the worker cores, in order
+    std::vector<CoreCoord> sramEndpoint;    ///< per SRAM pool bank (PE_IPCQ buffer_kind sram)
+    std::uint64_t sramBankBytes = 0;        ///< bank b at offset b * sramBankBytes in the pool
 };
 
 }  // namespace cclsim

@@ -14,16 +14,19 @@ namespace cclsim {
 thread_local KernelContext* KernelContext::current_ = nullptr;
 
 KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsigned /*index*/)
-    : core_(core), launch_(std::move(launch)),
+    : core_(core),
+      launch_(std::move(launch)),
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
-      costs_(core.costs()), dmaVc_(launch_.vc) {
+      costs_(core.costs()),
+      dmaVc_(launch_.vc) {
     sleepWatcher_.k = this;
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (const TraceSlot& s : launch_.traceSlots) slots_.emplace_back(32, TraceFormat::Decimal, s.values);
     setWaypoint("PEND");
     sc_core::sc_spawn_options opts;
     std::string proc = fullName_;
-    std::replace_if(proc.begin(), proc.end(), [](char c) { return c == '.' || c == '(' || c == ')'; }, '_');
+    std::replace_if(
+        proc.begin(), proc.end(), [](char c) { return c == '.' || c == '(' || c == ')'; }, '_');
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
 }
 
@@ -37,10 +40,10 @@ Tick KernelContext::waitDeadline() const {
 }
 
 void KernelContext::giveUp() {
-    timedOut_ = fmt::format("{} gave up its wait at {:.3f} us after {:.3f} ms without a change ({} in the arch "
-                            "YAML)\n",
-                            fullName_, ticksToNs(scNow()) / 1000.0, ticksToNs(launch_.waitTimeout) / 1e6,
-                            launch_.waitTimeoutKey);
+    timedOut_ = fmt::format(
+        "{} gave up its wait at {:.3f} us after {:.3f} ms without a change ({} in the arch "
+        "YAML)\n",
+        fullName_, ticksToNs(scNow()) / 1000.0, ticksToNs(launch_.waitTimeout) / 1e6, launch_.waitTimeoutKey);
 }
 
 KernelContext::~KernelContext() {
@@ -233,7 +236,9 @@ void KernelContext::tookTurnAsleep(Tick at, Tick cost) {
 }
 
 KernelContext::PollRecord* KernelContext::find(std::uint64_t key, const PollDesc& desc) {
-    auto same = [&](const PollRecord& r) { return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect; };
+    auto same = [&](const PollRecord& r) {
+        return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect;
+    };
     if (lastFound_ != kNone && same(polls_[lastFound_])) return &polls_[lastFound_];
     const std::int32_t slot = slotOf(key, desc.api);
     if (slot < 0) return nullptr;
@@ -368,7 +373,9 @@ std::string KernelContext::describeWait() const {
                 line += fmt::format(" on L1 word 0x{:x} (now {}, waiting for {})", r.desc.addr,
                                     core_.l1.readU32(r.desc.addr), r.desc.expect);
                 break;
-            case PollDesc::TxQueue: line += fmt::format(" on tx_cmd_q {} ({})", r.desc.addr, core_.describeQueue(r.desc.addr)); break;
+            case PollDesc::TxQueue:
+                line += fmt::format(" on tx_cmd_q {} ({})", r.desc.addr, core_.describeQueue(r.desc.addr));
+                break;
             case PollDesc::NocCounter: {
                 const NocCounters& c = counters_[r.desc.addr & 1];
                 line += fmt::format(" on NoC{} (writes {}/{} flushed, {}/{} acked; reads {}/{}; atomics {}/{})",

@@ -53,14 +53,14 @@ struct KernelLaunch {
     Tick startAt = 0;                   ///< go signal: when the dispatcher starts the kernel
     std::uint32_t semaphores = 0;       ///< semaphores of its core (start-up firmware sets them up)
     std::vector<TraceSlot> traceSlots;  ///< kernel-owned trace values
-    Scoreboard* scoreboard = nullptr;     ///< testbench data checks (testbench_check)
+    Scoreboard* scoreboard = nullptr;   ///< testbench data checks (testbench_check)
     /// A service kernel (a fabric router, a mux) that runs until the run
     /// ends: the run completes when every other kernel has returned.
     bool persistent = false;
-    std::function<void()> onFinish;       ///< called when the kernel returns
+    std::function<void()> onFinish;  ///< called when the kernel returns
     /// A wait that sees no change for this long gives up (0: never).
     Tick waitTimeout = 0;
-    std::string waitTimeoutKey;           ///< the arch YAML key it came from, for the report
+    std::string waitTimeoutKey;  ///< the arch YAML key it came from, for the report
 };
 
 /// What a poll read, for the blocked-kernel report.
@@ -199,13 +199,13 @@ private:
         std::uint64_t key;
         PollDesc desc;
         bool lastResult;
-        bool readSinceChange;   ///< nothing it reads changed since its last read
-        std::uint64_t lastSeq;  ///< poll sequence number of the last read
+        bool readSinceChange;           ///< nothing it reads changed since its last read
+        std::uint64_t lastSeq;          ///< poll sequence number of the last read
         std::uint64_t prevSeq = 0;      ///< ... and of the read before it
         std::uint64_t prefixAfter = 0;  ///< readSum_ just after the last read
         std::uint64_t lastSegment = 0;  ///< readSum_ difference between the last two reads
-        std::uint32_t nextVariant;  ///< next record of the same (key, api), another expected value
-        std::uint32_t nextOfWord;   ///< next record reading the same L1 word
+        std::uint32_t nextVariant;      ///< next record of the same (key, api), another expected value
+        std::uint32_t nextOfWord;       ///< next record reading the same L1 word
     };
     static constexpr std::uint32_t kNone = ~0u;
     /// Expected values kept per (key, api): enough for a loop that tests one
@@ -216,8 +216,8 @@ private:
     static constexpr std::uint64_t kPollWindow = 64;
     PollRecord* find(std::uint64_t key, const PollDesc& desc);
     static std::size_t hashOf(std::uint64_t key, const char* api) {
-        const std::uint64_t h = key * 0x9E3779B97F4A7C15ull ^
-                                std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0xC2B2AE3D27D4EB4Full;
+        const std::uint64_t h =
+            key * 0x9E3779B97F4A7C15ull ^ std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0xC2B2AE3D27D4EB4Full;
         return std::size_t(h ^ (h >> 31));
     }
     /// Re-reading `r` now cannot show anything new: it was unmet and nothing
@@ -268,7 +268,7 @@ private:
     void indexHead(std::uint32_t index);
     /// L1 word key -> first record reading it (chained through nextOfWord).
     std::vector<std::pair<std::uint64_t, std::uint32_t>> wordHeads_;
-    std::uint32_t lastFound_ = kNone;    ///< index of the last record looked up
+    std::uint32_t lastFound_ = kNone;  ///< index of the last record looked up
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;
@@ -280,25 +280,25 @@ private:
     SleepWatcher sleepWatcher_;
     std::string sleepDesc_;
     // Idle-round counting (idleRound).
-    std::uint64_t idleLimit_ = 0;       ///< rounds before a turn; 0: the kernel does not count
-    std::uint64_t idleRounds_ = 0;      ///< idle rounds in a row so far
-    std::uint64_t lastRoundPoll_ = 0;   ///< pollSeq_ at the last round
-    Tick roundTime_ = 0;                ///< time of one idle round (its status reads)
-    std::uint64_t sleeps_ = 0;          ///< sleeps so far
+    std::uint64_t idleLimit_ = 0;      ///< rounds before a turn; 0: the kernel does not count
+    std::uint64_t idleRounds_ = 0;     ///< idle rounds in a row so far
+    std::uint64_t lastRoundPoll_ = 0;  ///< pollSeq_ at the last round
+    Tick roundTime_ = 0;               ///< time of one idle round (its status reads)
+    std::uint64_t sleeps_ = 0;         ///< sleeps so far
     bool asleep_ = false;
-    Tick sleepFrom_ = 0;                ///< local time the current sleep stands for
-    Tick busyUntil_ = 0;                ///< a turn taken while asleep ends here
+    Tick sleepFrom_ = 0;  ///< local time the current sleep stands for
+    Tick busyUntil_ = 0;  ///< a turn taken while asleep ends here
     struct SavedRounds {
         std::uint64_t limit, rounds;
         Tick roundTime;
     };
     std::vector<SavedRounds> savedRounds_;  ///< main-loop counting under yielding waits
     // Wait timeouts (launch_.waitTimeout).
-    Tick waitingSince_ = kNever;        ///< the wait in progress began here
-    std::string timedOut_;  ///< the sleepUntil wait in progress, for reports
+    Tick waitingSince_ = kNever;  ///< the wait in progress began here
+    std::string timedOut_;        ///< the sleepUntil wait in progress, for reports
 
     friend class ProgrammableCore;
-class Scoreboard;
+    class Scoreboard;
 };
 
 // ---- template implementation ------------------------------------------------
@@ -317,9 +317,8 @@ template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc
     return ok;
 }
 
-template <class Eval>
-void KernelContext::sleepUntil(const std::vector<std::uint32_t>& addrs, const std::string& desc, Tick wakeCost,
-                               Eval&& eval) {
+template <class Eval> void KernelContext::sleepUntil(const std::vector<std::uint32_t>& addrs, const std::string& desc,
+                                                     Tick wakeCost, Eval&& eval) {
     sync();
     if (eval()) return;
     beginSleep(addrs, desc);

@@ -22,8 +22,11 @@ NiuConfig niuConfig(const EriscConfig& c) {
 
 EriscCore::EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, unsigned channel,
                      CoreCoord coord, NocInterconnect& noc0, NocInterconnect& noc1, const EriscConfig& cfg)
-    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs), eth("eth", eq, cfg.eth, sendable(cfg)),
-      cfg_(cfg), channel_(channel), niu0_(std::make_unique<Niu>("noc0", eq, noc0, coord, niuConfig(cfg))),
+    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs),
+      eth("eth", eq, cfg.eth, sendable(cfg)),
+      cfg_(cfg),
+      channel_(channel),
+      niu0_(std::make_unique<Niu>("noc0", eq, noc0, coord, niuConfig(cfg))),
       niu1_(std::make_unique<Niu>("noc1", eq, noc1, coord, niuConfig(cfg))) {
     niu0_->mem.bind(l1.socket);
     niu1_->mem.bind(l1.socket);

@@ -38,8 +38,8 @@ class EriscCore : public ProgrammableCore {
 public:
     EthSubsystem eth;
 
-    EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, unsigned channel,
-              CoreCoord coord, NocInterconnect& noc0, NocInterconnect& noc1, const EriscConfig& cfg);
+    EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, unsigned channel, CoreCoord coord,
+              NocInterconnect& noc0, NocInterconnect& noc1, const EriscConfig& cfg);
 
     Niu& niu(unsigned noc) override { return noc ? *niu1_ : *niu0_; }
     bool isEthernet() const override { return true; }

@@ -10,15 +10,15 @@ namespace cclsim {
 /// Every value is set from the arch YAML's `eth:` section (ArchConfig), the
 /// one place they are written; nothing here is a default to fall back on.
 struct EthConfig {
-    double lineBytesPerNs = 0;             ///< payload-free line rate per direction (line_rate_gbit_s / 8)
-    std::uint32_t wordBytes = 0;           ///< address/size unit of eth_send_packet
+    double lineBytesPerNs = 0;    ///< payload-free line rate per direction (line_rate_gbit_s / 8)
+    std::uint32_t wordBytes = 0;  ///< address/size unit of eth_send_packet
     std::uint32_t minPacketBytes = 0;
-    std::uint32_t maxPacketBytes = 0;      ///< larger payloads are split by the subsystem into frames
-    std::uint32_t packetOverheadBytes = 0; ///< framing bytes per frame on the wire
-    Tick latency = 0;                      ///< subsystem + link, last bit out to data in remote L1
-    bool storeAndForward = true;           ///< TX and RX MACs buffer whole frames
+    std::uint32_t maxPacketBytes = 0;       ///< larger payloads are split by the subsystem into frames
+    std::uint32_t packetOverheadBytes = 0;  ///< framing bytes per frame on the wire
+    Tick latency = 0;                       ///< subsystem + link, last bit out to data in remote L1
+    bool storeAndForward = true;            ///< TX and RX MACs buffer whole frames
     unsigned txQueues = 0;
-    unsigned txQueueDepth = 0;             ///< commands a tx_cmd_q holds (incl. the one in flight)
+    unsigned txQueueDepth = 0;  ///< commands a tx_cmd_q holds (incl. the one in flight)
     /// FEC of the link (bit-error faults): RS(codewordSymbols, dataSymbols) over
     /// `fecSymbolBits`-bit symbols, correcting `fecCorrectableSymbols` per codeword.
     std::uint32_t fecCodewordSymbols = 0;
@@ -54,9 +54,7 @@ struct EthConfig {
     }
 
     /// Bytes on the wire for a payload of `bytes` (framing overhead per packet).
-    double wireBytes(std::uint32_t bytes) const {
-        return double(bytes) + double(frames(bytes)) * packetOverheadBytes;
-    }
+    double wireBytes(std::uint32_t bytes) const { return double(bytes) + double(frames(bytes)) * packetOverheadBytes; }
 };
 
 }  // namespace cclsim

@@ -11,11 +11,14 @@ namespace cclsim {
 
 EthSubsystem::EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, const EthConfig& cfg,
                            std::vector<AddressRange> sendable)
-    : sc_core::sc_module(name), eq_(eq), cfg_(cfg), sendable_(std::move(sendable)),
-      mac_(eq, std::string(this->name()) + ".mac",
-           BandwidthServerConfig{cfg.lineBytesPerNs, double(cfg.maxPacketBytes + cfg.packetOverheadBytes),
-                                 cfg.txQueues},
-           std::make_unique<WeightedRoundRobin>(std::vector<double>(cfg.txQueues, 1.0))) {
+    : sc_core::sc_module(name),
+      eq_(eq),
+      cfg_(cfg),
+      sendable_(std::move(sendable)),
+      mac_(
+          eq, std::string(this->name()) + ".mac",
+          BandwidthServerConfig{cfg.lineBytesPerNs, double(cfg.maxPacketBytes + cfg.packetOverheadBytes), cfg.txQueues},
+          std::make_unique<WeightedRoundRobin>(std::vector<double>(cfg.txQueues, 1.0))) {
     rx.register_b_transport(this, &EthSubsystem::rxTransport);
     for (unsigned q = 0; q < cfg_.txQueues; ++q) depthSig_.emplace_back(8);
     mac_.onChange = [this] {
@@ -36,7 +39,8 @@ void EthSubsystem::trace(TraceFile& tf) {
     const std::string n = name();
     busySig_.attach(tf, n + ".tx_busy");
     inflightSig_.attach(tf, n + ".tx_inflight_bytes");
-    for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].attach(tf, n + ".tx_cmd_q" + std::to_string(q) + "_depth");
+    for (unsigned q = 0; q < depthSig_.size(); ++q)
+        depthSig_[q].attach(tf, n + ".tx_cmd_q" + std::to_string(q) + "_depth");
     // Utilisation: the share of each trace window the link direction spent
     // serialising (tx_busy high), rounded to a whole percent. Computed when
     // the trace writes the window, from the busy time accumulated above, so
@@ -61,8 +65,7 @@ void EthSubsystem::trace(TraceFile& tf) {
     static const char* const kCounters[] = {"retrain_count",         "crc_errors",           "corrected_codewords",
                                             "uncorrected_codewords", "retransmitted_frames", "lost_packets"};
     healthSigs_.assign(std::size(kCounters), TraceSignal(32));
-    for (std::size_t i = 0; i < healthSigs_.size(); ++i)
-        healthSigs_[i].attach(tf, n + ".link_health." + kCounters[i]);
+    for (std::size_t i = 0; i < healthSigs_.size(); ++i) healthSigs_[i].attach(tf, n + ".link_health." + kCounters[i]);
     tf.addSampler([this](Tick, Tick) {
         const LinkHealth& h = faults_->health;
         const std::uint64_t v[] = {h.retrainCount,         h.crcErrors,           h.correctedCodewords,
@@ -115,10 +118,9 @@ bool EthSubsystem::busy(unsigned q) const {
 }
 
 void EthSubsystem::check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const {
-    const auto desc = [&] {
-        return fmt::format("(q={} src=0x{:x} dst=0x{:x} size={} B)", q, srcAddr, dstAddr, bytes);
-    };
-    if (q >= cfg_.txQueues) CCLSIM_ERROR(name(), "eth send on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues, desc());
+    const auto desc = [&] { return fmt::format("(q={} src=0x{:x} dst=0x{:x} size={} B)", q, srcAddr, dstAddr, bytes); };
+    if (q >= cfg_.txQueues)
+        CCLSIM_ERROR(name(), "eth send on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues, desc());
     if (!link_.connected) CCLSIM_ERROR(name(), "eth send on a channel with no Ethernet link {}", desc());
     if (link_.dispatch)
         CCLSIM_ERROR(name(), "eth send on the link to chip {} channel {}, which is reserved for dispatch {}",
@@ -126,7 +128,9 @@ void EthSubsystem::check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAdd
     const std::uint32_t w = cfg_.wordBytes;
     if (srcAddr % w || dstAddr % w || bytes % w)
         CCLSIM_ERROR(name(), "eth send addresses and size must be {} B aligned {}", w, desc());
-    if (bytes < cfg_.minPacketBytes) CCLSIM_ERROR(name(), "eth send of {} B is below the minimum packet of {} B {}", bytes, cfg_.minPacketBytes, desc());
+    if (bytes < cfg_.minPacketBytes)
+        CCLSIM_ERROR(name(), "eth send of {} B is below the minimum packet of {} B {}", bytes, cfg_.minPacketBytes,
+                     desc());
     auto inside = [](const std::vector<AddressRange>& rs, std::uint32_t a, std::uint32_t n) {
         for (const AddressRange& r : rs)
             if (r.contains(a, n)) return true;
@@ -164,12 +168,15 @@ void EthSubsystem::send(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr
     if (faults_) c->wire += faults_->replayWireBytes(bytes);  // Go-Back-N replays of CRC failures
     c->regAdd = false;
     c->stream = streamOf(stream, dstAddr);
-    mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
+    mac_.submit(
+        q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
 }
 
 void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t addend, unsigned stream) {
     const auto desc = [&] { return fmt::format("(q={} reg=0x{:x} value={})", q, dstAddr, addend); };
-    if (q >= cfg_.txQueues) CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues, desc());
+    if (q >= cfg_.txQueues)
+        CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} but the core has {} queues {}", q, cfg_.txQueues,
+                     desc());
     if (!link_.connected) CCLSIM_ERROR(name(), "eth register write on a channel with no Ethernet link {}", desc());
     if (link_.dispatch)
         CCLSIM_ERROR(name(), "eth register write on the link to chip {} channel {}, which is reserved for dispatch {}",
@@ -177,8 +184,11 @@ void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t a
     if (dstAddr % 4) CCLSIM_ERROR(name(), "eth register write: register 0x{:x} is not 4 B aligned {}", dstAddr, desc());
     bool inside = false;
     for (const AddressRange& r : peerSendable_) inside |= r.contains(dstAddr, 4);
-    if (!inside) CCLSIM_ERROR(name(), "eth register write: 0x{:x} is outside the remote core's registers/L1 {}", dstAddr, desc());
-    if (busy(q)) CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} while it is busy ({} commands queued)", q, depth(q));
+    if (!inside)
+        CCLSIM_ERROR(name(), "eth register write: 0x{:x} is outside the remote core's registers/L1 {}", dstAddr,
+                     desc());
+    if (busy(q))
+        CCLSIM_ERROR(name(), "eth register write on tx_cmd_q {} while it is busy ({} commands queued)", q, depth(q));
     Command* c = allocate();
     c->src = 0;
     c->dst = dstAddr;
@@ -188,7 +198,8 @@ void EthSubsystem::sendRegAdd(unsigned q, std::uint32_t dstAddr, std::uint32_t a
     c->regAdd = true;
     c->addend = addend;
     c->stream = streamOf(stream, dstAddr);
-    mac_.submit(q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
+    mac_.submit(
+        q, c->wire, [this, c] { startCommand(c); }, [this, c] { finishCommand(c); });
 }
 
 void EthSubsystem::startCommand(Command* c) {

@@ -44,7 +44,7 @@ struct AddressRange {
 
 struct EthLinkInfo {
     bool connected = false;
-    bool dispatch = false;     ///< reserved for the dispatcher's datapath
+    bool dispatch = false;  ///< reserved for the dispatcher's datapath
     unsigned peerChip = 0;
     unsigned peerChannel = 0;
 };
@@ -141,9 +141,9 @@ private:
     struct Command {
         std::uint32_t src, dst, bytes;
         double wire;
-        bool regAdd = false;        ///< a remote register increment, not a data copy
+        bool regAdd = false;  ///< a remote register increment, not a data copy
         std::uint32_t addend = 0;
-        unsigned stream = 0;        ///< traffic stream (op) that sent it
+        unsigned stream = 0;  ///< traffic stream (op) that sent it
         Payload data;
     };
     unsigned streamOf(unsigned tagged, std::uint32_t dst) const;
@@ -186,14 +186,14 @@ private:
     TraceSignal busySig_{1};
     TraceSignal inflightSig_{32};
     std::vector<TraceSignal> depthSig_;
-    TraceSignal utilSig_{7};            ///< tx_util_pct, 0..100
+    TraceSignal utilSig_{7};  ///< tx_util_pct, 0..100
     /// link_health.* (a direction with faults attached): tt-metal's counters,
     /// sampled at the end of every trace window.
     std::vector<TraceSignal> healthSigs_;
-    bool txBusy_ = false;               ///< serialising (kept only while traced)
-    Tick busySince_ = 0;                ///< when txBusy_ last changed
-    Tick busyTicks_ = 0;                ///< serialising time before busySince_
-    Tick busyAtWindowStart_ = 0;        ///< busy time at the current window's start
+    bool txBusy_ = false;         ///< serialising (kept only while traced)
+    Tick busySince_ = 0;          ///< when txBusy_ last changed
+    Tick busyTicks_ = 0;          ///< serialising time before busySince_
+    Tick busyAtWindowStart_ = 0;  ///< busy time at the current window's start
 
     struct TaggedRegion {
         std::uint32_t lo, hi;
@@ -201,7 +201,7 @@ private:
     };
     std::vector<TaggedRegion> regions_;
     std::vector<EthStreamStats> streamStats_;
-    std::vector<unsigned> streamInflight_;            ///< commands of each stream being serialised
+    std::vector<unsigned> streamInflight_;  ///< commands of each stream being serialised
     std::vector<TraceSignal> streamBusySig_, streamBytesSig_;
 };
 

@@ -86,6 +86,8 @@ FaultPlan decodeFaultPlan(const YamlMap& root) {
     return p;
 }
 
-FaultPlan loadFaultPlan(const std::string& file) { return decodeFaultPlan(YamlMap::loadFile(file)); }
+FaultPlan loadFaultPlan(const std::string& file) {
+    return decodeFaultPlan(YamlMap::loadFile(file));
+}
 
 }  // namespace cclsim

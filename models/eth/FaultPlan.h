@@ -28,12 +28,12 @@ struct FaultSpec {
     enum Kind { Ber, Retrain, Down, Drop };
     Kind kind = Ber;
     bool allLinks = false;
-    unsigned chip = 0, channel = 0;   ///< one end of the link (unless allLinks)
-    double rate = 0;                  ///< ber: bit error rate
-    Tick at = 0;                      ///< retrain, down, drop: when
-    Tick duration = 0;                ///< retrain: how long the link trains
-    std::uint32_t packets = 0;        ///< drop: Ethernet packets (frames) lost
-    std::string where;                ///< file:line of the entry
+    unsigned chip = 0, channel = 0;  ///< one end of the link (unless allLinks)
+    double rate = 0;                 ///< ber: bit error rate
+    Tick at = 0;                     ///< retrain, down, drop: when
+    Tick duration = 0;               ///< retrain: how long the link trains
+    std::uint32_t packets = 0;       ///< drop: Ethernet packets (frames) lost
+    std::string where;               ///< file:line of the entry
     static const char* kindName(Kind k);
 };
 

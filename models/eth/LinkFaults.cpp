@@ -96,7 +96,9 @@ bool LinkFaults::dropsCommand(std::uint32_t payloadBytes, Tick t) {
     return true;
 }
 
-void LinkFaults::lose(std::uint32_t payloadBytes) { record(eth_.frames(payloadBytes), payloadBytes); }
+void LinkFaults::lose(std::uint32_t payloadBytes) {
+    record(eth_.frames(payloadBytes), payloadBytes);
+}
 
 void LinkFaults::record(std::uint32_t frames, std::uint32_t payloadBytes) {
     health.lostFrames += frames;

@@ -85,8 +85,8 @@ private:
     EthConfig eth_;
     std::mt19937_64 rng_;
     double ber_ = 0;
-    double lambda_ = 0;            ///< expected bit errors per codeword
-    std::uint64_t gap_ = 0;        ///< clean codewords before the next erroneous one
+    double lambda_ = 0;      ///< expected bit errors per codeword
+    std::uint64_t gap_ = 0;  ///< clean codewords before the next erroneous one
     Tick dropAt_ = kNever;
     std::uint32_t dropLeft_ = 0;
     Tick downAt_ = kNever;

@@ -8,7 +8,9 @@
 namespace cclsim {
 
 DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelConfig& cfg)
-    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.bankBytes * cfg.banks, 4096),
+    : sc_core::sc_module(name),
+      cfg_(cfg),
+      store_(cfg.bankBytes * cfg.banks, 4096),
       freeAt_(std::size_t(std::max(1u, cfg.banks)) * std::max(1u, cfg.pseudoChannels), 0) {
     if (!(cfg_.bytesPerNs > 0)) throw ConfigError(std::string(this->name()) + ": DRAM bandwidth must be > 0");
     socket.register_b_transport(this, &DramChannel::b_transport);
@@ -16,7 +18,9 @@ DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelC
     socket.register_get_direct_mem_ptr(this, &DramChannel::getDirectMemPtr);
 }
 
-void DramChannel::trace(TraceFile& tf) { busyUntilNs_.attach(tf, std::string(name()) + ".queue_ns"); }
+void DramChannel::trace(TraceFile& tf) {
+    busyUntilNs_.attach(tf, std::string(name()) + ".queue_ns");
+}
 
 void DramChannel::hostWrite(std::uint64_t addr, std::uint64_t n, const std::uint8_t* in) {
     if (addr + n > size()) CCLSIM_ERROR(name(), "host write of {} B at 0x{:x} is outside the controller", n, addr);

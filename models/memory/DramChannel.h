@@ -33,10 +33,10 @@ namespace cclsim {
 /// place the values are written; nothing here is a default to fall back on.
 struct DramChannelConfig {
     std::uint64_t bankBytes = 0;
-    unsigned banks = 0;                    ///< banks behind this controller (each its own server)
-    unsigned pseudoChannels = 0;           ///< servers per bank, interleaved by address
-    std::uint32_t interleaveBytes = 0;     ///< pseudo-channel interleave granularity
-    double bytesPerNs = 0;                 ///< per server (bank bandwidth / pseudo-channels)
+    unsigned banks = 0;                 ///< banks behind this controller (each its own server)
+    unsigned pseudoChannels = 0;        ///< servers per bank, interleaved by address
+    std::uint32_t interleaveBytes = 0;  ///< pseudo-channel interleave granularity
+    double bytesPerNs = 0;              ///< per server (bank bandwidth / pseudo-channels)
     Tick readLatency = 0;
     Tick writeLatency = 0;
     /// Refresh: every `refreshInterval` each server is unavailable for

@@ -89,7 +89,9 @@ public:
     void setBacking(ForeignTarget* f);
     ForeignTarget* backing() const { return backing_; }
 
-    bool contains(std::uint64_t addr, std::uint64_t n) const { return addr + n <= cfg_.sizeBytes && n <= cfg_.sizeBytes; }
+    bool contains(std::uint64_t addr, std::uint64_t n) const {
+        return addr + n <= cfg_.sizeBytes && n <= cfg_.sizeBytes;
+    }
     std::uint64_t size() const { return cfg_.sizeBytes; }
     bool storesPayload() const { return cfg_.storePayload; }
     std::uint64_t bytesAllocated() const { return store_.bytesAllocated(); }

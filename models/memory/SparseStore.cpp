@@ -1,11 +1,10 @@
 #include "models/memory/SparseStore.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <sys/mman.h>
 
 namespace cclsim {
 
@@ -27,7 +26,8 @@ std::uint8_t* SparseStore::newPage() const {
     if (slabNext_ == slabEnd_) {
         // Up to 2 MiB at a time (less for a small space); untouched pages of
         // a mapping cost no memory.
-        const std::uint64_t want = std::min<std::uint64_t>(std::uint64_t{2} << 20, (size_ + pageBytes_ - 1) / pageBytes_ * pageBytes_);
+        const std::uint64_t want =
+            std::min<std::uint64_t>(std::uint64_t{2} << 20, (size_ + pageBytes_ - 1) / pageBytes_ * pageBytes_);
         const std::size_t bytes = std::size_t(std::max<std::uint64_t>(want, pageBytes_));
         void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (base == MAP_FAILED) throw std::bad_alloc();

@@ -16,12 +16,18 @@ std::unique_ptr<SharePolicy> makePolicy(const NiuConfig& cfg) {
 }
 }  // namespace
 
-Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc, CoreCoord self, const NiuConfig& cfg)
-    : sc_core::sc_module(name), eq_(eq), noc_(noc), self_(self), cfg_(cfg),
+Niu::Niu(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc, CoreCoord self,
+         const NiuConfig& cfg)
+    : sc_core::sc_module(name),
+      eq_(eq),
+      noc_(noc),
+      self_(self),
+      cfg_(cfg),
       inject_(eq, std::string(this->name()) + ".inject",
               BandwidthServerConfig{cfg.injectBytesPerNs, cfg.chunkBytes, unsigned(cfg.classWeights.size() + 1)},
               makePolicy(cfg)),
-      classFreeAt_(cfg.classWeights.size() + 1, 0), laneLast_(cfg.classWeights.size() + 1) {
+      classFreeAt_(cfg.classWeights.size() + 1, 0),
+      laneLast_(cfg.classWeights.size() + 1) {
     if (cfg_.classNames.size() != cfg_.classWeights.size())
         throw std::invalid_argument(std::string(this->name()) + ": class names and weights differ in length");
 }
@@ -99,8 +105,8 @@ void Niu::injectPackets(unsigned cls, Transfer* t, CoreCoord to, void (Niu::*arr
     for (std::uint32_t k = 0; k < t->packets; ++k) {
         // Packets of one class leave in order, so the packet that starts is
         // always the next one and the one that finishes the oldest.
-        inject_.submit(cls, double(packetBytes(t, k)) + header, [this, t] { packetStarts(t); },
-                       [this, t] { packetLeft(t); });
+        inject_.submit(
+            cls, double(packetBytes(t, k)) + header, [this, t] { packetStarts(t); }, [this, t] { packetLeft(t); });
     }
 }
 
@@ -159,7 +165,9 @@ Tick Niu::pathLatency(CoreCoord to) const {
     return l;
 }
 
-Tick Niu::leavesAt(const Transfer* t) const { return now() + (t->injectStart - t->serverStart) + t->holdExtra; }
+Tick Niu::leavesAt(const Transfer* t) const {
+    return now() + (t->injectStart - t->serverStart) + t->holdExtra;
+}
 
 void Niu::packetGone(Transfer* t) {
     if (!t->counters) return;
@@ -279,32 +287,32 @@ void Niu::start(Transfer* t) {
         case Transfer::Read: {
             // The request is one header-only packet.
             const double header = noc_.config().headerBytes;
-            inject_.submit(t->cls, header,
-                           [this, t] { t->packetTail = enterNoc(t, t->cls, t->remote, noc_.config().headerBytes); },
-                           [this, t] {
-                               const Tick gone = leavesAt(t);
-                               const Tick arrival =
-                                   std::max(t->packetTail, gone + pathLatency(t->remote));
-                               Niu* target = endpoint(t->remote);
-                               target->expect(arrival, ActivityLog::Other);  // reads its memory
-                               eq_.at(arrival, [target, t] { target->serveRead(t); });
-                               if (gone <= now()) {
-                                   packetGone(t);
-                               } else {
-                                   expect(gone, ActivityLog::Other);
-                                   eq_.at(gone, [this, t] {
-                                       arrived(ActivityLog::Other);
-                                       packetGone(t);
-                                   });
-                               }
-                           });
+            inject_.submit(
+                t->cls, header,
+                [this, t] { t->packetTail = enterNoc(t, t->cls, t->remote, noc_.config().headerBytes); },
+                [this, t] {
+                    const Tick gone = leavesAt(t);
+                    const Tick arrival = std::max(t->packetTail, gone + pathLatency(t->remote));
+                    Niu* target = endpoint(t->remote);
+                    target->expect(arrival, ActivityLog::Other);  // reads its memory
+                    eq_.at(arrival, [target, t] { target->serveRead(t); });
+                    if (gone <= now()) {
+                        packetGone(t);
+                    } else {
+                        expect(gone, ActivityLog::Other);
+                        eq_.at(gone, [this, t] {
+                            arrived(ActivityLog::Other);
+                            packetGone(t);
+                        });
+                    }
+                });
             break;
         }
     }
 }
 
 Niu::Transfer* Niu::newWrite(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes, bool posted,
-                            NocCounters* counters, unsigned trid) {
+                             NocCounters* counters, unsigned trid) {
     Transfer* t = allocate();
     t->kind = Transfer::Write;
     t->posted = posted;

@@ -63,8 +63,8 @@ namespace cclsim {
 /// Outstanding-transaction counters of one kernel on one NoC (tt-metal keeps
 /// them per RISC). The NIU updates them and calls `onChange`.
 struct NocCounters {
-    std::uint64_t writesIssued = 0;    ///< all writes (posted and non-posted)
-    std::uint64_t writesFlushed = 0;   ///< writes whose data has left the source L1
+    std::uint64_t writesIssued = 0;   ///< all writes (posted and non-posted)
+    std::uint64_t writesFlushed = 0;  ///< writes whose data has left the source L1
     std::uint64_t nonpostedIssued = 0;
     std::uint64_t nonpostedAcked = 0;
     std::uint64_t readsIssued = 0;
@@ -101,7 +101,8 @@ class Niu : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<Niu> mem{"mem"};
 
-    Niu(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc, CoreCoord self, const NiuConfig& cfg);
+    Niu(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc, CoreCoord self,
+        const NiuConfig& cfg);
     Niu(const Niu&) = delete;
     Niu& operator=(const Niu&) = delete;
 
@@ -163,23 +164,23 @@ private:
         std::uint32_t localAddr = 0;
         std::uint32_t bytes = 0;
         std::uint32_t addend = 0;
-        bool inlineData = false;    ///< data carried in the command (no source read)
-        bool fused = false;         ///< apply an increment at (fusedDst, fusedAddr) on landing
+        bool inlineData = false;  ///< data carried in the command (no source read)
+        bool fused = false;       ///< apply an increment at (fusedDst, fusedAddr) on landing
         std::uint8_t trid = kNoTrid;
         CoreCoord fusedDst;
         std::uint64_t fusedAddr = 0;
         std::uint32_t fusedAddend = 0;
         NocCounters* counters = nullptr;
-        Tick injectStart = 0;       ///< start of the NoC packet being injected
-        std::uint32_t packets = 0;  ///< NoC packets of the transfer
-        std::uint32_t injected = 0; ///< packets that have left the source
-        Tick lastArrival = 0;       ///< arrival of the latest packet so far
-        Tick packetTail = 0;        ///< when the packet being injected clears its path
-        Tick serverStart = 0;       ///< when the injection port started the packet
-        Tick holdExtra = 0;         ///< how much later than its last byte the packet leaves (blocked head)
+        Tick injectStart = 0;        ///< start of the NoC packet being injected
+        std::uint32_t packets = 0;   ///< NoC packets of the transfer
+        std::uint32_t injected = 0;  ///< packets that have left the source
+        Tick lastArrival = 0;        ///< arrival of the latest packet so far
+        Tick packetTail = 0;         ///< when the packet being injected clears its path
+        Tick serverStart = 0;        ///< when the injection port started the packet
+        Tick holdExtra = 0;          ///< how much later than its last byte the packet leaves (blocked head)
         // Injection in progress (see injectPackets).
         std::uint8_t injectClass = 0;
-        bool snapshot = false;      ///< read the source bytes as the first packet starts
+        bool snapshot = false;  ///< read the source bytes as the first packet starts
         CoreCoord injectTo;
         void (Niu::*arrived)(Transfer*) = nullptr;
         Payload data;
@@ -240,14 +241,14 @@ private:
     tlm::tlm_generic_payload gp_;
     std::vector<TraceSignal> queued_;
     std::uint64_t memoryBytes_ = 0;
-    unsigned deferred_ = 0;  ///< commands waiting on the calendar for their issue tick
+    unsigned deferred_ = 0;          ///< commands waiting on the calendar for their issue tick
     std::vector<Tick> classFreeAt_;  ///< per injection class: when its last packet leaves the source
     struct LaneLast {
         CoreCoord dst{0xff, 0xff};
         Tick tail = 0;
     };
     std::vector<LaneLast> laneLast_;  ///< per injection class: its latest booking (ordering check)
-    Tick nextAccept_ = 0;            ///< (target) when the endpoint accepts its next read request
+    Tick nextAccept_ = 0;             ///< (target) when the endpoint accepts its next read request
     ActivityLog* activity_ = nullptr;
     ForeignTarget* foreign_ = nullptr;
     void retire(Tick t, ActivityLog::Kind k) {

@@ -93,11 +93,23 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     };
     unsigned x = src.x, y = src.y;
     if (id() == 0) {
-        while (x != dst.x) { use(linkIndex(x, y, X), dur); x = (x + 1) % gx; }
-        while (y != dst.y) { use(linkIndex(x, y, Y), dur); y = (y + 1) % gy; }
+        while (x != dst.x) {
+            use(linkIndex(x, y, X), dur);
+            x = (x + 1) % gx;
+        }
+        while (y != dst.y) {
+            use(linkIndex(x, y, Y), dur);
+            y = (y + 1) % gy;
+        }
     } else {
-        while (y != dst.y) { use(linkIndex(x, y, Y), dur); y = (y + gy - 1) % gy; }
-        while (x != dst.x) { use(linkIndex(x, y, X), dur); x = (x + gx - 1) % gx; }
+        while (y != dst.y) {
+            use(linkIndex(x, y, Y), dur);
+            y = (y + gy - 1) % gy;
+        }
+        while (x != dst.x) {
+            use(linkIndex(x, y, X), dur);
+            x = (x + gx - 1) % gx;
+        }
     }
     // The ejection port (at the endpoint's absorption rate): the tail is
     // absorbed when it has crossed it. A packet that was injected slowly

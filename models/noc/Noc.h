@@ -66,9 +66,9 @@ private:
     struct alignas(64) Link {
         std::vector<Busy> busy;  ///< sorted by start; [head, end) may still matter
         std::size_t head = 0;
-        Tick maxEnd = 0;         ///< latest end of any booking
-        Tick maxDur = 0;         ///< longest booking (bounds the scan start)
-        double bytes = 0;        ///< wire bytes that crossed it (utilisation)
+        Tick maxEnd = 0;   ///< latest end of any booking
+        Tick maxDur = 0;   ///< longest booking (bounds the scan start)
+        double bytes = 0;  ///< wire bytes that crossed it (utilisation)
     };
     /// Start of the first gap of `dur` at or after `earliest` on `link`,
     /// ignoring the other lanes of the same source port; books it.

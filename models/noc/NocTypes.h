@@ -29,7 +29,9 @@ inline std::uint64_t encode(unsigned x, unsigned y, std::uint64_t local) {
 inline CoreCoord coord(std::uint64_t a) {
     return CoreCoord{std::uint8_t((a >> kLocalBits) & 0x3f), std::uint8_t((a >> (kLocalBits + kCoordBits)) & 0x3f)};
 }
-inline std::uint64_t local(std::uint64_t a) { return a & kLocalMask; }
+inline std::uint64_t local(std::uint64_t a) {
+    return a & kLocalMask;
+}
 }  // namespace nocaddr
 
 /// Resolved NoC timing parameters (see platforms/arch/*.yaml for the sources).
@@ -39,8 +41,8 @@ struct NocConfig {
     double linkBytesPerNs = 32.0;  ///< per link and direction
     Tick hopLatency = 10 * kTicksPerNs;
     Tick startupLatency = 30 * kTicksPerNs;  ///< NIU to first router and ejection
-    std::uint32_t maxPacketBytes = 8192;      ///< NoC burst: a packet holds a link while it passes
-    std::uint32_t headerBytes = 32;           ///< one header flit per packet
+    std::uint32_t maxPacketBytes = 8192;     ///< NoC burst: a packet holds a link while it passes
+    std::uint32_t headerBytes = 32;          ///< one header flit per packet
     /// Bytes of a packet the routers of one hop can park while its head is
     /// blocked further on (wormhole flow control): a blocked packet holds its
     /// source until the rest of it fits into the buffers behind the block.

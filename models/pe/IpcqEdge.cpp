@@ -40,9 +40,9 @@ void IpcqEdge::onSend(std::uint64_t seq, std::uint64_t payloadHash, std::uint32_
 
 void IpcqEdge::onHeadArrival(std::uint32_t head) {
     if (head != std::uint32_t(arrivals_ + 1))
-        violated("I2", fmt::format("peer_head_cache went from {} to {} (must grow by one per arrival)", arrivals_, head));
-    if (head > sends_)
-        violated("I5", fmt::format("peer_head_cache {} but only {} slots were sent", head, sends_));
+        violated("I2",
+                 fmt::format("peer_head_cache went from {} to {} (must grow by one per arrival)", arrivals_, head));
+    if (head > sends_) violated("I5", fmt::format("peer_head_cache {} but only {} slots were sent", head, sends_));
     if (head - consumed_ > nSlots_)
         violated("I1", fmt::format("arrival {} overwrote an unconsumed slot ({} consumed, {} slots)", head, consumed_,
                                    nSlots_));

@@ -2,9 +2,10 @@
 
 namespace cclsim {
 
-PeCore::PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, CoreCoord coord, NocInterconnect& noc0,
-               NocInterconnect& noc1, const PeCoreConfig& cfg)
-    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs), dma("pe_dma", eq, noc0, noc1, coord, cfg.dma),
+PeCore::PeCore(const sc_core::sc_module_name& name, EventQueue& eq, unsigned chipId, CoreCoord coord,
+               NocInterconnect& noc0, NocInterconnect& noc1, const PeCoreConfig& cfg)
+    : ProgrammableCore(name, eq, chipId, coord, cfg.l1, cfg.costs),
+      dma("pe_dma", eq, noc0, noc1, coord, cfg.dma),
       ipcq("pe_ipcq", l1, chipId, coord, cfg.ipcq) {
     dma.niu(0).mem.bind(l1.socket);
     dma.niu(1).mem.bind(l1.socket);

@@ -2,7 +2,9 @@
 
 namespace cclsim {
 
-const char* dmaVcName(DmaVc vc) { return vc == DmaVc::Comm ? "vc_comm" : "vc_compute"; }
+const char* dmaVcName(DmaVc vc) {
+    return vc == DmaVc::Comm ? "vc_comm" : "vc_compute";
+}
 
 namespace {
 NiuConfig niuConfig(const PeDmaConfig& c) {
@@ -16,9 +18,10 @@ NiuConfig niuConfig(const PeDmaConfig& c) {
 }
 }  // namespace
 
-PeDma::PeDma(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc0, NocInterconnect& noc1, CoreCoord self,
-             const PeDmaConfig& cfg)
-    : sc_core::sc_module(name), cfg_(cfg),
+PeDma::PeDma(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc0, NocInterconnect& noc1,
+             CoreCoord self, const PeDmaConfig& cfg)
+    : sc_core::sc_module(name),
+      cfg_(cfg),
       niu0_(std::make_unique<Niu>("noc0", eq, noc0, self, niuConfig(cfg))),
       niu1_(std::make_unique<Niu>("noc1", eq, noc1, self, niuConfig(cfg))) {}
 

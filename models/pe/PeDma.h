@@ -34,8 +34,8 @@ struct PeDmaConfig {
 
 class PeDma : public sc_core::sc_module {
 public:
-    PeDma(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc0, NocInterconnect& noc1, CoreCoord self,
-          const PeDmaConfig& cfg);
+    PeDma(const sc_core::sc_module_name& name, EventQueue& eq, NocInterconnect& noc0, NocInterconnect& noc1,
+          CoreCoord self, const PeDmaConfig& cfg);
     PeDma(const PeDma&) = delete;
     PeDma& operator=(const PeDma&) = delete;
 

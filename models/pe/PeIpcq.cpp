@@ -11,10 +11,13 @@ namespace {
 constexpr const char* kDirNames[kIpcqDirs] = {"N", "S", "E", "W", "parent", "child_left", "child_right"};
 }
 
-const char* ipcqDirName(IpcqDir d) { return kDirNames[unsigned(d)]; }
+const char* ipcqDirName(IpcqDir d) {
+    return kDirNames[unsigned(d)];
+}
 
 const TraceEnum& ipcqWaitTraceEnum() {
-    static const TraceEnum e{"ipcq_wait", std::vector<std::string>(std::begin(kIpcqWaitNames), std::end(kIpcqWaitNames))};
+    static const TraceEnum e{"ipcq_wait",
+                             std::vector<std::string>(std::begin(kIpcqWaitNames), std::end(kIpcqWaitNames))};
     return e;
 }
 
@@ -51,7 +54,9 @@ PeIpcq::PeIpcq(const sc_core::sc_module_name& name, L1Memory& l1, unsigned chip,
     watch_.owner = this;
 }
 
-PeIpcq::~PeIpcq() { l1_.unwatchAll(&watch_); }
+PeIpcq::~PeIpcq() {
+    l1_.unwatchAll(&watch_);
+}
 
 void PeIpcq::install(unsigned rank, const IpcqQueuePair& q) {
     if (rank_ >= 0 && unsigned(rank_) != rank)
@@ -74,8 +79,9 @@ IpcqQueuePair& PeIpcq::queue(IpcqDir d, const char* api) {
     if (!q) {
         std::string have;
         for (IpcqDir x : directions()) have += std::string(have.empty() ? "" : ", ") + ipcqDirName(x);
-        CCLSIM_ERROR(name(), "IpcqInvalidDirection: {} on rank {} in direction {}, which is not installed (installed: {})",
-                     api, rank_, ipcqDirName(d), have.empty() ? "none" : have);
+        CCLSIM_ERROR(name(),
+                     "IpcqInvalidDirection: {} on rank {} in direction {}, which is not installed (installed: {})", api,
+                     rank_, ipcqDirName(d), have.empty() ? "none" : have);
     }
     return *q;
 }
@@ -106,7 +112,8 @@ std::uint64_t PeIpcq::received(IpcqQueuePair& q, std::uint32_t nbytes, std::uint
 
 void PeIpcq::emitFastCredit(IpcqQueuePair& q, Tick at) {
     const IpcqCreditWire w = q.creditWire;
-    if (!w.eq || !w.l1) CCLSIM_ERROR(name(), "rank {} {}: no fast-path credit wire installed", rank_, ipcqDirName(q.direction));
+    if (!w.eq || !w.l1)
+        CCLSIM_ERROR(name(), "rank {} {}: no fast-path credit wire installed", rank_, ipcqDirName(q.direction));
     if (w.activity) w.activity->expect(at, ActivityLog::L1Write);
     w.eq->at(at, [w] {
         if (w.activity) w.activity->arrived(now(), ActivityLog::L1Write);
@@ -137,10 +144,11 @@ std::string PeIpcq::pointerDump() const {
     for (unsigned d = 0; d < kIpcqDirs; ++d) {
         if (!queues_[d]) continue;
         const IpcqQueuePair& q = *queues_[d];
-        out += fmt::format("    rank {:3} {:<11} my_head {:6} my_tail {:6} peer_head_cache {:6} peer_tail_cache {:6}  "
-                           "(peer rank {}, {} slots, {})\n",
-                           rank_, ipcqDirName(q.direction), q.my_head, q.my_tail, peerHeadCache(q.direction),
-                           peerTailCache(q.direction), q.peer.rank, q.peer.n_slots, bufferKindName(q.self.buffer_kind));
+        out += fmt::format(
+            "    rank {:3} {:<11} my_head {:6} my_tail {:6} peer_head_cache {:6} peer_tail_cache {:6}  "
+            "(peer rank {}, {} slots, {})\n",
+            rank_, ipcqDirName(q.direction), q.my_head, q.my_tail, peerHeadCache(q.direction),
+            peerTailCache(q.direction), q.peer.rank, q.peer.n_slots, bufferKindName(q.self.buffer_kind));
     }
     return out;
 }

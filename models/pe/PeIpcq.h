@@ -39,8 +39,8 @@
 #include <systemc>
 
 #include <array>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,24 +63,22 @@ std::optional<BufferKind> parseBufferKind(const std::string& s);
 struct PeIpcqConfig {
     static constexpr std::uint32_t kRegisterBytes = kIpcqDirs * 2 * 16;
     std::uint32_t registerBase = 0x18000;  ///< peer_head_cache / peer_tail_cache words
-    Tick opCost = 12 * kTicksPerNs;         ///< control-plane work of one send or recv
-    Tick wakeCost = 20 * kTicksPerNs;       ///< sleep-mode wake-up
+    Tick opCost = 12 * kTicksPerNs;        ///< control-plane work of one send or recv
+    Tick wakeCost = 20 * kTicksPerNs;      ///< sleep-mode wake-up
 };
 
 /// A rank's rx ring as its senders see it (ADR D2.5 IpcqEndpoint).
 struct IpcqEndpoint {
     unsigned rank = 0;
     unsigned chip = 0;
-    CoreCoord core;                  ///< the PE that owns the ring
+    CoreCoord core;  ///< the PE that owns the ring
     BufferKind buffer_kind = BufferKind::Tcm;
-    CoreCoord memory;                ///< NoC endpoint of the memory holding it (the core itself for tcm)
-    std::uint64_t rx_base = 0;       ///< local address of slot 0 in that memory
+    CoreCoord memory;           ///< NoC endpoint of the memory holding it (the core itself for tcm)
+    std::uint64_t rx_base = 0;  ///< local address of slot 0 in that memory
     std::uint32_t n_slots = 0;
     std::uint32_t slot_size = 0;
     std::uint64_t slotAddr(std::uint64_t seq) const { return rx_base + (seq % n_slots) * std::uint64_t(slot_size); }
-    std::uint64_t slotNocAddr(std::uint64_t seq) const {
-        return nocaddr::encode(memory.x, memory.y, slotAddr(seq));
-    }
+    std::uint64_t slotNocAddr(std::uint64_t seq) const { return nocaddr::encode(memory.x, memory.y, slotAddr(seq)); }
 };
 
 class IpcqEdge;
@@ -91,37 +89,37 @@ enum class CreditMode : std::uint8_t { FastPath, Fabric };
 struct IpcqPolicy {
     Backpressure backpressure = Backpressure::Sleep;
     CreditMode credit = CreditMode::FastPath;
-    bool strict = false;          ///< strict_validation (F2)
-    std::FILE* trace = nullptr;   ///< CCL trace: one line per send / recv
+    bool strict = false;         ///< strict_validation (F2)
+    std::FILE* trace = nullptr;  ///< CCL trace: one line per send / recv
 };
 
 /// The fast-path credit wire to a sender (ADR D9: a dedicated channel outside
 /// vc_comm contention): increments the sender's peer_tail_cache register.
 struct IpcqCreditWire {
     EventQueue* eq = nullptr;
-    L1Memory* l1 = nullptr;            ///< the sender core's L1
-    ActivityLog* activity = nullptr;   ///< ... and its activity log (the write is scheduled)
-    std::uint32_t reg = 0;             ///< its peer_tail_cache word
+    L1Memory* l1 = nullptr;           ///< the sender core's L1
+    ActivityLog* activity = nullptr;  ///< ... and its activity log (the write is scheduled)
+    std::uint32_t reg = 0;            ///< its peer_tail_cache word
 };
 
 /// One direction of a rank (ADR D2 IpcqQueuePair).
 struct IpcqQueuePair {
     IpcqDir direction = IpcqDir::E;
-    bool canSend = true;           ///< false: receive-only (ring_1d_unidir's implied W)
-    IpcqEndpoint peer;             ///< the peer's rx ring our sends land in
-    IpcqEndpoint self;             ///< our rx ring
-    std::uint64_t peerHeadReg = 0; ///< NoC address of the peer's peer_head_cache for our sends
-    std::uint64_t peerTailReg = 0; ///< NoC address of the peer's peer_tail_cache our credits increment
-    std::uint64_t my_head = 0;     ///< slots sent
-    std::uint64_t my_tail = 0;     ///< slots received
-    bool crossChip = false;        ///< sends (and fabric-mode credits) travel over the fabric
+    bool canSend = true;            ///< false: receive-only (ring_1d_unidir's implied W)
+    IpcqEndpoint peer;              ///< the peer's rx ring our sends land in
+    IpcqEndpoint self;              ///< our rx ring
+    std::uint64_t peerHeadReg = 0;  ///< NoC address of the peer's peer_head_cache for our sends
+    std::uint64_t peerTailReg = 0;  ///< NoC address of the peer's peer_tail_cache our credits increment
+    std::uint64_t my_head = 0;      ///< slots sent
+    std::uint64_t my_tail = 0;      ///< slots received
+    bool crossChip = false;         ///< sends (and fabric-mode credits) travel over the fabric
     /// Opaque words for the firmware API: fabric connection and header
     /// templates (route to the peer) for data and for credits.
     std::vector<std::uint32_t> txConnection, txHeader, creditConnection, creditHeader;
-    Tick creditLatency = 0;        ///< fast-path credit: path latency to the peer
-    IpcqCreditWire creditWire;     ///< fast-path credit channel to the peer
-    IpcqEdge* tx = nullptr;        ///< checker of our sends (shared with the peer)
-    IpcqEdge* rx = nullptr;        ///< checker of the peer's sends to us
+    Tick creditLatency = 0;     ///< fast-path credit: path latency to the peer
+    IpcqCreditWire creditWire;  ///< fast-path credit channel to the peer
+    IpcqEdge* tx = nullptr;     ///< checker of our sends (shared with the peer)
+    IpcqEdge* rx = nullptr;     ///< checker of the peer's sends to us
 };
 
 /// What a kernel blocked in an IPCQ call waits for (deadlock diagnosis).
@@ -138,8 +136,7 @@ const TraceEnum& ipcqDirTraceEnum();
 
 class PeIpcq : public sc_core::sc_module {
 public:
-    PeIpcq(const sc_core::sc_module_name& name, L1Memory& l1, unsigned chip, CoreCoord self,
-           const PeIpcqConfig& cfg);
+    PeIpcq(const sc_core::sc_module_name& name, L1Memory& l1, unsigned chip, CoreCoord self, const PeIpcqConfig& cfg);
     PeIpcq(const PeIpcq&) = delete;
     PeIpcq& operator=(const PeIpcq&) = delete;
     ~PeIpcq() override;

@@ -22,7 +22,9 @@ void ForeignTarget::passThrough(int /*id*/, tlm::tlm_generic_payload& gp, sc_cor
     socket->b_transport(gp, delay);
 }
 
-unsigned ForeignTarget::passThroughDbg(int /*id*/, tlm::tlm_generic_payload& gp) { return socket->transport_dbg(gp); }
+unsigned ForeignTarget::passThroughDbg(int /*id*/, tlm::tlm_generic_payload& gp) {
+    return socket->transport_dbg(gp);
+}
 
 // ---- timed accesses -----------------------------------------------------------
 
@@ -37,7 +39,8 @@ void ForeignTarget::write(Tick at, std::uint64_t addr, const Payload& p, Done do
         job->bytes = p.frags[0].bytes;
     } else {
         job->bytes.assign(p.size, 0);
-        for (const Payload::Fragment& f : p.frags) std::memcpy(job->bytes.data() + f.offset, f.bytes.data(), f.bytes.size());
+        for (const Payload::Fragment& f : p.frags)
+            std::memcpy(job->bytes.data() + f.offset, f.bytes.data(), f.bytes.size());
     }
     job->done = std::move(done);
     submit(std::move(job));
@@ -140,8 +143,8 @@ Tick ForeignTarget::transport(tlm::tlm_command cmd, std::uint64_t addr, std::uin
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(gp, delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE)
-        CCLSIM_ERROR(name(), "{} {} of {} bytes at 0x{:x} failed: {}", model_, cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
-                     n, addr, gp.get_response_string());
+        CCLSIM_ERROR(name(), "{} {} of {} bytes at 0x{:x} failed: {}", model_,
+                     cmd == tlm::TLM_READ_COMMAND ? "read" : "write", n, addr, gp.get_response_string());
     return scNow() + delay.value();
 }
 
@@ -157,7 +160,8 @@ void ForeignTarget::debugRead(std::uint64_t addr, std::uint64_t n, std::uint8_t*
     gp.set_streaming_width(std::uint32_t(n));
     const unsigned got = socket->transport_dbg(gp);
     if (got != n)
-        CCLSIM_ERROR(name(), "{} answered a debug read of {} bytes at 0x{:x} with {} bytes: cclsim reads a foreign "
+        CCLSIM_ERROR(name(),
+                     "{} answered a debug read of {} bytes at 0x{:x} with {} bytes: cclsim reads a foreign "
                      "memory's contents through transport_dbg (host loads and checks, a core's own loads), so the "
                      "model must implement it",
                      model_, n, addr, got);
@@ -173,7 +177,8 @@ void ForeignTarget::debugWrite(std::uint64_t addr, std::uint64_t n, const std::u
     gp.set_streaming_width(std::uint32_t(n));
     const unsigned got = socket->transport_dbg(gp);
     if (got != n)
-        CCLSIM_ERROR(name(), "{} answered a debug write of {} bytes at 0x{:x} with {} bytes: cclsim writes a foreign "
+        CCLSIM_ERROR(name(),
+                     "{} answered a debug write of {} bytes at 0x{:x} with {} bytes: cclsim writes a foreign "
                      "memory through transport_dbg (host loads, a core's own stores), so the model must implement it",
                      model_, n, addr, got);
 }

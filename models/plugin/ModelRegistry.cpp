@@ -2,8 +2,9 @@
 
 #include "models/common/Report.h"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
+
+#include <dlfcn.h>
 
 namespace cclsim {
 
@@ -21,9 +22,10 @@ void ModelRegistry::loadLibrary(const std::string& path) {
     using Entry = void (*)(ModelRegistry&);
     auto entry = reinterpret_cast<Entry>(dlsym(h, CCLSIM_PLUGIN_ENTRY_SYMBOL));
     if (!entry)
-        throw ConfigError(fmt::format("model library {}: it has no entry point {} (define it with "
-                                      "CCLSIM_PLUGIN_ENTRY from models/plugin/ModelRegistry.h)",
-                                      path, CCLSIM_PLUGIN_ENTRY_SYMBOL));
+        throw ConfigError(
+            fmt::format("model library {}: it has no entry point {} (define it with "
+                        "CCLSIM_PLUGIN_ENTRY from models/plugin/ModelRegistry.h)",
+                        path, CCLSIM_PLUGIN_ENTRY_SYMBOL));
     libraries_[path] = h;  // kept loaded until exit: its modules live in the platform
     entry(*this);
 }

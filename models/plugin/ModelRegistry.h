@@ -41,9 +41,9 @@ using TargetSocketBase = tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport
 
 /// What cclsim asks a memory factory to build.
 struct MemoryModelSpec {
-    std::string role;        ///< "dram", "sram", "worker_l1" or "eth_l1"
-    std::string name;        ///< a unique module name to give it (sc_module_name)
-    unsigned chip = 0;       ///< the chip it belongs to
+    std::string role;             ///< "dram", "sram", "worker_l1" or "eth_l1"
+    std::string name;             ///< a unique module name to give it (sc_module_name)
+    unsigned chip = 0;            ///< the chip it belongs to
     std::uint64_t sizeBytes = 0;  ///< it serves addresses [0, sizeBytes)
     /// The `params:` map of its `models:` entry, values as written (strings).
     std::map<std::string, std::string> params;

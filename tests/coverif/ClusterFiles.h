@@ -14,7 +14,8 @@ namespace cclsim::test {
 /// `ring`), one link per neighbour pair on channels 0 <-> 1; written to a
 /// temp file of this process whose path is returned.
 inline std::string writeChainDescriptor(const std::string& name, unsigned n, bool ring) {
-    const std::string path = std::string(::testing::TempDir()) + "cclsim_" + name + "_" + std::to_string(getpid()) + ".yaml";
+    const std::string path =
+        std::string(::testing::TempDir()) + "cclsim_" + name + "_" + std::to_string(getpid()) + ".yaml";
     std::ofstream os(path);
     os << "name: " << name << "\narch: " << CCLSIM_SOURCE_DIR << "/platforms/arch/wormhole_b0.yaml\nchips:\n";
     for (unsigned c = 0; c < n; ++c) os << "  - {id: " << c << ", location: [" << c << ", 0, 0, 0], pcie: true}\n";

@@ -38,7 +38,9 @@ inline nlohmann::json runGalaxy(const std::vector<std::string>& args, int expect
     return runBoard("galaxy", args, expected);
 }
 
-inline double result(const nlohmann::json& rep, const char* key) { return rep.at("results").at(key).get<double>(); }
+inline double result(const nlohmann::json& rep, const char* key) {
+    return rep.at("results").at(key).get<double>();
+}
 
 /// |value - target| <= tolerance * target
 #define EXPECT_WITHIN_PCT(value, target, pct) \

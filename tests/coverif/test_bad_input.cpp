@@ -1,7 +1,7 @@
 // Bad input: a clear error naming what and where, a non-zero exit, never a hang.
 #include "firmware/api/eth_dataflow_api.h"
-#include "host/edm/EdmBuilder.h"
 #include "firmware/microbench/microbench_kernels.h"
+#include "host/edm/EdmBuilder.h"
 #include "models/common/Report.h"
 #include "runtime/Runtime.h"
 #include "tests/coverif/CoverifHelpers.h"
@@ -26,11 +26,13 @@ std::string writeTemp(const std::string& name, const std::string& text) {
 const char* kArch = CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0.yaml";
 
 std::string cluster(const std::string& links, const std::string& extra = "") {
-    return std::string("name: test\narch: ") + kArch +
-           "\nchips:\n  - {id: 0, pcie: true}\n  - {id: 1}\nlinks:\n" + links + extra;
+    return std::string("name: test\narch: ") + kArch + "\nchips:\n  - {id: 0, pcie: true}\n  - {id: 1}\nlinks:\n" +
+           links + extra;
 }
 
-std::string errorOf(const nlohmann::json& rep) { return rep.value("error", std::string()); }
+std::string errorOf(const nlohmann::json& rep) {
+    return rep.value("error", std::string());
+}
 
 /// Elaborate the N300 platform and run hand-written kernels on it.
 struct Bench {
@@ -99,7 +101,8 @@ TEST(BadInput, KernelOnDispatchLinkRefused) {
     Bench b;
     const CoreCoord dispatchEth = b.desc.arch.ethCores[8];  // chip 0 channel 8 carries dispatch
     try {
-        b.rt.program(0).createKernel("user", [] {}, dispatchEth, KernelConfig{});
+        b.rt.program(0).createKernel(
+            "user", [] {}, dispatchEth, KernelConfig{});
         FAIL() << "a user kernel on the dispatch link's core must be refused";
     } catch (const ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("reserved for dispatch"), std::string::npos) << e.what();
@@ -110,27 +113,27 @@ TEST(BadInput, MisalignedEthSendReportsCoreTimeValues) {
     Bench b;
     b.rt.setDispatchTime(1, 1000 * kTicksPerNs);
     // The word-address form cannot express a misaligned address: send bytes instead.
-    b.rt.program(1).createKernel("misaligned_bytes", [] { fw::eth_send_bytes(0x1A818, 0x1A810, 32, 32); }, b.userEth1,
-                                 KernelConfig{});
+    b.rt.program(1).createKernel(
+        "misaligned_bytes", [] { fw::eth_send_bytes(0x1A818, 0x1A810, 32, 32); }, b.userEth1, KernelConfig{});
     try {
         b.rt.run();
         FAIL() << "a misaligned send must stop the simulation";
     } catch (const std::exception& e) {
         const std::string m = e.what();
-        EXPECT_NE(m.find("n300.chip1.eth1"), std::string::npos) << m;     // the core
+        EXPECT_NE(m.find("n300.chip1.eth1"), std::string::npos) << m;  // the core
         // The simulated time: the kernel's start, after chip 1's dispatch from its enqueue at 1000 ns.
         const Tick start = b.rt.launchTime(1);
         EXPECT_GT(start, 1000 * kTicksPerNs);
         EXPECT_NE(m.find(fmt::format("at {:.3f} ns", ticksToNs(start))), std::string::npos) << m;
-        EXPECT_NE(m.find("src=0x1a818"), std::string::npos) << m;         // the values
+        EXPECT_NE(m.find("src=0x1a818"), std::string::npos) << m;  // the values
         EXPECT_NE(m.find("16 B aligned"), std::string::npos) << m;
     }
 }
 
 TEST(BadInput, EthSendOutsideKernelRegion) {
     Bench b;
-    b.rt.program(0).createKernel("reserved", [] { fw::eth_send_packet(0, 0x100 >> 4, 0x1A810 >> 4, 1); }, b.userEth0,
-                                 KernelConfig{});
+    b.rt.program(0).createKernel(
+        "reserved", [] { fw::eth_send_packet(0, 0x100 >> 4, 0x1A810 >> 4, 1); }, b.userEth0, KernelConfig{});
     try {
         b.rt.run();
         FAIL() << "a send from the reserved firmware region must stop the simulation";
@@ -164,8 +167,8 @@ TEST(BadInput, DeadlockIsReportedNotHung) {
         Program& p = b.rt.program(chip);
         const std::uint32_t tx = p.allocateL1(core, 32, 16), rx = p.allocateL1(core, 32, 16);
         const std::uint32_t res = p.allocateL1(core, 16, 16);
-        KernelHandle k = p.createKernel(master ? "ping_master" : "ping_responder",
-                                        fw::microbench::eth_ping_kernel_main, core, KernelConfig{});
+        KernelHandle k = p.createKernel(master ? "ping_master" : "ping_responder", fw::microbench::eth_ping_kernel_main,
+                                        core, KernelConfig{});
         p.setRuntimeArgs(k, {master ? 1u : 0u, samples, 16, tx, rx, res, base, fw::microbench::kArgsEndMarker});
     };
     ping(0, b.userEth0, true, 5);
@@ -212,9 +215,9 @@ TEST(BadInput, EdmPeersWithDifferentBuffersPerChannel) {
     } catch (const ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("have 2 and 3 buffers per channel"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(edm::EdmBuilder(b.rt.program(0), b.desc.arch.ethCores[8], edm::TerminationMode::MESSAGE_COUNT_REACHED,
-                                 1, 0),
-                 ConfigError);
+    EXPECT_THROW(
+        edm::EdmBuilder(b.rt.program(0), b.desc.arch.ethCores[8], edm::TerminationMode::MESSAGE_COUNT_REACHED, 1, 0),
+        ConfigError);
     EXPECT_THROW(edm::EdmBuilder(b.rt.program(0), b.desc.arch.ethCores[8], edm::TerminationMode::MESSAGE_COUNT_REACHED,
                                  1, edm::kMaxBuffersPerChannel + 1),
                  ConfigError);

@@ -17,10 +17,14 @@ namespace {
 
 const std::string kBin = CCLSIM_N300_BIN;
 
-int run(const std::string& args) { return cclsim::test::runExitCode(kBin, args); }
+int run(const std::string& args) {
+    return cclsim::test::runExitCode(kBin, args);
+}
 using cclsim::test::slurp;
 
-std::string tmp(const std::string& name) { return std::string(::testing::TempDir()) + "cclsim_cli_" + name; }
+std::string tmp(const std::string& name) {
+    return std::string(::testing::TempDir()) + "cclsim_cli_" + name;
+}
 
 }  // namespace
 
@@ -111,27 +115,28 @@ TEST(BoardCli, VcdSignalsAndDeterminism) {
     }
     EXPECT_GT(changes, 100u);
     for (const char* expected : {
-             "n300.chip0.eth9.eth.tx_busy",                // link direction busy/idle
-             "n300.chip0.eth9.eth.tx_inflight_bytes",      // bytes in flight
-             "n300.chip0.eth9.eth.tx_cmd_q0_depth",        // tx command queues
+             "n300.chip0.eth9.eth.tx_busy",            // link direction busy/idle
+             "n300.chip0.eth9.eth.tx_inflight_bytes",  // bytes in flight
+             "n300.chip0.eth9.eth.tx_cmd_q0_depth",    // tx command queues
              "n300.chip0.eth9.eth.tx_cmd_q1_depth",
-             "n300.chip1.eth1.eth.tx_busy",                // the other direction
-             "n300.chip0.eth9.erisc.ch0_state",            // EDM channel states
+             "n300.chip1.eth1.eth.tx_busy",      // the other direction
+             "n300.chip0.eth9.erisc.ch0_state",  // EDM channel states
              "n300.chip1.eth1.erisc.ch3_state",
-             "n300.chip0.eth9.edm_ch0_tx_sem",             // semaphores the kernels use
+             "n300.chip0.eth9.edm_ch0_tx_sem",  // semaphores the kernels use
              "n300.chip0.w1_1.edm_tx_sem",
              "n300.chip0.w1_1.pe_dma.noc0_vc_comm_bytes",  // PE_DMA per-VC occupancy
              "n300.chip0.w1_1.pe_dma.noc0_vc_compute_bytes",
-             "n300.chip0.eth9.erisc.waypoint",             // a waypoint per kernel
+             "n300.chip0.eth9.erisc.waypoint",  // a waypoint per kernel
              "n300.chip0.w1_1.brisc.waypoint",
          })
         EXPECT_TRUE(names.count(expected)) << "missing signal " << expected;
 
     const std::string gtkw = slurp(tmp("edm.gtkw"));
     EXPECT_NE(gtkw.find("[dumpfile]"), std::string::npos);
-    EXPECT_NE(gtkw.find("-n300.chip0"), std::string::npos);        // a group per chip
-    EXPECT_NE(gtkw.find("-n300.chip0.eth9"), std::string::npos);   // and per core
-    EXPECT_NE(gtkw.find("@820\n+{eth9/erisc/waypoint} n300.chip0.eth9.erisc.waypoint"), std::string::npos);  // waypoints as ASCII
+    EXPECT_NE(gtkw.find("-n300.chip0"), std::string::npos);       // a group per chip
+    EXPECT_NE(gtkw.find("-n300.chip0.eth9"), std::string::npos);  // and per core
+    EXPECT_NE(gtkw.find("@820\n+{eth9/erisc/waypoint} n300.chip0.eth9.erisc.waypoint"),
+              std::string::npos);  // waypoints as ASCII
 
     const std::string again = tmp("edm2.vcd");
     ASSERT_EQ(run(args + again), 0);

@@ -51,8 +51,7 @@ std::vector<std::string> linkAssignments(const std::vector<unsigned>& order) {
     while (true) {
         std::set<std::tuple<unsigned, unsigned, unsigned>> used;
         bool ok = true;
-        for (std::size_t i = 0; i < h && ok; ++i)
-            ok = used.insert({order[i], order[(i + 1) % h], pick[i]}).second;
+        for (std::size_t i = 0; i < h && ok; ++i) ok = used.insert({order[i], order[(i + 1) % h], pick[i]}).second;
         if (ok) {
             std::string s;
             for (unsigned p : pick) s += (s.empty() ? "" : ",") + std::to_string(p);
@@ -122,9 +121,7 @@ TEST(CalibrationT3000, RingPingLinksOption) {
     EXPECT_EQ(rep["params"]["links"], nlohmann::json::array({0, 0, 0, 0, 0, 0, 0, 1}));
 }
 TEST(CalibrationT3000, RingPingLinksErrors) {
-    auto err = [](const std::vector<std::string>& args) {
-        return runT3000(args, 3)["error"].get<std::string>();
-    };
+    auto err = [](const std::vector<std::string>& args) { return runT3000(args, 3)["error"].get<std::string>(); };
     EXPECT_NE(err({"ring_ping", "--hops", "8", "--links", "0,0,1,0,0,0,0,0"}).find("hop 2 (5 -> 1) asks for link 1"),
               std::string::npos);
     EXPECT_NE(err({"ring_ping", "--hops", "8", "--links", "0,0"}).find("--links has 2 entries"), std::string::npos);
@@ -186,8 +183,8 @@ TEST(DramBandwidth, Gddr6WriteAggregate) {
 // (--arch) and moves more than the GDDR6 chip with the same readers; the NoC
 // around the DRAM columns, not the memory, limits it.
 TEST(DramBandwidth, HbmVariantExceedsGddr6) {
-    const auto rep = runT3000({"dram_bandwidth", "--bytes", "33554432", "--arch",
-                               CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0_hbm.yaml"});
+    const auto rep = runT3000(
+        {"dram_bandwidth", "--bytes", "33554432", "--arch", CCLSIM_SOURCE_DIR "/platforms/arch/wormhole_b0_hbm.yaml"});
     EXPECT_EQ(result(rep, "peak_GBps"), 576.0);
     EXPECT_GT(result(rep, "GBps"), 1.2 * 190.0);
 }

@@ -25,8 +25,8 @@ nlohmann::json t3000(const std::string& args) {
     const std::string json = std::string(::testing::TempDir()) + "cclsim_timing_" + std::to_string(getpid()) + "_" +
                              std::to_string(n++) + ".json";
     // The EDM implementation unless the test names one.
-    const bool collective = args.rfind("all_", 0) == 0 || args.rfind("reduce_scatter", 0) == 0 ||
-                            args.rfind("broadcast", 0) == 0;
+    const bool collective =
+        args.rfind("all_", 0) == 0 || args.rfind("reduce_scatter", 0) == 0 || args.rfind("broadcast", 0) == 0;
     const std::string impl = collective && args.find("--impl") == std::string::npos ? " --impl edm" : "";
     const int st =
         std::system((kBin + " " + args + impl + " --no-data --quiet --json " + json + " > /dev/null 2>&1").c_str());
@@ -37,10 +37,14 @@ nlohmann::json t3000(const std::string& args) {
     return nlohmann::json::parse(ss.str());
 }
 
-double busbw(const std::string& args) { return t3000(args)["busbw_GBps"].get<double>(); }
+double busbw(const std::string& args) {
+    return t3000(args)["busbw_GBps"].get<double>();
+}
 
 /// Payload GB/s one link direction carries with P-byte EDM packets.
-double framingLimit(double p) { return 12.5 * p / (p + 50.0 * std::ceil(p / 1500.0)); }
+double framingLimit(double p) {
+    return 12.5 * p / (p + 50.0 * std::ceil(p / 1500.0));
+}
 
 }  // namespace
 
@@ -114,7 +118,8 @@ TEST(CollectiveTiming, FabricBusbwRisesSaturatesAndStaysUnderTheLinks) {
 }
 
 TEST(CollectiveTiming, FabricRingBeatsLineAndReduceScatterUsesBothDirections) {
-    EXPECT_GT(busbw("all_gather --impl fabric --size 16M"), busbw("all_gather --impl fabric --size 16M --topology line"));
+    EXPECT_GT(busbw("all_gather --impl fabric --size 16M"),
+              busbw("all_gather --impl fabric --size 16M --topology line"));
     EXPECT_GT(busbw("reduce_scatter --impl fabric --size 16M"),
               busbw("reduce_scatter --impl fabric --size 16M --topology line"));
     // The ring reduce-scatter sends half of every block each way round: both
@@ -128,7 +133,8 @@ TEST(CollectiveTiming, FabricRingBeatsLineAndReduceScatterUsesBothDirections) {
 // worker fills the next one while earlier ones are in flight.
 TEST(CollectiveTiming, MoreEdmBuffersRaiseChannelBandwidth) {
     auto channel = [](int buffers) {
-        const auto rep = t3000("edm_stream --packets 128 --packet 4096 --channels 1 --buffers " + std::to_string(buffers));
+        const auto rep =
+            t3000("edm_stream --packets 128 --packet 4096 --channels 1 --buffers " + std::to_string(buffers));
         return rep["results"]["payload_GBps_per_direction"].get<double>();
     };
     const double one = channel(1), two = channel(2), four = channel(4);

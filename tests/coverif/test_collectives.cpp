@@ -31,9 +31,9 @@ void expectExact(const nlohmann::json& rep, std::uint64_t outputPagesPerRank, st
     EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
     EXPECT_EQ(r["wrong_elements"], 0u);
     EXPECT_EQ(r["output_elements"].get<std::uint64_t>() * elementBytes(r), outputPagesPerRank * pageBytes);
-    EXPECT_EQ(r["elements_checked"].get<std::uint64_t>(),
-              r["output_elements"].get<std::uint64_t>() * r["n_chips"].get<std::uint64_t>() *
-                  r["groups"].get<std::uint64_t>());
+    EXPECT_EQ(r["elements_checked"].get<std::uint64_t>(), r["output_elements"].get<std::uint64_t>() *
+                                                              r["n_chips"].get<std::uint64_t>() *
+                                                              r["groups"].get<std::uint64_t>());
     EXPECT_GT(r["sim_time_us"].get<double>(), 0.0);
 }
 
@@ -70,9 +70,9 @@ class CollectiveExact : public ::testing::TestWithParam<Case> {};
 TEST_P(CollectiveExact, MatchesGolden) {
     const Case& c = GetParam();
     const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * c.n;
-    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(c.n),
-                               "--dtype", c.dtype, "--size", std::to_string(pages * 2048), "--packet", "6144",
-                               "--workers", "2"});
+    const auto rep =
+        runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(c.n), "--dtype", c.dtype,
+                  "--size", std::to_string(pages * 2048), "--packet", "6144", "--workers", "2"});
     expectExact(rep, outputPages(c.op, pages, c.n));
     EXPECT_EQ(rep["n_chips"], c.n);
     EXPECT_EQ(rep["topology"], c.topology);
@@ -108,22 +108,23 @@ TEST_P(CollectiveEdmSlots, MatchesGolden) {
     const SlotCase& c = GetParam();
     const unsigned n = c.topology == "ring" ? 8 : 4;
     const std::uint64_t pages = c.op == "broadcast" ? 13 : 13ull * n;
-    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(n),
-                               "--size", std::to_string(pages * 2048), "--packet", "4096", "--workers", "2",
-                               "--edm-buffers", std::to_string(c.buffers)});
+    const auto rep = runT3000({c.op, "--impl", "edm", "--topology", c.topology, "--chips", std::to_string(n), "--size",
+                               std::to_string(pages * 2048), "--packet", "4096", "--workers", "2", "--edm-buffers",
+                               std::to_string(c.buffers)});
     expectExact(rep, outputPages(c.op, pages, n));
     EXPECT_EQ(rep["results"]["edm_buffers_per_channel"], c.buffers);
 }
-INSTANTIATE_TEST_SUITE_P(T3000, CollectiveEdmSlots, ::testing::ValuesIn([] {
-                             std::vector<SlotCase> out;
-                             for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"})
-                                 for (const char* topo : {"ring", "line"})
-                                     for (unsigned b : {1u, 3u}) out.push_back(SlotCase{op, topo, b});
-                             return out;
-                         }()),
-                         [](const ::testing::TestParamInfo<SlotCase>& i) {
-                             return fmt::format("{}_{}_{}buffers", i.param.op, i.param.topology, i.param.buffers);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    T3000, CollectiveEdmSlots, ::testing::ValuesIn([] {
+        std::vector<SlotCase> out;
+        for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"})
+            for (const char* topo : {"ring", "line"})
+                for (unsigned b : {1u, 3u}) out.push_back(SlotCase{op, topo, b});
+        return out;
+    }()),
+    [](const ::testing::TestParamInfo<SlotCase>& i) {
+        return fmt::format("{}_{}_{}buffers", i.param.op, i.param.topology, i.param.buffers);
+    });
 
 // ---- variants on T3000 --------------------------------------------------------
 
@@ -133,8 +134,8 @@ TEST(CollectiveVariants, TwoLinksPerHopOnInterBoardRing) {
 }
 
 TEST(CollectiveVariants, AllReduceTwoLinksThreeWorkersFp32) {
-    expectExact(runT3000({"all_reduce", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--workers", "3", "--dtype", "fp32",
-                          "--size", "200K"}),
+    expectExact(runT3000({"all_reduce", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--workers", "3",
+                          "--dtype", "fp32", "--size", "200K"}),
                 100);
 }
 
@@ -171,8 +172,8 @@ TEST(CollectiveVariants, AllGatherDim1InterleavesRows) {
 }
 
 TEST(CollectiveVariants, AllGatherDim1OnALine) {
-    expectExact(runT3000({"all_gather", "--impl", "edm", "--dim", "1", "--row-pages", "1", "--topology", "line", "--chips", "4",
-                          "--size", "104K"}),
+    expectExact(runT3000({"all_gather", "--impl", "edm", "--dim", "1", "--row-pages", "1", "--topology", "line",
+                          "--chips", "4", "--size", "104K"}),
                 52);
 }
 
@@ -222,21 +223,27 @@ class GalaxyRing : public ::testing::TestWithParam<std::string> {};
 TEST_P(GalaxyRing, ThirtyTwoChipsExact) {
     const std::string op = GetParam();
     const std::uint64_t pages = op == "broadcast" ? 13 : 3 * 32;
-    expectExact(runGalaxy({op, "--impl", "edm", "--size", std::to_string(pages * 2048), "--workers", "2"}), outputPages(op, pages, 32));
+    expectExact(runGalaxy({op, "--impl", "edm", "--size", std::to_string(pages * 2048), "--workers", "2"}),
+                outputPages(op, pages, 32));
 }
 INSTANTIATE_TEST_SUITE_P(Galaxy, GalaxyRing,
                          ::testing::Values("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"));
 
 TEST(GalaxyMesh, RowLinesFourLinks) {
-    expectExact(runGalaxy({"all_gather", "--impl", "edm", "--axis", "row", "--topology", "line", "--links", "4", "--size", "48K"}), 24);
+    expectExact(runGalaxy({"all_gather", "--impl", "edm", "--axis", "row", "--topology", "line", "--links", "4",
+                           "--size", "48K"}),
+                24);
 }
 
 TEST(GalaxyMesh, ColumnRingsOnTheTorus) {
-    expectExact(runGalaxy({"all_reduce", "--impl", "edm", "--axis", "col", "--torus", "--links", "2", "--size", "24K"}), 12);
+    expectExact(runGalaxy({"all_reduce", "--impl", "edm", "--axis", "col", "--torus", "--links", "2", "--size", "24K"}),
+                12);
 }
 
 TEST(GalaxyMesh, RowRingsOnTheTorusReduceScatter) {
-    expectExact(runGalaxy({"reduce_scatter", "--impl", "edm", "--axis", "row", "--torus", "--size", "48K", "--dtype", "fp32"}), 3);
+    expectExact(
+        runGalaxy({"reduce_scatter", "--impl", "edm", "--axis", "row", "--torus", "--size", "48K", "--dtype", "fp32"}),
+        3);
 }
 
 // ---- bad input -------------------------------------------------------------------
@@ -259,7 +266,8 @@ TEST(CollectiveBadInput, EdmBuffersBeyondTheEthernetL1) {
 TEST(CollectiveBadInput, SizeNotWholeElements) {
     expectConfigError(runT3000({"broadcast", "--impl", "edm", "--size", "1001", "--dtype", "fp32"}, 3),
                       "--size 1001 B is not a whole number of 4-byte fp32 elements");
-    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--size", "24"}, 3), "is not 8 replicas x a whole number");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--size", "24"}, 3),
+                      "is not 8 replicas x a whole number");
 }
 
 TEST(CollectiveBadInput, AllToAllFirstDimensionIsTheReplicas) {
@@ -289,12 +297,14 @@ TEST(CollectiveBadInput, RingWithoutWraparound) {
 }
 
 TEST(CollectiveBadInput, MoreLinksThanTheBoardHas) {
-    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--links", "2"}, 3), "has 1 user link(s) but --links is 2");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--links", "2"}, 3),
+                      "has 1 user link(s) but --links is 2");
 }
 
 TEST(CollectiveBadInput, MoreWorkersThanTheChipHas) {
-    expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--workers", "8"}, 3),
-                      "worker cores of chip");
+    expectConfigError(
+        runT3000({"all_reduce", "--impl", "edm", "--order", "0,1,2,3", "--links", "2", "--workers", "8"}, 3),
+        "worker cores of chip");
 }
 
 TEST(CollectiveBadInput, PacketLargerThanEdmMemory) {
@@ -302,7 +312,9 @@ TEST(CollectiveBadInput, PacketLargerThanEdmMemory) {
 }
 
 TEST(CollectiveBadInput, OrderNotConnected) {
-    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--order", "0,1,6", "--topology", "line", "--size", "6K"}, 3), "not connected");
+    expectConfigError(
+        runT3000({"all_gather", "--impl", "edm", "--order", "0,1,6", "--topology", "line", "--size", "6K"}, 3),
+        "not connected");
 }
 
 TEST(CollectiveBadInput, TensorLargerThanMemory) {
@@ -310,7 +322,8 @@ TEST(CollectiveBadInput, TensorLargerThanMemory) {
 }
 
 TEST(CollectiveBadInput, MethodThatDoesNotFit) {
-    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--method", "broadcast"}, 3), "applies to reduce_scatter and all_reduce");
+    expectConfigError(runT3000({"all_gather", "--impl", "edm", "--method", "broadcast"}, 3),
+                      "applies to reduce_scatter and all_reduce");
     expectConfigError(runT3000({"all_gather", "--impl", "edm", "--topology", "line", "--method", "clockwise_ring"}, 3),
                       "a line of chips has one method");
     expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--bidir", "off", "--method", "clockwise_ring"}, 3),
@@ -327,7 +340,6 @@ TEST(CollectiveBadInput, AxisOnABoardWithoutMesh) {
 
 // ---- user-written cluster descriptors ----------------------------------------------
 
-
 TEST(UserCluster, ThreeChipRing) {
     const std::string file = writeChainDescriptor("ring3", 3, true);
     const auto rep = runT3000({"all_reduce", "--impl", "edm", "--cluster", file, "--size", "78K"});
@@ -338,7 +350,8 @@ TEST(UserCluster, ThreeChipRing) {
 
 TEST(UserCluster, FiveChipLine) {
     const std::string file = writeChainDescriptor("line5", 5, false);
-    expectExact(runT3000({"reduce_scatter", "--impl", "edm", "--cluster", file, "--topology", "line", "--size", "130K"}), 13);
+    expectExact(
+        runT3000({"reduce_scatter", "--impl", "edm", "--cluster", file, "--topology", "line", "--size", "130K"}), 13);
 }
 
 TEST(UserCluster, LineIsNotARing) {

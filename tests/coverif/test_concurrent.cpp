@@ -22,7 +22,8 @@ std::map<std::pair<unsigned, unsigned>, double> bytesOf(const nlohmann::json& re
     for (const auto& l : rep["results"]["links"]) {
         const auto key = std::make_pair(l["from_chip"].get<unsigned>(), l["from_chan"].get<unsigned>());
         for (const auto& s : l["streams"])
-            if (s["stream"] == stream && s["payload_bytes"].get<double>() > 0) out[key] = s["payload_bytes"].get<double>();
+            if (s["stream"] == stream && s["payload_bytes"].get<double>() > 0)
+                out[key] = s["payload_bytes"].get<double>();
     }
     return out;
 }
@@ -111,11 +112,12 @@ std::pair<int, std::string> runText(const std::string& args) {
 }
 
 TEST(Concurrent, OverlappingCoresAreRefused) {
-    const auto [code, text] =
-        runText("concurrent --op \"all_gather --size 64K --cores 0-15\" --op \"reduce_scatter --size 64K --cores 8-23\"");
+    const auto [code, text] = runText(
+        "concurrent --op \"all_gather --size 64K --cores 0-15\" --op \"reduce_scatter --size 64K --cores 8-23\"");
     EXPECT_EQ(code, 3) << text;
-    EXPECT_NE(text.find("--op 2 'reduce_scatter --size 64K --cores 8-23': --cores 8-23 overlaps the cores 0-15 of --op 1"),
-              std::string::npos)
+    EXPECT_NE(
+        text.find("--op 2 'reduce_scatter --size 64K --cores 8-23': --cores 8-23 overlaps the cores 0-15 of --op 1"),
+        std::string::npos)
         << text;
 }
 

@@ -10,9 +10,15 @@ namespace {
 
 using cclsim::test::runBinary;
 
-nlohmann::json n300(const std::string& args) { return runBinary(CCLSIM_N300_BIN, args); }
-nlohmann::json t3000(const std::string& args) { return runBinary(CCLSIM_T3000_BIN, args); }
-double result(const nlohmann::json& rep, const char* key) { return rep.at("results").at(key).get<double>(); }
+nlohmann::json n300(const std::string& args) {
+    return runBinary(CCLSIM_N300_BIN, args);
+}
+nlohmann::json t3000(const std::string& args) {
+    return runBinary(CCLSIM_T3000_BIN, args);
+}
+double result(const nlohmann::json& rep, const char* key) {
+    return rep.at("results").at(key).get<double>();
+}
 
 }  // namespace
 

@@ -11,8 +11,8 @@ TEST(EdmStream, MessageCountBytesExact) {
 }
 
 TEST(EdmStream, WorkerInitiatedBytesExact) {
-    const auto rep = runN300({"edm_stream", "--packets", "50", "--packet", "2048", "--channels", "3", "--termination",
-                              "worker_initiated"});
+    const auto rep = runN300(
+        {"edm_stream", "--packets", "50", "--packet", "2048", "--channels", "3", "--termination", "worker_initiated"});
     EXPECT_EQ(rep["data_check"], "pass");
     EXPECT_EQ(result(rep, "bytes_checked"), 50.0 * 2048 * 3);
 }
@@ -48,8 +48,8 @@ TEST(EdmStream, ManyChannelsApproachLineRate) {
 // and both EDMs walk the slots in the same order; a packet count that is not
 // a multiple of the slot count ends part-way round the ring.
 TEST(EdmStream, MultiSlotBidirectionalBytesExact) {
-    const auto rep = runN300({"edm_stream", "--packets", "41", "--packet", "2048", "--channels", "2", "--buffers", "3",
-                              "--bidir"});
+    const auto rep =
+        runN300({"edm_stream", "--packets", "41", "--packet", "2048", "--channels", "2", "--buffers", "3", "--bidir"});
     EXPECT_EQ(rep["data_check"], "pass");
     EXPECT_EQ(result(rep, "bytes_checked"), 2 * 41.0 * 2048 * 2);
     EXPECT_EQ(result(rep, "buffers_per_channel"), 3.0);
@@ -64,8 +64,8 @@ TEST(EdmStream, MultiSlotWorkerInitiatedBytesExact) {
 
 // A late receiver: the sender may fill every slot, then waits for the dones.
 TEST(EdmStream, MultiSlotSkewedStartBytesExact) {
-    const auto rep = runN300({"edm_stream", "--packets", "20", "--channels", "1", "--buffers", "4", "--start",
-                              "1:30000"});
+    const auto rep =
+        runN300({"edm_stream", "--packets", "20", "--channels", "1", "--buffers", "4", "--start", "1:30000"});
     EXPECT_EQ(rep["data_check"], "pass");
     EXPECT_GT(rep["sim_time_ns"].get<double>(), 30000.0);
 }

@@ -38,7 +38,6 @@ TEST(FabricCalibration, FusedWriteAndIncrementPerHop) {
     EXPECT_WITHIN_PCT(result(rep, "per_hop_ns"), 770.0, 5);
 }
 
-
 // Round trips grow with hops; a hop's cost varies with the NoC distance
 // between the two Ethernet cores it forwards between on each chip.
 TEST(FabricCalibration, RoundTripGrowsWithHops) {
@@ -52,16 +51,12 @@ TEST(FabricCalibration, RoundTripGrowsWithHops) {
     }
 }
 
-
 TEST(FabricPing, GalaxyTorus) {
     const auto rep = runGalaxy({"--torus", "fabric_ping", "--samples", "3", "--fabric", "torus"});
     EXPECT_EQ(rep["results"]["topology"], "torus");
     EXPECT_EQ(rep["results"]["planes"], 4);
     EXPECT_GT(result(rep, "per_hop_ns"), 700.0);
 }
-
-
-
 
 // All-to-all with every command and reads: every message arrives in order
 // with its bytes, every read reply is right, and nothing deadlocks.
@@ -71,16 +66,15 @@ TEST(FabricTraffic, RingWithReads) {
     EXPECT_EQ(rep["results"]["reads"], 8 * 7 * 4);
 }
 
-
 TEST(FabricTraffic, GalaxyTorusWithReads) {
     const auto rep = runGalaxy({"--torus", "fabric_traffic", "--fabric", "torus", "--messages", "4", "--reads", "2"});
     EXPECT_EQ(rep["data_check"], "pass");
 }
 
 TEST(FabricTraffic, GalaxyRingOf32) {
-    EXPECT_EQ(runGalaxy({"fabric_traffic", "--fabric", "ring", "--messages", "4", "--reads", "1"})["data_check"], "pass");
+    EXPECT_EQ(runGalaxy({"fabric_traffic", "--fabric", "ring", "--messages", "4", "--reads", "1"})["data_check"],
+              "pass");
 }
-
 
 // Without bubble flow control a loaded ring deadlocks (what the routers'
 // injection rule prevents); the report names the routers.
@@ -89,13 +83,15 @@ TEST(FabricTraffic, RingDeadlocksWithoutBubbleFlowControl) {
     std::string arch = cclsim::test::readText(cclsim::test::sourcePath("platforms/arch/wormhole_b0.yaml"));
     arch = std::regex_replace(arch, std::regex("bubble_flow_control: true"), "bubble_flow_control: false");
     const std::string file = dir.write("no_bubble.yaml", arch);
-    const auto rep = runT3000({"--arch", file, "fabric_traffic", "--fabric", "ring", "--messages", "16", "--reads",
-                               "0", "--max-bytes", "2048"},
+    const auto rep = runT3000({"--arch", file, "fabric_traffic", "--fabric", "ring", "--messages", "16", "--reads", "0",
+                               "--max-bytes", "2048"},
                               5);
     EXPECT_NE(rep["error"].get<std::string>().find("fabric_router"), std::string::npos);
 }
 
-std::string errorOf(const nlohmann::json& rep) { return rep.value("error", std::string()); }
+std::string errorOf(const nlohmann::json& rep) {
+    return rep.value("error", std::string());
+}
 
 TEST(FabricBadInput, TooManyHops) {
     EXPECT_NE(errorOf(runT3000({"fabric_ping", "--hops", "9"}, 3)).find("reaches 7 hop"), std::string::npos);
@@ -110,8 +106,7 @@ TEST(FabricBadInput, PayloadLargerThanASlot) {
     EXPECT_NE(errorOf(runT3000({"fabric_ping", "--packet", "8192"}, 3)).find("largest payload"), std::string::npos);
 }
 TEST(FabricBadInput, UnlinkedNeighbours) {
-    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--order", "0,2"}, 3)).find("no user Ethernet link"),
-              std::string::npos);
+    EXPECT_NE(errorOf(runT3000({"fabric_ping", "--order", "0,2"}, 3)).find("no user Ethernet link"), std::string::npos);
 }
 TEST(FabricBadInput, RingOfTwo) {
     EXPECT_NE(errorOf(runT3000({"fabric_traffic", "--fabric", "ring", "--order", "0,1"}, 3)).find("three chips"),

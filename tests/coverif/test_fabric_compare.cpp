@@ -8,10 +8,18 @@
 using cclsim::test::runBinary;
 
 namespace {
-nlohmann::json t3000(const std::string& args, int expected = 0) { return runBinary(CCLSIM_T3000_BIN, args, expected); }
-nlohmann::json galaxy(const std::string& args, int expected = 0) { return runBinary(CCLSIM_GALAXY_BIN, args, expected); }
-nlohmann::json n300(const std::string& args, int expected = 0) { return runBinary(CCLSIM_N300_BIN, args, expected); }
-double r(const nlohmann::json& rep, const char* key) { return rep["results"][key].get<double>(); }
+nlohmann::json t3000(const std::string& args, int expected = 0) {
+    return runBinary(CCLSIM_T3000_BIN, args, expected);
+}
+nlohmann::json galaxy(const std::string& args, int expected = 0) {
+    return runBinary(CCLSIM_GALAXY_BIN, args, expected);
+}
+nlohmann::json n300(const std::string& args, int expected = 0) {
+    return runBinary(CCLSIM_N300_BIN, args, expected);
+}
+double r(const nlohmann::json& rep, const char* key) {
+    return rep["results"][key].get<double>();
+}
 }  // namespace
 
 // tt-metal: 780-800 ns per hop on a ring, several 10s of ns more than a line

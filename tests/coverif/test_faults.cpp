@@ -29,7 +29,8 @@ const std::string kGalaxy = CCLSIM_GALAXY_BIN;
 const std::string kT3000 = CCLSIM_T3000_BIN;
 
 void expectContains(const std::string& text, std::initializer_list<std::string> parts) {
-    for (const std::string& p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
+    for (const std::string& p : parts)
+        EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
 }
 
 std::string plan(const std::string& tag, const std::string& faults) {
@@ -162,7 +163,8 @@ TEST(Faults, AnOpThatFinishesWithWrongDataAfterADropIsLostToTheFault) {
     // The fabric's payload of a dropped packet never lands, but the op still
     // finishes: the data check catches it and the faults explain it (exit 6,
     // not a bare data-check failure).
-    const std::string p = plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 24.859, packets: 2}\n");
+    const std::string p =
+        plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 24.859, packets: 2}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " all_reduce --size 256K --impl fabric", 6);
     EXPECT_EQ(rep["data_check"], "fail");
     expectContains(rep["fault_diagnosis"]["data"].get<std::string>(), {"differs from the golden reference"});
@@ -173,7 +175,8 @@ TEST(Faults, FirmwareThatTripsOverADroppedPacketIsLostToTheFault) {
     // Dropped fabric packets whose counter update still arrives leave stale
     // headers in the router's slots: its assertion stops the run, and the
     // faults explain it (exit 6, not a simulation error).
-    const std::string p = plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 17.449, packets: 3}\n");
+    const std::string p =
+        plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 17.449, packets: 3}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " all_gather --size 64K --impl fabric", 6);
     expectContains(rep["fault_diagnosis"]["blocked"].get<std::string>(), {"firmware stopped at", "fabric router"});
     expectContains(rep["fault_diagnosis"]["links"].get<std::string>(), {"lost 3 message(s)"});
@@ -182,7 +185,8 @@ TEST(Faults, FirmwareThatTripsOverADroppedPacketIsLostToTheFault) {
 TEST(Faults, ARetrainKeepsTheOrderOfFramesOnTheLink) {
     // A short command behind a held one must not land first: the IPCQ
     // invariant checker (data before its head update) watches every slot.
-    const std::string p = plan("order", "  - {kind: retrain, link: {chip: 2, channel: 9}, at_us: 30.164, duration_us: 8.952}\n");
+    const std::string p =
+        plan("order", "  - {kind: retrain, link: {chip: 2, channel: 9}, at_us: 30.164, duration_us: 8.952}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " ipcq_allreduce --size 256K", 0);
     EXPECT_EQ(rep["data_check"], "pass");
 }

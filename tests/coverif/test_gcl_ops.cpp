@@ -33,9 +33,9 @@ void expectExact(const nlohmann::json& rep, const std::string& what) {
     const auto& r = rep["results"];
     EXPECT_EQ(rep["data_check"], "pass") << what;
     EXPECT_EQ(r["wrong_elements"], 0u) << what;
-    EXPECT_EQ(r["elements_checked"].get<std::uint64_t>(),
-              r["output_elements"].get<std::uint64_t>() * r["n_chips"].get<std::uint64_t>() *
-                  r["groups"].get<std::uint64_t>())
+    EXPECT_EQ(r["elements_checked"].get<std::uint64_t>(), r["output_elements"].get<std::uint64_t>() *
+                                                              r["n_chips"].get<std::uint64_t>() *
+                                                              r["groups"].get<std::uint64_t>())
         << what;
 }
 
@@ -125,9 +125,9 @@ TEST_P(Method, ExactOnOddAndEvenRings) {
             // fp32 with 256 B pages: 4 pages per fracture and a ragged end, so the
             // bidirectional pair splits pages both ways.
             const std::uint64_t count = std::string(op) == "all_to_all" ? 70ull * n : 64ull * n * 4 + 13;
-            const std::string args = fmt::format("{} {} --method {} --impl edm --dtype fp32 --page-bytes 256 --count {}{}",
-                                                 op, replicas(n), m, count,
-                                                 std::string(op) == "broadcast" ? " --root 1" : "");
+            const std::string args =
+                fmt::format("{} {} --method {} --impl edm --dtype fp32 --page-bytes 256 --count {}{}", op, replicas(n),
+                            m, count, std::string(op) == "broadcast" ? " --root 1" : "");
             expectExact(runBinary(kT3000, args), args);
         }
 }
@@ -238,7 +238,8 @@ TEST(GclTables, AllGatherAllToAllBroadcastReduceScatter) {
     for (const auto& o : runWithInputs(kT3000, "broadcast --chips 4 --dtype int32 --root 0", a2a_in, "t_bc"))
         EXPECT_EQ(o, a2a_in[0]);
     // ReduceScatter x, y, z on 2 replicas: op(x0,x1), op(y0,y1) | op(z0,z1), 0.
-    const auto rs = runWithInputs(kT3000, "reduce_scatter --chips 2 --dtype fp32", {{1.5, 2.5, 3.5}, {10, 20, 30}}, "t_rs");
+    const auto rs =
+        runWithInputs(kT3000, "reduce_scatter --chips 2 --dtype fp32", {{1.5, 2.5, 3.5}, {10, 20, 30}}, "t_rs");
     EXPECT_EQ(rs[0], (nlohmann::json{11.5, 22.5}));
     EXPECT_EQ(rs[1], (nlohmann::json{33.5, 0.0}));
 }
@@ -333,30 +334,30 @@ TEST(GclInputs, NpyDirectoryRoundTrip) {
 // ---- --impl fabric (tt-metal's all_gather_async structure) ------------------------------------------
 
 TEST(FabricImpl, EveryOpExactOnEveryTopology) {
-    for (const char* args : {"all_gather --impl fabric --count 1001 --dtype fp32",        // 8-ring, W = 2
-                             "all_gather --impl fabric --size 4M --workers 4",            // a mux per router
-                             "all_gather --impl fabric --chips 4 --topology line --size 1M",
-                             "all_gather --impl fabric --chips 2 --size 64K",
-                             "all_gather --impl fabric --dim 1 --row-pages 3 --size 192K",
-                             "reduce_scatter --impl fabric --count 100003 --dtype fp32",
-                             "reduce_scatter --impl fabric --size 2M --workers 3 --op max",
-                             "reduce_scatter --impl fabric --chips 4 --topology line --count 5555 --dtype fp16",
-                             "reduce_scatter --impl fabric --chips 2 --size 64K",
-                             "all_reduce --impl fabric --size 1M --dtype bf16",
-                             "all_reduce --impl fabric --chips 8 --topology line --size 256K --op mean",
-                             "all_reduce --impl fabric --page-bytes 1024 --count 33333 --dtype int64",
-                             "all_to_all --impl fabric --size 1M",
-                             "all_to_all --impl fabric --chips 4 --topology line --count 4004 --dtype int32",
-                             "broadcast --impl fabric --root 3 --size 100K",
-                             "broadcast --impl fabric --chips 4 --topology line --root 2 --count 777"}) {
+    for (const char* args :
+         {"all_gather --impl fabric --count 1001 --dtype fp32",  // 8-ring, W = 2
+          "all_gather --impl fabric --size 4M --workers 4",      // a mux per router
+          "all_gather --impl fabric --chips 4 --topology line --size 1M",
+          "all_gather --impl fabric --chips 2 --size 64K", "all_gather --impl fabric --dim 1 --row-pages 3 --size 192K",
+          "reduce_scatter --impl fabric --count 100003 --dtype fp32",
+          "reduce_scatter --impl fabric --size 2M --workers 3 --op max",
+          "reduce_scatter --impl fabric --chips 4 --topology line --count 5555 --dtype fp16",
+          "reduce_scatter --impl fabric --chips 2 --size 64K", "all_reduce --impl fabric --size 1M --dtype bf16",
+          "all_reduce --impl fabric --chips 8 --topology line --size 256K --op mean",
+          "all_reduce --impl fabric --page-bytes 1024 --count 33333 --dtype int64",
+          "all_to_all --impl fabric --size 1M",
+          "all_to_all --impl fabric --chips 4 --topology line --count 4004 --dtype int32",
+          "broadcast --impl fabric --root 3 --size 100K",
+          "broadcast --impl fabric --chips 4 --topology line --root 2 --count 777"}) {
         const auto rep = runBinary(kT3000, args);
         expectExact(rep, args);
         EXPECT_EQ(rep["results"]["impl"], "fabric") << args;
     }
     const std::string ring5 = writeChainDescriptor("ring5f", 5, true);
     for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"})
-        expectExact(runBinary(kT3000, std::string(op) + " --impl fabric --cluster " + ring5 + " --count 995 --dtype int32"),
-                    std::string(op) + " odd ring");
+        expectExact(
+            runBinary(kT3000, std::string(op) + " --impl fabric --cluster " + ring5 + " --count 995 --dtype int32"),
+            std::string(op) + " odd ring");
     expectExact(runBinary(kGalaxy, "all_gather --impl fabric --size 96K --links 1"), "galaxy ring");
     expectExact(runBinary(kGalaxy, "all_reduce --impl fabric --size 192K"), "galaxy ring, 4 links");
     expectExact(runBinary(kGalaxy, "all_gather --impl fabric --axis row --topology line --size 48K"), "galaxy rows");
@@ -374,7 +375,8 @@ TEST(FabricImpl, WorkerRuleAndLinks) {
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 1M --no-data")["results"]["workers"], 2);
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 16M --no-data")["results"]["workers"], 4);
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 128M --no-data")["results"]["workers"], 8);
-    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 8M --no-data --chips 4 --topology line")["results"]["workers"], 8);
+    EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 8M --no-data --chips 4 --topology line")["results"]["workers"],
+              8);
     // --links default: the fewest user links of any hop.
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 64K --no-data")["results"]["links"], 1);
     EXPECT_EQ(runBinary(kT3000, "all_gather --order 0,1,2,3 --size 64K --no-data")["results"]["links"], 2);

@@ -32,8 +32,8 @@ std::string firstDifference(const std::string& a, const std::string& b) {
         const bool ga = bool(std::getline(ia, la)), gb = bool(std::getline(ib, lb));
         if (!ga && !gb) return "identical";
         if (ga != gb || la != lb)
-            return "line " + std::to_string(n) + ": golden '" + (gb ? lb : "<end>") + "' vs run '" + (ga ? la : "<end>") +
-                   "'";
+            return "line " + std::to_string(n) + ": golden '" + (gb ? lb : "<end>") + "' vs run '" +
+                   (ga ? la : "<end>") + "'";
     }
 }
 
@@ -53,12 +53,20 @@ void checkGolden(const std::string& name, const std::string& args) {
                              << firstDifference(run, want);
 }
 
-TEST(GoldenTraces, EthPing) { checkGolden("n300_eth_ping", "eth_ping"); }
+TEST(GoldenTraces, EthPing) {
+    checkGolden("n300_eth_ping", "eth_ping");
+}
 
-TEST(GoldenTraces, FabricAllGather) { checkGolden("n300_all_gather_fabric_16K", "all_gather --size 16K"); }
+TEST(GoldenTraces, FabricAllGather) {
+    checkGolden("n300_all_gather_fabric_16K", "all_gather --size 16K");
+}
 
-TEST(GoldenTraces, EdmAllGather) { checkGolden("n300_all_gather_edm_16K", "all_gather --impl edm --size 16K"); }
+TEST(GoldenTraces, EdmAllGather) {
+    checkGolden("n300_all_gather_edm_16K", "all_gather --impl edm --size 16K");
+}
 
-TEST(GoldenTraces, IpcqSendRecv) { checkGolden("n300_ipcq_latency", "ipcq_latency"); }
+TEST(GoldenTraces, IpcqSendRecv) {
+    checkGolden("n300_ipcq_latency", "ipcq_latency");
+}
 
 }  // namespace

@@ -21,7 +21,9 @@ using namespace cclsim::ipcq;
 
 namespace {
 
-std::string errorOf(const nlohmann::json& rep) { return rep.value("error", std::string()); }
+std::string errorOf(const nlohmann::json& rep) {
+    return rep.value("error", std::string());
+}
 const char* kCcl = CCLSIM_SOURCE_DIR "/platforms/ccl.yaml";
 
 /// A ccl.yaml with one algorithm `a` (its entry's body) and `defaults` extras.
@@ -38,10 +40,12 @@ void expectPass(const nlohmann::json& rep) {
 
 // ---- T2: every shipped algorithm, byte-exact, bf16 and fp32 ------------------
 
-#define IPCQ_ALGORITHM_TEST(name, algorithm)                                                        \
-    TEST(IpcqAllReduceN300, name##Bf16) { expectPass(runN300({"ipcq_allreduce", "--algorithm", algorithm})); } \
-    TEST(IpcqAllReduceN300, name##Fp32) {                                                           \
-        expectPass(runN300({"ipcq_allreduce", "--algorithm", algorithm, "--dtype", "fp32"}));        \
+#define IPCQ_ALGORITHM_TEST(name, algorithm)                                                  \
+    TEST(IpcqAllReduceN300, name##Bf16) {                                                     \
+        expectPass(runN300({"ipcq_allreduce", "--algorithm", algorithm}));                    \
+    }                                                                                         \
+    TEST(IpcqAllReduceN300, name##Fp32) {                                                     \
+        expectPass(runN300({"ipcq_allreduce", "--algorithm", algorithm, "--dtype", "fp32"})); \
     }
 IPCQ_ALGORITHM_TEST(RingBidirectional, "ring_allreduce")
 IPCQ_ALGORITHM_TEST(RingUnidirectional, "ring_allreduce_unidir")
@@ -105,17 +109,19 @@ TEST(IpcqAllReduce, CrossChipRingOnGalaxy) {
 
 TEST(IpcqAllReduce, HbmPollAndSramSleepOnT3000) {
     test::ScratchDir d;
-    const auto f = d.write("c.yaml", "defaults: {algorithm: h, backpressure: poll, n_slots: 2, n_elem: 256}\n"
-                                     "algorithms:\n"
-                                     "  h: {kernel: ring_allreduce, topology: ring_1d, buffer_kind: hbm}\n");
+    const auto f = d.write("c.yaml",
+                           "defaults: {algorithm: h, backpressure: poll, n_slots: 2, n_elem: 256}\n"
+                           "algorithms:\n"
+                           "  h: {kernel: ring_allreduce, topology: ring_1d, buffer_kind: hbm}\n");
     expectPass(runT3000({"ipcq_allreduce", "--ccl", f}));
 }
 
 TEST(IpcqAllReduce, SramSleepTreeOnGalaxy) {
     test::ScratchDir d;
-    const auto f = d.write("c.yaml", "defaults: {algorithm: t, backpressure: sleep, buffer_kind: sram}\n"
-                                     "algorithms:\n"
-                                     "  t: {kernel: tree_allreduce, topology: tree_binary, world_size: 24}\n");
+    const auto f = d.write("c.yaml",
+                           "defaults: {algorithm: t, backpressure: sleep, buffer_kind: sram}\n"
+                           "algorithms:\n"
+                           "  t: {kernel: tree_allreduce, topology: tree_binary, world_size: 24}\n");
     const auto rep = runGalaxy({"ipcq_allreduce", "--ccl", f, "--dtype", "fp32"});
     expectPass(rep);
     EXPECT_EQ(rep["results"]["buffer_kind"], "sram");
@@ -123,10 +129,11 @@ TEST(IpcqAllReduce, SramSleepTreeOnGalaxy) {
 
 TEST(IpcqAllReduce, ExplicitPlacementAndHbmBuffers) {
     test::ScratchDir d;
-    const auto f = d.write(
-        "c.yaml", cclText("    {kernel: ring_allreduce, topology: ring_1d_unidir, buffer_kind: hbm}\n",
-                          "  placement:\n    ranks: [{chip: 0, core: 1-1}, {chip: 1, core: 9-11}, {chip: 0, core: 6-5}]\n"
-                          "  n_elem: 512\n"));
+    const auto f =
+        d.write("c.yaml",
+                cclText("    {kernel: ring_allreduce, topology: ring_1d_unidir, buffer_kind: hbm}\n",
+                        "  placement:\n    ranks: [{chip: 0, core: 1-1}, {chip: 1, core: 9-11}, {chip: 0, core: 6-5}]\n"
+                        "  n_elem: 512\n"));
     const auto rep = runN300({"ipcq_allreduce", "--ccl", f});
     expectPass(rep);
     EXPECT_EQ(rep["results"]["buffer_kind"], "hbm");
@@ -137,8 +144,8 @@ TEST(IpcqAllReduce, ExplicitPlacementAndHbmBuffers) {
 TEST(IpcqDiagnostics, CclTraceLinePerSendAndRecvAndPointerDump) {
     test::ScratchDir d;
     const std::string trace = d.path("trace.txt");
-    const auto rep = runN300({"ipcq_allreduce", "--algorithm", "tree_allreduce_7", "--ccl-trace", trace,
-                              "--pointer-dump"});
+    const auto rep =
+        runN300({"ipcq_allreduce", "--algorithm", "tree_allreduce_7", "--ccl-trace", trace, "--pointer-dump"});
     expectPass(rep);
     const std::string text = test::readText(trace);
     std::size_t sends = 0, recvs = 0;
@@ -190,7 +197,8 @@ TEST(IpcqInitErrors, EndpointAsymmetryI3) {
     };
     registerAlgorithm(a);
     test::ScratchDir d;
-    const auto f = d.write("c.yaml", cclText("    kernel: asymmetric_ring\n    topology: ring_1d\n    world_size: 5\n"));
+    const auto f =
+        d.write("c.yaml", cclText("    kernel: asymmetric_ring\n    topology: ring_1d\n    world_size: 5\n"));
     test::expectContains(errorOf(runN300({"ipcq_allreduce", "--ccl", f}, 3)),
                          {f + ":6: key 'algorithms.a.topology'",
                           "I3 endpoint asymmetry: rank 1 direction E names rank 3, but rank 3 direction W does not "
@@ -202,9 +210,9 @@ TEST(IpcqInitErrors, MixedBufferKindsI4) {
     const auto f = d.write("c.yaml", cclText("    {kernel: ring_allreduce, topology: ring_1d}\n",
                                              "  placement:\n    ranks:\n      - {chip: 0, core: 1-1}\n"
                                              "      - {chip: 0, core: 2-1, buffer_kind: hbm}\n"));
-    test::expectContains(errorOf(runN300({"ipcq_allreduce", "--ccl", f}, 3)),
-                         {f + ":3: key 'defaults.placement'",
-                          "I4 buffer_kind consistency: rank 0 uses tcm but rank 1 uses hbm"});
+    test::expectContains(
+        errorOf(runN300({"ipcq_allreduce", "--ccl", f}, 3)),
+        {f + ":3: key 'defaults.placement'", "I4 buffer_kind consistency: rank 0 uses tcm but rank 1 uses hbm"});
 }
 
 TEST(IpcqInitErrors, WorldSizeBeyondThePlacement) {
@@ -221,7 +229,8 @@ TEST(IpcqInitErrors, TensorThatDoesNotSplit) {
 
 TEST(IpcqInitErrors, SlotLargerThanAFabricPacket) {
     test::ScratchDir d;
-    const auto f = d.write("c.yaml", cclText("    {kernel: ring_allreduce, topology: ring_1d}\n", "  slot_size: 8192\n"));
+    const auto f =
+        d.write("c.yaml", cclText("    {kernel: ring_allreduce, topology: ring_1d}\n", "  slot_size: 8192\n"));
     test::expectContains(errorOf(runN300({"ipcq_allreduce", "--ccl", f}, 3)),
                          {f + ":3: key 'defaults.slot_size'", "exceeds the fabric's largest payload (4352 B)"});
 }
@@ -283,22 +292,22 @@ TEST(IpcqRunErrors, FullRingThatIsNeverDrainedF5) {
             for (unsigned i = 0; i < 3; ++i) fw::ipcq_send(fw::ipcq_dir::E, t.tensor, 64);
     });
     test::ScratchDir d;
-    const auto f = d.write("c.yaml", cclText("    {kernel: never_drained, topology: ring_1d, world_size: 2}\n",
-                                             "  n_slots: 2\n"));
-    test::expectContains(errorOf(runN300({"ipcq_allreduce", "--ccl", f}, 5)),
-                         {"send E blocked, its ring is full (rank 1 must recv W)",
-                          "rank 0 waits for rank 1, which has finished"});
+    const auto f =
+        d.write("c.yaml", cclText("    {kernel: never_drained, topology: ring_1d, world_size: 2}\n", "  n_slots: 2\n"));
+    test::expectContains(
+        errorOf(runN300({"ipcq_allreduce", "--ccl", f}, 5)),
+        {"send E blocked, its ring is full (rank 1 must recv W)", "rank 0 waits for rank 1, which has finished"});
 }
 
 // ---- T5: one send/recv costs the raw write plus < 100 ns ---------------------------
 
-#define IPCQ_T5_TEST(name, peer, bp)                                                                  \
-    TEST(IpcqLatencyT5, name) {                                                                      \
+#define IPCQ_T5_TEST(name, peer, bp)                                                                         \
+    TEST(IpcqLatencyT5, name) {                                                                              \
         const auto rep = runN300({"ipcq_latency", "--peer", peer, "--backpressure", bp, "--samples", "20"}); \
-        const double raw = rep["results"]["raw_write_ns"], ipcq = rep["results"]["ipcq_ns"];         \
-        EXPECT_GT(raw, 100.0);                                                                       \
-        EXPECT_GE(ipcq, raw);                                                                        \
-        EXPECT_LT(ipcq - raw, 100.0) << rep["results"].dump(2);                                      \
+        const double raw = rep["results"]["raw_write_ns"], ipcq = rep["results"]["ipcq_ns"];                 \
+        EXPECT_GT(raw, 100.0);                                                                               \
+        EXPECT_GE(ipcq, raw);                                                                                \
+        EXPECT_LT(ipcq - raw, 100.0) << rep["results"].dump(2);                                              \
     }
 IPCQ_T5_TEST(SameChipPoll, "same_chip", "poll")
 IPCQ_T5_TEST(SameChipSleep, "same_chip", "sleep")

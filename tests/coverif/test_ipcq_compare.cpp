@@ -8,9 +8,15 @@
 using cclsim::test::runBinary;
 
 namespace {
-nlohmann::json t3000(const std::string& args, int expected = 0) { return runBinary(CCLSIM_T3000_BIN, args, expected); }
-nlohmann::json n300(const std::string& args, int expected = 0) { return runBinary(CCLSIM_N300_BIN, args, expected); }
-double r(const nlohmann::json& rep, const char* key) { return rep["results"][key].get<double>(); }
+nlohmann::json t3000(const std::string& args, int expected = 0) {
+    return runBinary(CCLSIM_T3000_BIN, args, expected);
+}
+nlohmann::json n300(const std::string& args, int expected = 0) {
+    return runBinary(CCLSIM_N300_BIN, args, expected);
+}
+double r(const nlohmann::json& rep, const char* key) {
+    return rep["results"][key].get<double>();
+}
 }  // namespace
 
 // A long vc_compute stream from the sender's core delays IPCQ sends by at

@@ -30,7 +30,9 @@ struct Chip0 {
     Runtime rt{platform};
 };
 
-CoreCoord at(unsigned x, unsigned y) { return CoreCoord{std::uint8_t(x), std::uint8_t(y)}; }
+CoreCoord at(unsigned x, unsigned y) {
+    return CoreCoord{std::uint8_t(x), std::uint8_t(y)};
+}
 
 /// Bytes per cycle (1 GHz: per ns) of `count` back-to-back writes of `size`
 /// bytes from core 1-1 to core 2-1, from the kernel's start until the last
@@ -64,7 +66,7 @@ struct SizeRate {
 
 // The model's two-regime curve (issue-bound up to ~700 B, injection-bound
 // above) misses the table's soft knee by up to ~10% (128 B: -10%, 512 B: +9%).
-const SizeRate kTable[] = {{128, 5.5, 12}, {256, 10.1, 10}, {512, 18.0, 12},
+const SizeRate kTable[] = {{128, 5.5, 12},   {256, 10.1, 10}, {512, 18.0, 12},
                            {1024, 27.4, 10}, {2048, 28.1, 5}, {8192, 28.1, 5}};
 
 class NocTransferRate : public ::testing::TestWithParam<std::uint32_t> {};
@@ -129,7 +131,7 @@ IssueTimes congestedIssue(unsigned others) {
 
 constexpr unsigned kWrites = 64;
 constexpr double kPacketNs = (2048 + 32) / 28.1;  // one 2 KB write through a worker's injection port
-constexpr unsigned kQueue = 8;                     // noc.cmd_queue_depth
+constexpr unsigned kQueue = 8;                    // noc.cmd_queue_depth
 
 TEST(NocBackPressure, AloneTheKernelRunsAheadByItsQueue) {
     const IssueTimes t = congestedIssue(0);

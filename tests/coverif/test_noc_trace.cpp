@@ -34,7 +34,9 @@ std::string variant(const std::string& name, const std::string& from, const std:
     return path;
 }
 
-std::string errorOf(const nlohmann::json& rep) { return rep.value("error", std::string()); }
+std::string errorOf(const nlohmann::json& rep) {
+    return rep.value("error", std::string());
+}
 
 }  // namespace
 

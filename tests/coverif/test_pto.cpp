@@ -31,7 +31,8 @@ nlohmann::json pto(const std::string& bin, const std::string& args) {
 void expectFirmwareError(const std::string& bin, const std::string& args, const std::string& fragment, int code = 4) {
     const auto rep = runBinary(bin, "pto " + args, code);
     EXPECT_NE(rep.value("error", std::string()).find(fragment), std::string::npos)
-        << args << "\n" << rep.value("error", std::string("(no error)"));
+        << args << "\n"
+        << rep.value("error", std::string("(no error)"));
 }
 
 }  // namespace
@@ -113,9 +114,10 @@ TEST_P(PtoCollective, EveryBoardAnyRoot) {
 INSTANTIATE_TEST_SUITE_P(Pto, PtoCollective, ::testing::Values("broadcast", "scatter", "gather", "reduce"));
 
 TEST(PtoReduce, OperatorsAndTypes) {
-    for (const char* args : {"--reduce sum --dtype fp32", "--reduce max --dtype bf16", "--reduce min --dtype int32",
-                             "--reduce mean --dtype fp16", "--reduce mul --dtype int64", "--reduce square_add --dtype uint32",
-                             "--reduce logical_or --dtype bool", "--reduce logical_and --dtype bool"})
+    for (const char* args :
+         {"--reduce sum --dtype fp32", "--reduce max --dtype bf16", "--reduce min --dtype int32",
+          "--reduce mean --dtype fp16", "--reduce mul --dtype int64", "--reduce square_add --dtype uint32",
+          "--reduce logical_or --dtype bool", "--reduce logical_and --dtype bool"})
         pto(kT3000, fmt::format("--op reduce --ranks 4 --shape 8x48 --tile 4x16 {}", args));
     const auto bad = runBinary(kT3000, "pto --op reduce --reduce logical_or --dtype fp32", 3);
     EXPECT_NE(bad.value("error", std::string()).find("logical_or takes: bool"), std::string::npos);

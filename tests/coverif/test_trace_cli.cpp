@@ -21,10 +21,14 @@ namespace {
 
 const std::string kBin = CCLSIM_N300_BIN;
 
-int run(const std::string& args) { return cclsim::test::runExitCode(kBin, args); }
+int run(const std::string& args) {
+    return cclsim::test::runExitCode(kBin, args);
+}
 using cclsim::test::slurp;
 
-std::string tmp(const std::string& name) { return std::string(::testing::TempDir()) + "cclsim_trace_" + name; }
+std::string tmp(const std::string& name) {
+    return std::string(::testing::TempDir()) + "cclsim_trace_" + name;
+}
 
 /// The value changes of a VCD per signal name, and its last timestamp.
 struct Waves {
@@ -44,13 +48,16 @@ Waves parse(const std::string& text) {
     bool body = false;
     while (std::getline(is, line)) {
         if (!body) {
-            if (line.rfind("$scope module ", 0) == 0) scope.push_back(line.substr(14, line.find(' ', 14) - 14));
-            else if (line.rfind("$upscope", 0) == 0) scope.pop_back();
+            if (line.rfind("$scope module ", 0) == 0)
+                scope.push_back(line.substr(14, line.find(' ', 14) - 14));
+            else if (line.rfind("$upscope", 0) == 0)
+                scope.pop_back();
             else if (std::regex_search(line, m, var)) {
                 std::string n;
                 for (const auto& s : scope) n += s + ".";
                 nameOf[m[1].str()] = n + m[2].str();
-            } else if (line.rfind("$enddefinitions", 0) == 0) body = true;
+            } else if (line.rfind("$enddefinitions", 0) == 0)
+                body = true;
             continue;
         }
         if (line.empty() || line[0] == '$') continue;
@@ -170,9 +177,10 @@ TEST(TraceCli, GtkwReferencesChannelStateFilter) {
     }
     EXPECT_EQ(refs, 2u * 2u) << "two channels on each of the two EDMs";
     const std::string f = slurp(filter.string());
-    for (const char* line : {"0 DONE", "1 SENDER_SIGNALING_WORKER", "2 SENDER_WAITING_FOR_WORKER",
-                             "3 SENDER_READY_FOR_ETH_TRANSFER", "4 SENDER_WAITING_FOR_ETH", "5 RECEIVER_SIGNALING_WORKER",
-                             "6 RECEIVER_WAITING_FOR_WORKER", "7 RECEIVER_WAITING_FOR_ETH"})
+    for (const char* line :
+         {"0 DONE", "1 SENDER_SIGNALING_WORKER", "2 SENDER_WAITING_FOR_WORKER", "3 SENDER_READY_FOR_ETH_TRANSFER",
+          "4 SENDER_WAITING_FOR_ETH", "5 RECEIVER_SIGNALING_WORKER", "6 RECEIVER_WAITING_FOR_WORKER",
+          "7 RECEIVER_WAITING_FOR_ETH"})
         EXPECT_NE(f.find(std::string("\n") + line + "\n"), std::string::npos) << line;
     // And the same file as the tracked copy in traces/filters/.
     EXPECT_EQ(f, slurp(std::string(CCLSIM_SOURCE_DIR) + "/traces/filters/edm_channel_state.txt"));

@@ -2,9 +2,8 @@
 // whose entry point registers it as "std_memory". Parameters (the arch
 // YAML's `params:`): latency_ns (default 100), mode: wait | annotate
 // (default wait).
-#include "tests/plugin/StandardMemory.h"
-
 #include "models/plugin/ModelRegistry.h"
+#include "tests/plugin/StandardMemory.h"
 
 #include <stdexcept>
 #include <string>
@@ -33,4 +32,6 @@ cclsim::MemoryModel makeStandardMemory(const cclsim::MemoryModelSpec& spec) {
 
 }  // namespace
 
-CCLSIM_PLUGIN_ENTRY { registry.addMemory("std_memory", makeStandardMemory); }
+CCLSIM_PLUGIN_ENTRY {
+    registry.addMemory("std_memory", makeStandardMemory);
+}

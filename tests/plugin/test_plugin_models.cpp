@@ -52,8 +52,8 @@ TEST(PluginModels, StandardMemoryAsDramKeepsTheCollectiveExactAndItsLatencyShows
     // Every page a reader fetches waits the latency: 2 us per access shows.
     EXPECT_GT(slow, fast + 2.0) << "own " << own << " fast " << fast << " slow " << slow;
     // Timing mode writes zeros where cclsim keeps no bytes: the same time.
-    const auto timing = runBinary(kBin, "--arch " + archWith("dram_slow_t", stdMemory("dram", "2000")) + " " + kDramOp +
-                                            " --no-data");
+    const auto timing =
+        runBinary(kBin, "--arch " + archWith("dram_slow_t", stdMemory("dram", "2000")) + " " + kDramOp + " --no-data");
     EXPECT_DOUBLE_EQ(timing["results"].value("sim_time_us", 0.0), slow);
     // Waiting inside b_transport and annotating the delay complete at the
     // same ticks (same-tick callbacks may run in another order).
@@ -93,8 +93,8 @@ TEST(PluginModels, BadModelEntriesAreConfigurationErrorsNamingTheLine) {
     EXPECT_EQ(rc2, 3);
     EXPECT_NE(msg2.find("/nonexistent/libx.so: cannot load it"), std::string::npos) << msg2;
 
-    auto [rc3, msg3] = run(archWith("badparam", "  dram: {name: std_memory, library: " + kLib +
-                                                    ", params: {latency: 5}}\n"));
+    auto [rc3, msg3] =
+        run(archWith("badparam", "  dram: {name: std_memory, library: " + kLib + ", params: {latency: 5}}\n"));
     EXPECT_EQ(rc3, 3);
     EXPECT_NE(msg3.find("refused its configuration"), std::string::npos) << msg3;
 

@@ -66,10 +66,11 @@ nlohmann::json collectiveReport(double size, double busbw, double packet) {
 }  // namespace
 
 TEST(SweepSpec, CrossProductFirstKeyOutermost) {
-    const SweepSpec s = loadSpecString("board: t3000\nworkload: all_gather\n"
-                                       "options: {no-data: true, l1: false, order: [0, 1, 2]}\n"
-                                       "sweep:\n  chips: [2, 4]\n  size: [4K, 1M, 16M]\n",
-                                       "s.yaml");
+    const SweepSpec s = loadSpecString(
+        "board: t3000\nworkload: all_gather\n"
+        "options: {no-data: true, l1: false, order: [0, 1, 2]}\n"
+        "sweep:\n  chips: [2, 4]\n  size: [4K, 1M, 16M]\n",
+        "s.yaml");
     EXPECT_EQ(s.board, "t3000");
     EXPECT_EQ(s.workload, "all_gather");
     ASSERT_EQ(s.points(), 6u);
@@ -102,8 +103,9 @@ TEST(SweepSpec, BadSpecsNameFileLineAndKey) {
     EXPECT_NE(specError(head).find("'sweep' is required"), std::string::npos);
     EXPECT_NE(specError(head + "sweep: [1, 2\n").find("YAML syntax error: end of sequence flow"), std::string::npos);
     // The shared reader (models/common/Yaml.h) also rejects a key given twice and a document that is no mapping.
-    EXPECT_NE(specError(head + "sweep:\n  size: [4K]\n  size: [1M]\n").find("s.yaml:5: key 'sweep.size' is given twice"),
-              std::string::npos)
+    EXPECT_NE(
+        specError(head + "sweep:\n  size: [4K]\n  size: [1M]\n").find("s.yaml:5: key 'sweep.size' is given twice"),
+        std::string::npos)
         << specError(head + "sweep:\n  size: [4K]\n  size: [1M]\n");
     EXPECT_NE(specError("- board\n").find("must be a mapping"), std::string::npos);
     EXPECT_NE(specError(head + "options: [a]\nsweep: {size: [1]}\n").find("s.yaml:3: key 'options' must be a mapping"),
@@ -112,7 +114,8 @@ TEST(SweepSpec, BadSpecsNameFileLineAndKey) {
 }
 
 TEST(SweepSpec, OptionsTheBoardDoesNotTakeAreRejected) {
-    const SweepSpec s = loadSpecString("board: n300\nworkload: all_gather\nsweep:\n  size: [4K]\n  bogus: [1]\n", "s.yaml");
+    const SweepSpec s =
+        loadSpecString("board: n300\nworkload: all_gather\nsweep:\n  size: [4K]\n  bogus: [1]\n", "s.yaml");
     const std::string help = "Options:\n  -h,--help  Print this help\n  --size TEXT  bytes\n  -b,--minbytes TEXT\n";
     try {
         checkOptions(s, help);
@@ -122,7 +125,8 @@ TEST(SweepSpec, OptionsTheBoardDoesNotTakeAreRejected) {
                   std::string::npos)
             << e.what();
     }
-    const SweepSpec ok = loadSpecString("board: n300\nworkload: all_gather\nsweep:\n  size: [4K]\n  b: [1K]\n", "s.yaml");
+    const SweepSpec ok =
+        loadSpecString("board: n300\nworkload: all_gather\nsweep:\n  size: [4K]\n  b: [1K]\n", "s.yaml");
     EXPECT_NO_THROW(checkOptions(ok, help));
 }
 
@@ -154,7 +158,8 @@ TEST(SweepMerge, NamesFailedAndMissingPointsInOrder) {
     std::getline(is, r1);
     std::getline(is, r2);
     // The results' scalars follow (in the JSON's key order).
-    EXPECT_EQ(header.rfind("point,size,status,exit_code,data_check,sim_time_ns,algbw_GBps,busbw_GBps,", 0), 0u) << header;
+    EXPECT_EQ(header.rfind("point,size,status,exit_code,data_check,sim_time_ns,algbw_GBps,busbw_GBps,", 0), 0u)
+        << header;
     EXPECT_EQ(header.find("wall"), std::string::npos) << "wall-clock fields differ between engines";
     EXPECT_EQ(r0.rfind("0,4K,ok,0,off,1000.0,1.0,0.5,", 0), 0u) << r0;
     EXPECT_EQ(r1.rfind("1,64K,failed,3,,,", 0), 0u) << r1;
@@ -208,12 +213,15 @@ TEST(SweepPlot, PingAndBandwidthKinds) {
     fs::create_directories(d);
     std::vector<nlohmann::json> ping;
     for (int h : {2, 4, 8})
-        ping.push_back({{"board", "t3000"}, {"workload", "ring_ping"}, {"params", {{"hops", h}, {"packet", 16}}},
+        ping.push_back({{"board", "t3000"},
+                        {"workload", "ring_ping"},
+                        {"params", {{"hops", h}, {"packet", 16}}},
                         {"results", {{"round_trip_ns", 600.0 * h}, {"per_hop_ns", 600.0}}}});
     const PlotFiles f = writePlotFiles((d / "ping.svg").string(), ping, {});
-    EXPECT_NE(slurp(f.data).find("columns: hops round_trip_ns per_hop_ns\n# series 0: ring_ping\n2 1200 600\n4 2400 600\n8 "
-                                 "4800 600\n"),
-              std::string::npos)
+    EXPECT_NE(
+        slurp(f.data).find("columns: hops round_trip_ns per_hop_ns\n# series 0: ring_ping\n2 1200 600\n4 2400 600\n8 "
+                           "4800 600\n"),
+        std::string::npos)
         << slurp(f.data);
     EXPECT_NE(slurp(f.script).find("set terminal svg"), std::string::npos);
 
@@ -232,7 +240,7 @@ TEST(SweepPlot, PingAndBandwidthKinds) {
 
     EXPECT_THROW(writePlotFiles((d / "x.jpg").string(), {bw}, {}), PlotError);
     EXPECT_THROW(writePlotFiles((d / "x.png").string(), {nlohmann::json{{"error", "e"}}}, {}), PlotError);
-    const nlohmann::json other{{"workload", "dram_bandwidth"}, {"params", nlohmann::json::object()},
-                               {"results", {{"GBps", 1.0}}}};
+    const nlohmann::json other{
+        {"workload", "dram_bandwidth"}, {"params", nlohmann::json::object()}, {"results", {{"GBps", 1.0}}}};
     EXPECT_THROW(writePlotFiles((d / "x.png").string(), {other}, {}), PlotError);
 }

@@ -70,7 +70,9 @@ void stripWall(nlohmann::json& rep) {
     }
 }
 
-std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
+std::size_t lines(const std::string& s) {
+    return std::size_t(std::count(s.begin(), s.end(), '\n'));
+}
 
 }  // namespace
 
@@ -117,7 +119,8 @@ TEST(BoardSweep, PlotWritesImageDataAndScript) {
     EXPECT_GT(fs::file_size(png), 1000u);
     const std::string dat = slurp(d / "ag.dat");
     // One data block, a row per size: 4K, 16K, 64K, 256K.
-    for (const char* size : {"\n4096 ", "\n16384 ", "\n65536 ", "\n262144 "}) EXPECT_NE(dat.find(size), std::string::npos) << dat;
+    for (const char* size : {"\n4096 ", "\n16384 ", "\n65536 ", "\n262144 "})
+        EXPECT_NE(dat.find(size), std::string::npos) << dat;
     EXPECT_NE(slurp(d / "ag.gp").find("framing limit"), std::string::npos);
     // --plot needs a sweep; an unknown image type is a usage error.
     EXPECT_EQ(sh(kBoard + " eth_ping --samples 2 --quiet --plot " + (d / "p.png").string() + " 2>/dev/null"), 2);
@@ -128,8 +131,8 @@ TEST(BoardSweep, PlotWritesImageDataAndScript) {
 
 TEST(SweepTool, LocalRunAndJobListMergeToTheSameReport) {
     const fs::path d = freshDir("tool");
-    const std::string outs = " --no-wall --csv " + (d / "local.csv").string() + " --json " + (d / "local.json").string() +
-                             " --plot " + (d / "local.png").string();
+    const std::string outs = " --no-wall --csv " + (d / "local.csv").string() + " --json " +
+                             (d / "local.json").string() + " --plot " + (d / "local.png").string();
     ASSERT_EQ(sh("cd " + d.string() + " && " + kSweep + " " + kSpec + " -j 3 -q" + outs), 0);
     const std::string csv = slurp(d / "local.csv");
     EXPECT_EQ(lines(csv), 9u) << csv;  // header + 2 impl x 4 sizes
@@ -142,11 +145,12 @@ TEST(SweepTool, LocalRunAndJobListMergeToTheSameReport) {
 
     // The GNU parallel job list is plain shell: run it with sh, then merge.
     const fs::path jobs = d / "jobs";
-    ASSERT_EQ(sh("cd " + d.string() + " && " + kSweep + " " + kSpec + " --emit-parallel " + jobs.string() + " > /dev/null"),
-              0);
+    ASSERT_EQ(
+        sh("cd " + d.string() + " && " + kSweep + " " + kSpec + " --emit-parallel " + jobs.string() + " > /dev/null"),
+        0);
     ASSERT_EQ(sh("sh " + (jobs / "jobs.txt").string()), 0);
-    ASSERT_EQ(sh(kSweep + " --merge " + jobs.string() + " -q --no-wall --csv " + (d / "merged.csv").string() + " --json " +
-                 (d / "merged.json").string()),
+    ASSERT_EQ(sh(kSweep + " --merge " + jobs.string() + " -q --no-wall --csv " + (d / "merged.csv").string() +
+                 " --json " + (d / "merged.json").string()),
               0);
     EXPECT_EQ(slurp(d / "merged.csv"), csv);
     EXPECT_EQ(nlohmann::json::parse(slurp(d / "merged.json")), nlohmann::json::parse(slurp(d / "local.json")));

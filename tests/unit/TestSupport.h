@@ -29,14 +29,15 @@
 
 /// Skip a test that reproduces a known model bug (its comment says where and
 /// why). Set CCLSIM_RUN_KNOWN_BUGS=1 in the environment to run it and see it fail.
-#define CCLSIM_KNOWN_BUG(why)                   \
-    if (!std::getenv("CCLSIM_RUN_KNOWN_BUGS")) \
-    GTEST_SKIP() << "known model bug: " << why
+#define CCLSIM_KNOWN_BUG(why) \
+    if (!std::getenv("CCLSIM_RUN_KNOWN_BUGS")) GTEST_SKIP() << "known model bug: " << why
 
 namespace cclsim::test {
 
 /// Absolute path of a file of the repository ("platforms/n300.yaml").
-inline std::string sourcePath(const std::string& rel) { return std::string(CCLSIM_SOURCE_DIR) + "/" + rel; }
+inline std::string sourcePath(const std::string& rel) {
+    return std::string(CCLSIM_SOURCE_DIR) + "/" + rel;
+}
 
 inline std::string readText(const std::string& path) {
     std::ifstream is(path);
@@ -116,7 +117,8 @@ template <class F> std::string thrownMessage(F&& fn) {
 
 /// Expect `text` to contain every one of `parts`.
 inline void expectContains(const std::string& text, std::initializer_list<std::string> parts) {
-    for (const std::string& p : parts) EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
+    for (const std::string& p : parts)
+        EXPECT_NE(text.find(p), std::string::npos) << "'" << p << "' missing in: " << text;
 }
 
 /// Run `load`; return the ConfigError's message ("" and a failure otherwise).

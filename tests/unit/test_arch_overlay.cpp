@@ -9,7 +9,6 @@
 // or the base's, whichever holds the culprit), the line and the key.
 #include "models/chip/ArchConfig.h"
 #include "models/common/Report.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,6 @@
 // a job of B bytes alone at R B/ns takes B/R ns; k backlogged classes with
 // weights w_i move at R * w_i / sum(w).
 #include "models/common/BandwidthServer.h"
-
 #include "models/common/Simulate.h"
 #include "tests/unit/TestSupport.h"
 
@@ -23,9 +22,13 @@ namespace {
 constexpr double kBw = 32.0;      // B/ns, a NoC injection port
 constexpr double kChunk = 256.0;  // PE_DMA interleave granularity
 
-BandwidthServerConfig config(unsigned classes) { return BandwidthServerConfig{kBw, kChunk, classes}; }
+BandwidthServerConfig config(unsigned classes) {
+    return BandwidthServerConfig{kBw, kChunk, classes};
+}
 
-std::unique_ptr<SharePolicy> wrr(std::vector<double> w) { return std::make_unique<WeightedRoundRobin>(std::move(w)); }
+std::unique_ptr<SharePolicy> wrr(std::vector<double> w) {
+    return std::make_unique<WeightedRoundRobin>(std::move(w));
+}
 
 /// Completion ticks must match the analytic value to within rounding (the
 /// server rounds each plan up to whole picoseconds).
@@ -78,9 +81,12 @@ TEST(SharePolicy, StrictPriorityGivesEverythingToLowestActiveClass) {
 
 TEST(BandwidthServer, RejectsInvalidConfigurationAndClass) {
     EventQueue eq("eq");
-    EXPECT_THROW(BandwidthServer(eq, "zero_bw", BandwidthServerConfig{0.0, kChunk, 1}, wrr({1})), std::invalid_argument);
-    EXPECT_THROW(BandwidthServer(eq, "zero_chunk", BandwidthServerConfig{kBw, 0.0, 1}, wrr({1})), std::invalid_argument);
-    EXPECT_THROW(BandwidthServer(eq, "no_class", BandwidthServerConfig{kBw, kChunk, 0}, wrr({})), std::invalid_argument);
+    EXPECT_THROW(BandwidthServer(eq, "zero_bw", BandwidthServerConfig{0.0, kChunk, 1}, wrr({1})),
+                 std::invalid_argument);
+    EXPECT_THROW(BandwidthServer(eq, "zero_chunk", BandwidthServerConfig{kBw, 0.0, 1}, wrr({1})),
+                 std::invalid_argument);
+    EXPECT_THROW(BandwidthServer(eq, "no_class", BandwidthServerConfig{kBw, kChunk, 0}, wrr({})),
+                 std::invalid_argument);
     BandwidthServer s(eq, "bw", config(2), wrr({1, 1}));
     EXPECT_THROW(s.submit(2, 64, nullptr, nullptr), std::out_of_range);
     EXPECT_TRUE(s.idle());
@@ -160,8 +166,8 @@ TEST(BandwidthServer, WeightedSplitGivesRatesInProportion) {
     cclsim::simulate();
 
     const double fast = kBw * 3 / 4, slow = kBw / 4;
-    const double e0 = 1024 / fast;                           // 42.667 ns
-    const double e1 = e0 + (1024 - slow * e0) / kBw;         // 64 ns: work-conserving
+    const double e0 = 1024 / fast;                    // 42.667 ns
+    const double e1 = e0 + (1024 - slow * e0) / kBw;  // 64 ns: work-conserving
     EXPECT_NEAR(double(log.at("e0")), e0 * kTicksPerNs, kSlack);
     EXPECT_NEAR(double(log.at("e1")), e1 * kTicksPerNs, kSlack);
     EXPECT_NEAR(double(log.at("r0")), 4096 / kBw * kTicksPerNs, kSlack);
@@ -182,7 +188,7 @@ TEST(BandwidthServer, NewcomerJoinsAtNextChunkBoundaryNotAfterLongJob) {
     // rate), then moves at half the bandwidth.
     const double served = submitNs * kBw;
     const double toBoundary = kChunk - std::fmod(served, kChunk);
-    const double joinNs = submitNs + toBoundary / kBw;       // 104 ns
+    const double joinNs = submitNs + toBoundary / kBw;           // 104 ns
     const double shortDoneNs = joinNs + shortBytes / (kBw / 2);  // 136 ns
     EXPECT_NEAR(double(log.at("short_start")), joinNs * kTicksPerNs, kSlack);
     EXPECT_NEAR(double(log.at("short_done")), shortDoneNs * kTicksPerNs, kSlack);
@@ -207,8 +213,7 @@ TEST(BandwidthServer, FifoWithinClassAndStartBeforeDone) {
 
     // One job at a time, in submission order; the next job starts in the
     // same tick the previous one finishes, after its onDone.
-    EXPECT_EQ(log.entries,
-              (std::vector<std::string>{"start0", "done0", "start1", "done1", "start2", "done2"}));
+    EXPECT_EQ(log.entries, (std::vector<std::string>{"start0", "done0", "start1", "done1", "start2", "done2"}));
     double t = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         const std::string k = std::to_string(i);

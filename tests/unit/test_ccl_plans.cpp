@@ -1,13 +1,13 @@
 // Pure logic of the collectives (no simulation): the stream schedules shared
 // by host and kernels, the tensor slicer, the topology config and mesh
 // groups on the real board descriptors, the Galaxy descriptor, size parsing.
-#include "host/ccl/CclTopology.h"
 #include "cli/workloads/ccl/CollectiveWorkloads.h"
+#include "firmware/ccl/ccl_schedule.h"
+#include "host/ccl/CclTopology.h"
 #include "host/ccl/CommGroups.h"
 #include "host/ccl/MethodTable.h"
 #include "host/ccl/TensorLayout.h"
 #include "host/ccl/TensorSlicer.h"
-#include "firmware/ccl/ccl_schedule.h"
 #include "models/common/Report.h"
 #include "tests/unit/TestSupport.h"
 
@@ -118,8 +118,10 @@ TEST(CclSchedule, AllToAllDeliversEveryBlockOnceAndSendsMatchReceives) {
                         // Relays leave in the order they arrived.
                         std::vector<std::pair<unsigned, unsigned>> in, out;
                         p.for_each_received(pos, dir, [&](unsigned, unsigned s, unsigned d, bool here) {
-                            if (here) ++stored[{s, d}];
-                            else in.emplace_back(s, d);
+                            if (here)
+                                ++stored[{s, d}];
+                            else
+                                in.emplace_back(s, d);
                             EXPECT_EQ(here, d == pos);
                         });
                         p.for_each_sent(pos, dir, [&](unsigned, unsigned s, unsigned d, bool own) {
@@ -349,7 +351,7 @@ TEST(MethodTable, ShippedTablePicksBySizeRanksAndTopology) {
         return chooseMethod(t, op, GroupKind::All, topo, n, bytes).method;
     };
     EXPECT_EQ(t.maxBroadcastSize, 2048u);
-    EXPECT_EQ(pick(Op::AllReduce, TopologyKind::Ring, 8, 256), Method::Broadcast);   // 8 x 256 B = 2048
+    EXPECT_EQ(pick(Op::AllReduce, TopologyKind::Ring, 8, 256), Method::Broadcast);  // 8 x 256 B = 2048
     EXPECT_EQ(pick(Op::AllReduce, TopologyKind::Ring, 8, 258), Method::MeetInMiddle);
     EXPECT_EQ(pick(Op::AllGather, TopologyKind::Ring, 8, 64), Method::MeetInMiddle);  // never broadcast
     EXPECT_EQ(pick(Op::ReduceScatter, TopologyKind::Line, 4, 1 << 20), Method::Line);

@@ -9,7 +9,6 @@
 #include "models/chip/ArchConfig.h"
 #include "models/common/Report.h"
 #include "platforms/ClusterDescriptor.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -69,7 +68,8 @@ TEST_F(ArchConfigErrors, TheShippedFileLoads) {
 }
 
 TEST_F(ArchConfigErrors, ModifiedWeightsReachThePeDmaConfig) {
-    path = dir.write("weights.yaml", replaceLine(original, "weights:", "    weights: {vc_compute: 75, vc_comm: 25, response: 50}"));
+    path = dir.write("weights.yaml",
+                     replaceLine(original, "weights:", "    weights: {vc_compute: 75, vc_comm: 25, response: 50}"));
     const ArchConfig a = loadArchConfig(path);
     EXPECT_DOUBLE_EQ(a.worker.dma.computeWeight, 75);
     EXPECT_DOUBLE_EQ(a.worker.dma.commWeight, 25);
@@ -183,20 +183,17 @@ TEST_F(ArchConfigErrors, InconsistentValues) {
     {
         const std::string text = replaceLine(original, "sync_info_base:", "  sync_info_base: 0x18038");
         msg = load("misaligned.yaml", text);
-        expectLocated(msg, path, lineOf(text, "sync_info_base"), "eth.sync_info_base",
-                      {"16 B aligned"});
+        expectLocated(msg, path, lineOf(text, "sync_info_base"), "eth.sync_info_base", {"16 B aligned"});
     }
     {
         const std::string text = replaceLine(original, "cores: [9-0", "  cores: [19-0, 1-0]");
         msg = load("outside_grid.yaml", text);
-        expectLocated(msg, path, lineOf(text, "cores: [19-0"), "eth.cores[0]",
-                      {"outside the 10x12 grid"});
+        expectLocated(msg, path, lineOf(text, "cores: [19-0"), "eth.cores[0]", {"outside the 10x12 grid"});
     }
     {
         const std::string text = replaceLine(original, "cores: [9-0", "  cores: [9-0, 1-0, 9-0]");
         msg = load("twice.yaml", text);
-        expectLocated(msg, path, lineOf(text, "cores: [9-0, 1-0, 9-0]"), "eth.cores[2]",
-                      {"listed twice"});
+        expectLocated(msg, path, lineOf(text, "cores: [9-0, 1-0, 9-0]"), "eth.cores[2]", {"listed twice"});
     }
     {
         const std::string text = replaceLine(original, "cores: [9-0", "  cores: [9-0, 1/0]");
@@ -204,7 +201,8 @@ TEST_F(ArchConfigErrors, InconsistentValues) {
         expectLocated(msg, path, lineOf(text, "1/0"), "eth.cores[1]", {"'x-y'", "'1/0'"});
     }
     {
-        const std::string text = replaceLine(original, "packet:", "  packet: {min_bytes: 2000, max_bytes: 1500, overhead_bytes: 50}");
+        const std::string text =
+            replaceLine(original, "packet:", "  packet: {min_bytes: 2000, max_bytes: 1500, overhead_bytes: 50}");
         msg = load("min_max.yaml", text);
         expectLocated(msg, path, lineOf(text, "min_bytes: 2000"), "eth.packet.min_bytes",
                       {"must not exceed max_bytes"});
@@ -246,7 +244,9 @@ protected:
     /// A two-chip board in the n300 shape, with an absolute arch path.
     std::string board(const std::string& links, const std::string& chips = "") const {
         return "name: pair\n"
-               "arch: " + kArchPath + "\n"
+               "arch: " +
+               kArchPath +
+               "\n"
                "chips:\n" +
                (chips.empty() ? "  - {id: 0, location: [0, 0, 0, 0], pcie: true}\n"
                                 "  - {id: 1, location: [1, 0, 0, 0]}\n"
@@ -287,24 +287,23 @@ TEST_F(ClusterDescriptorErrors, AValidBoardLoads) {
 TEST_F(ClusterDescriptorErrors, LinkToChipThatDoesNotExist) {
     const std::string text = board("  - {a: {chip: 0, chan: 9}, b: {chip: 2, chan: 1}}\n");
     msg = load("missing_chip.yaml", text);
-    expectLocated(msg, path, lineOf(text, "chip: 2"), "links[0].b.chip",
-                  {"refers to chip 2", "chips 0..1"});
+    expectLocated(msg, path, lineOf(text, "chip: 2"), "links[0].b.chip", {"refers to chip 2", "chips 0..1"});
 }
 
 TEST_F(ClusterDescriptorErrors, ChannelThatDoesNotExist) {
     const std::string text = board(userLinks() + "  - {a: {chip: 0, chan: 16}, b: {chip: 1, chan: 2}}\n");
     msg = load("missing_chan.yaml", text);
-    expectLocated(msg, path, lineOf(text, "chan: 16"), "links[2].a.chan",
-                  {"Ethernet channel 16", "channels 0..15"});
+    expectLocated(msg, path, lineOf(text, "chan: 16"), "links[2].a.chan", {"Ethernet channel 16", "channels 0..15"});
 }
 
 TEST_F(ClusterDescriptorErrors, ChannelInTwoLinks) {
     const std::string text = board(userLinks() + "  - {a: {chip: 1, chan: 2}, b: {chip: 0, chan: 9}}\n");
     msg = load("twice.yaml", text);
     // Points at the second use and names the first.
-    expectLocated(msg, path, lineOf(text, "chip: 1, chan: 2"), "links[2]",
-                  {"chip 0 channel 9", "already used by the link at " + path + ":" +
-                                           std::to_string(lineOf(text, "chan: 9}, b: {chip: 1, chan: 1}")) + ": key 'links[1]'"});
+    expectLocated(
+        msg, path, lineOf(text, "chip: 1, chan: 2"), "links[2]",
+        {"chip 0 channel 9", "already used by the link at " + path + ":" +
+                                 std::to_string(lineOf(text, "chan: 9}, b: {chip: 1, chan: 1}")) + ": key 'links[1]'"});
 }
 
 TEST_F(ClusterDescriptorErrors, LinkFromAChipToItself) {
@@ -319,23 +318,19 @@ TEST_F(ClusterDescriptorErrors, UnknownKey) {
     expectLocated(msg, path, lineOf(text, "pcei"), "chips[0].pcei", {"unknown key"});
     const std::string linkTypo = board("  - {a: {chip: 0, chan: 9}, b: {chip: 1, chan: 1}, dispach: true}\n");
     msg = load("unknown_link_key.yaml", linkTypo);
-    expectLocated(msg, path, lineOf(linkTypo, "dispach"), "links[0].dispach",
-                  {"unknown key"});
+    expectLocated(msg, path, lineOf(linkTypo, "dispach"), "links[0].dispach", {"unknown key"});
 }
 
 TEST_F(ClusterDescriptorErrors, WrongType) {
     const std::string text = board(userLinks(), "  - {id: zero}\n  - {id: 1}\n");
     msg = load("wrong_type.yaml", text);
-    expectLocated(msg, path, lineOf(text, "zero"), "chips[0].id",
-                  {"expected a non-negative integer", "'zero'"});
+    expectLocated(msg, path, lineOf(text, "zero"), "chips[0].id", {"expected a non-negative integer", "'zero'"});
     const std::string flag = board("  - {a: {chip: 0, chan: 9}, b: {chip: 1, chan: 1}, dispatch: maybe}\n");
     msg = load("wrong_bool.yaml", flag);
-    expectLocated(msg, path, lineOf(flag, "maybe"), "links[0].dispatch",
-                  {"true or false", "'maybe'"});
+    expectLocated(msg, path, lineOf(flag, "maybe"), "links[0].dispatch", {"true or false", "'maybe'"});
     const std::string loc = board(userLinks(), "  - {id: 0, location: [0, 0]}\n  - {id: 1}\n");
     msg = load("short_location.yaml", loc);
-    expectLocated(msg, path, lineOf(loc, "location"), "chips[0].location",
-                  {"[x, y, rack, shelf]"});
+    expectLocated(msg, path, lineOf(loc, "location"), "chips[0].location", {"[x, y, rack, shelf]"});
 }
 
 TEST_F(ClusterDescriptorErrors, MissingKeyNamesFileAndKey) {
@@ -354,15 +349,13 @@ TEST_F(ClusterDescriptorErrors, MissingKeyIsReportedAsMissingWithItsLine) {
     // integer, found empty".
     const std::string noChan = board("  - {a: {chip: 0}, b: {chip: 1, chan: 1}}\n");
     msg = load("missing_chan.yaml", noChan);
-    expectLocated(msg, path, lineOf(noChan, "{chip: 0}"), "links[0].a.chan",
-                  {"is required but missing"});
+    expectLocated(msg, path, lineOf(noChan, "{chip: 0}"), "links[0].a.chan", {"is required but missing"});
 }
 
 TEST_F(ClusterDescriptorErrors, DuplicateOrOutOfRangeChipIds) {
     const std::string twice = board(userLinks(), "  - {id: 0}\n  - {id: 0}\n");
     msg = load("dup_id.yaml", twice);
-    expectLocated(msg, path, lineOf(twice, "chips:") + 2, "chips[1].id",
-                  {"chip 0 is listed twice"});
+    expectLocated(msg, path, lineOf(twice, "chips:") + 2, "chips[1].id", {"chip 0 is listed twice"});
     const std::string gap = board(userLinks(), "  - {id: 0}\n  - {id: 5}\n");
     msg = load("gap_id.yaml", gap);
     expectLocated(msg, path, lineOf(gap, "id: 5"), "chips[1].id", {"0..1"});
@@ -398,8 +391,8 @@ TEST_F(ClusterDescriptorErrors, YamlSyntaxError) {
 }
 
 TEST_F(ClusterDescriptorErrors, ArchErrorsNameTheArchFile) {
-    const std::string arch = dir.write("broken_arch.yaml",
-                                       replaceLine(test::readText(kArchPath), "hop_latency_cycles:", "  hop_latency_cycles: x"));
+    const std::string arch = dir.write(
+        "broken_arch.yaml", replaceLine(test::readText(kArchPath), "hop_latency_cycles:", "  hop_latency_cycles: x"));
     std::string text = board(userLinks());
     text = replaceLine(text, "arch:", "arch: broken_arch.yaml");  // relative to the descriptor
     msg = load("uses_broken_arch.yaml", text);

@@ -6,7 +6,6 @@
 #include "models/chip/ArchConfig.h"
 #include "models/common/Report.h"
 #include "runtime/Dispatch.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -19,9 +18,13 @@ const std::string kArchPath = test::sourcePath("platforms/arch/wormhole_b0.yaml"
 void kernelA() {}
 void kernelB() {}
 
-std::uintptr_t id(void (*f)()) { return reinterpret_cast<std::uintptr_t>(f); }
+std::uintptr_t id(void (*f)()) {
+    return reinterpret_cast<std::uintptr_t>(f);
+}
 
-CoreCoord core(unsigned i) { return CoreCoord{std::uint8_t(i % 16), std::uint8_t(i / 16)}; }
+CoreCoord core(unsigned i) {
+    return CoreCoord{std::uint8_t(i % 16), std::uint8_t(i / 16)};
+}
 
 /// test_pgm_dispatch's program: an empty kernel on each of `processors` RISC-Vs of `cores` cores.
 std::vector<DispatchKernel> emptyProgram(unsigned cores, unsigned processors, std::uint32_t bytes) {
@@ -87,16 +90,17 @@ TEST(DispatchPlan, EachTermFromTheProgramsStructure) {
     const DispatchPlan p = planDispatch(d, ks, 2);
     EXPECT_EQ(p.kernels, 5u);
     EXPECT_EQ(p.cores, 5u);
-    EXPECT_EQ(p.binaries, 4u);                    // A{1}, A{2}, EDM x 2
+    EXPECT_EQ(p.binaries, 4u);  // A{1}, A{2}, EDM x 2
     EXPECT_EQ(p.binaryBytes, 1000u + 1000 + 2000 + 2000);
-    EXPECT_EQ(p.kernelGroups, 3u);                // {A1} x2, {A2}, {EDM} x2
+    EXPECT_EQ(p.kernelGroups, 3u);  // {A1} x2, {A2}, {EDM} x2
     EXPECT_EQ(p.binaryWrites, 4 * nsToTicks(40) + nsToTicks(6000.0 / 10));
     // Config bytes: cores 0-1 4 args + 2 semaphores (24 B), core 2 none, EDM cores 8 args (32 B).
     EXPECT_EQ(p.argBytes, 2u * 24 + 2 * 32);
     EXPECT_EQ(p.argWrites, 2 * (nsToTicks(20) + nsToTicks(24.0 / 4)) + 2 * (nsToTicks(20) + nsToTicks(32.0 / 4)));
     EXPECT_EQ(p.tunnel, 2 * nsToTicks(500));
     EXPECT_EQ(p.launchMessages, 3 * nsToTicks(10));
-    EXPECT_EQ(p.launch(), p.tunnel + nsToTicks(1000) + p.launchMessages + p.binaryWrites + p.argWrites + nsToTicks(100));
+    EXPECT_EQ(p.launch(),
+              p.tunnel + nsToTicks(1000) + p.launchMessages + p.binaryWrites + p.argWrites + nsToTicks(100));
     EXPECT_EQ(p.completion, nsToTicks(200));
 }
 

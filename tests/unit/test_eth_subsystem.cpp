@@ -11,7 +11,6 @@
 #include "models/common/Simulate.h"
 #include "models/erisc/EriscCore.h"
 #include "platforms/Platform.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -44,9 +43,13 @@ struct Landing {
 
 /// The Ethernet parameters of the shipped Wormhole arch YAML (the one place
 /// they are written; EthConfig has no defaults of its own).
-EthConfig shippedEth() { return loadArchConfig(test::sourcePath("platforms/arch/wormhole_b0.yaml")).erisc.eth; }
+EthConfig shippedEth() {
+    return loadArchConfig(test::sourcePath("platforms/arch/wormhole_b0.yaml")).erisc.eth;
+}
 
-Tick serialisation(const EthConfig& c, std::uint32_t bytes) { return transferTicks(c.wireBytes(bytes), c.lineBytesPerNs); }
+Tick serialisation(const EthConfig& c, std::uint32_t bytes) {
+    return transferTicks(c.wireBytes(bytes), c.lineBytesPerNs);
+}
 
 // ---- framing arithmetic (pure) ------------------------------------------------
 
@@ -281,7 +284,8 @@ TEST(EthSubsystem, InvalidSendsAreErrors) {
     EXPECT_NO_THROW(user.check(0, kKernelBase, end - 4096, 4096));
     EXPECT_EQ(user.depth(0), 0u);
     // Channels and chips that do not exist.
-    test::expectContains(test::thrownMessage([&] { p->chip(0).erisc(16); }), {"n300.chip0", "channel 16 does not exist"});
+    test::expectContains(test::thrownMessage([&] { p->chip(0).erisc(16); }),
+                         {"n300.chip0", "channel 16 does not exist"});
     test::expectContains(test::thrownMessage([&] { p->chip(2); }), {"n300", "chip 2 does not exist"});
 }
 

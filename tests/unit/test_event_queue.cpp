@@ -4,7 +4,6 @@
 // in the past is clamped to now.
 #include "models/common/EventQueue.h"
 #include "models/common/Report.h"
-
 #include "models/common/Simulate.h"
 #include "tests/unit/TestSupport.h"
 
@@ -57,7 +56,7 @@ TEST(EventQueue, CallbacksMayScheduleMoreWork) {
     auto mark = [&](std::string tag) { log.push_back({tag, now()}); };
     eq.at(nsToTicks(10), [&] {
         mark("first");
-        eq.at(now(), [&] { mark("same tick"); });            // runs in this tick, after "first"
+        eq.at(now(), [&] { mark("same tick"); });              // runs in this tick, after "first"
         eq.at(now() - 5'000, [&] { mark("past, clamped"); });  // clamped to now
         eq.after(nsToTicks(5), [&] {
             mark("later");

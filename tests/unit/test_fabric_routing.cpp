@@ -15,8 +15,12 @@ using cclsim::test::sourcePath;
 
 namespace {
 
-ClusterDescriptor t3000(bool torus = false) { return loadClusterDescriptor(sourcePath("platforms/t3000.yaml"), "", torus); }
-ClusterDescriptor galaxy(bool torus = false) { return loadClusterDescriptor(sourcePath("platforms/galaxy.yaml"), "", torus); }
+ClusterDescriptor t3000(bool torus = false) {
+    return loadClusterDescriptor(sourcePath("platforms/t3000.yaml"), "", torus);
+}
+ClusterDescriptor galaxy(bool torus = false) {
+    return loadClusterDescriptor(sourcePath("platforms/galaxy.yaml"), "", torus);
+}
 
 /// Walk a route from src: the chip it ends at.
 unsigned walk(const FabricTopology& t, const Route& r) {

@@ -13,7 +13,9 @@
 namespace cclsim {
 namespace {
 
-FaultPlan decode(const std::string& text) { return decodeFaultPlan(YamlMap::loadString(text, "plan.yaml")); }
+FaultPlan decode(const std::string& text) {
+    return decodeFaultPlan(YamlMap::loadString(text, "plan.yaml"));
+}
 
 TEST(FaultPlan, DecodesEveryKind) {
     const FaultPlan p = decode(
@@ -40,7 +42,8 @@ TEST(FaultPlan, DecodesEveryKind) {
 
 TEST(FaultPlan, BadEntriesNameFileLineAndKey) {
     auto err = [](const std::string& text) { return test::configError([&] { decode(text); }); };
-    test::expectContains(err("faults:\n  - {kind: melt, link: all}\n"), {"plan.yaml:2", "kind", "ber, retrain, down or drop"});
+    test::expectContains(err("faults:\n  - {kind: melt, link: all}\n"),
+                         {"plan.yaml:2", "kind", "ber, retrain, down or drop"});
     test::expectContains(err("faults:\n  - {kind: ber, link: some, rate: 1e-9}\n"), {"plan.yaml:2", "link"});
     test::expectContains(err("faults:\n  - {kind: ber, link: all, rate: 2}\n"), {"rate", "[0, 1)"});
     test::expectContains(err("faults:\n  - {kind: retrain, link: all, at_us: 1, duration_us: 0}\n"), {"duration_us"});
@@ -118,8 +121,8 @@ TEST(LinkFaults, ALinkWhoseReplaysCannotConvergeIsUnusable) {
 TEST(LinkFaults, DropsEatFramesFromTheirTimeOn) {
     LinkFaults f(eth(), 1);
     f.addDrop(nsToTicks(1000), 3);
-    EXPECT_FALSE(f.dropsCommand(4096, nsToTicks(999)));   // before the fault
-    EXPECT_TRUE(f.dropsCommand(4096, nsToTicks(1000)));   // 3 frames: all of the drop
+    EXPECT_FALSE(f.dropsCommand(4096, nsToTicks(999)));  // before the fault
+    EXPECT_TRUE(f.dropsCommand(4096, nsToTicks(1000)));  // 3 frames: all of the drop
     EXPECT_FALSE(f.dropsCommand(4096, nsToTicks(2000)));
     EXPECT_EQ(f.health.lostFrames, 3u);
     EXPECT_EQ(f.health.lostCommands, 1u);

@@ -58,15 +58,17 @@ TEST(FuzzRegressions, NpyShapeDimensionNotACount) {
     const std::string file = npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }", "");
     expectContains(configError([&] { ccl::readNpy(file, golden::DType::FP32); }),
                    {file, "shape dimension 'x' is not a count"});
-    const std::string big = npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", "");
+    const std::string big =
+        npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", "");
     expectContains(configError([&] { ccl::readNpy(big, golden::DType::FP32); }), {big, "is not a count"});
 }
 
 // A shape whose element count overflows (or exceeds the file) allocated count x size bytes first.
 TEST(FuzzRegressions, NpyShapeLargerThanTheData) {
     ScratchDir dir;
-    const std::string file = npyFile(
-        dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }", std::string(16, '\0'));
+    const std::string file =
+        npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }",
+                std::string(16, '\0'));
     expectContains(configError([&] { ccl::readNpy(file, golden::DType::FP32); }),
                    {file, "16 B of data, the header's shape (4294967296, 4294967296, 16) needs more"});
 }
@@ -74,11 +76,13 @@ TEST(FuzzRegressions, NpyShapeLargerThanTheData) {
 // Bytes after the array were silently dropped; a file must hold exactly its shape.
 TEST(FuzzRegressions, NpyTrailingBytes) {
     ScratchDir dir;
-    const std::string file = npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string(12, '\1'));
+    const std::string file =
+        npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string(12, '\1'));
     expectContains(configError([&] { ccl::readNpy(file, golden::DType::FP32); }),
                    {file, "12 B of data, the header's shape (2,) needs 8 B"});
     // The exact size still reads (and a zero dimension means no data at all).
-    const std::string ok = npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string(8, '\1'));
+    const std::string ok =
+        npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string(8, '\1'));
     EXPECT_EQ(ccl::readNpy(ok, golden::DType::FP32).size(), 8u);
     const std::string empty = npyFile(dir, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }", "");
     EXPECT_TRUE(ccl::readNpy(empty, golden::DType::FP32).empty());
@@ -103,8 +107,9 @@ TEST(FuzzRegressions, ClusterArchFileMissing) {
     const std::string msg = configError([&] { loadClusterDescriptor(file); });
     expectLocated(msg, file, 2, "arch", {"arch/wobmhole_b0.yaml, which does not exist"});
     // A directory is no arch file either; --arch names itself.
-    expectContains(configError([&] { loadClusterDescriptor(sourcePath("platforms/n300.yaml"), sourcePath("platforms")); }),
-                   {"--arch " + sourcePath("platforms") + ": is not a file"});
+    expectContains(
+        configError([&] { loadClusterDescriptor(sourcePath("platforms/n300.yaml"), sourcePath("platforms")); }),
+        {"--arch " + sourcePath("platforms") + ": is not a file"});
 }
 
 // fuzz_board_cli: `--help` through the in-process entries answered with
@@ -145,8 +150,9 @@ TEST(FuzzRegressions, DirectoryInsteadOfAFile) {
 TEST(FuzzRegressions, FaultPlanTimeBeyondATick) {
     ScratchDir dir;
     const std::string file = dir.path("plan.yaml");
-    std::ofstream(file) << "seed: 42\nfaults:\n"
-                           "  - {kind: retrain, link: {chip: 0, channel: 1}, at_us: 20, duration_us: 5223372038564577800}\n";
+    std::ofstream(file)
+        << "seed: 42\nfaults:\n"
+           "  - {kind: retrain, link: {chip: 0, channel: 1}, at_us: 20, duration_us: 5223372038564577800}\n";
     expectContains(configError([&] { loadFaultPlan(file); }),
                    {file + ":3", "duration_us", "below 1e12 (11.6 simulated days)"});
     for (const char* at : {"1e300", "1e12", ".inf", ".nan"}) {

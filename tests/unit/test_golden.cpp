@@ -167,9 +167,9 @@ struct Example {
 TEST(GoldenGcl, AllReduceOperatorExamples) {
     const std::vector<double> a{1, 2, 3, 4}, b{5, 6, 7, 8}, p{1, 0, 1, 0}, q{0, 1, 1, 0};
     const std::vector<Example> table{
-        {RedOp::Add, DType::INT32, a, b, {6, 8, 10, 12}},      {RedOp::Mean, DType::FP32, a, b, {3, 4, 5, 6}},
-        {RedOp::Mul, DType::INT32, a, b, {5, 12, 21, 32}},     {RedOp::Min, DType::INT32, a, b, {1, 2, 3, 4}},
-        {RedOp::Max, DType::INT32, a, b, {5, 6, 7, 8}},        {RedOp::SquareAdd, DType::INT32, a, b, {26, 40, 58, 80}},
+        {RedOp::Add, DType::INT32, a, b, {6, 8, 10, 12}},     {RedOp::Mean, DType::FP32, a, b, {3, 4, 5, 6}},
+        {RedOp::Mul, DType::INT32, a, b, {5, 12, 21, 32}},    {RedOp::Min, DType::INT32, a, b, {1, 2, 3, 4}},
+        {RedOp::Max, DType::INT32, a, b, {5, 6, 7, 8}},       {RedOp::SquareAdd, DType::INT32, a, b, {26, 40, 58, 80}},
         {RedOp::LogicalAnd, DType::BOOL, p, q, {0, 0, 1, 0}}, {RedOp::LogicalOr, DType::BOOL, p, q, {1, 1, 1, 0}},
     };
     for (const Example& ex : table)
@@ -177,8 +177,8 @@ TEST(GoldenGcl, AllReduceOperatorExamples) {
             // Every type the operator supports gives the same small exact numbers.
             const DType t = ex.type == DType::BOOL ? DType::BOOL : DType(ti);
             if (!supports(ex.op, t)) continue;
-            for (Method m : {Method::Clockwise, Method::Anticlockwise, Method::MeetInMiddle, Method::Line,
-                             Method::Broadcast}) {
+            for (Method m :
+                 {Method::Clockwise, Method::Anticlockwise, Method::MeetInMiddle, Method::Line, Method::Broadcast}) {
                 Collective c = make(Op::AllReduce, 2, 4, t, ex.op, m);
                 const auto out = expectedOutputs(c, {values(t, ex.in0), values(t, ex.in1)});
                 for (const Tensor& o : out) EXPECT_EQ(numbers(t, o), ex.out) << redOpName(ex.op) << " " << dtypeName(t);
@@ -195,7 +195,8 @@ TEST(GoldenGcl, ShapesOfAllGatherAllToAllBroadcastReduceScatter) {
         EXPECT_EQ(numbers(DType::INT32, o), (std::vector<double>{0, 1, 10, 11, 20, 21, 30, 31}));
     // AllToAll: output of replica d = block d of every replica.
     std::vector<Tensor> y;
-    for (unsigned r = 0; r < 4; ++r) y.push_back(values(DType::INT32, {10.0 * r, 10.0 * r + 1, 10.0 * r + 2, 10.0 * r + 3}));
+    for (unsigned r = 0; r < 4; ++r)
+        y.push_back(values(DType::INT32, {10.0 * r, 10.0 * r + 1, 10.0 * r + 2, 10.0 * r + 3}));
     const auto a2a = expectedOutputs(make(Op::AllToAll, 4, 4, DType::INT32), y);
     for (unsigned d = 0; d < 4; ++d)
         EXPECT_EQ(numbers(DType::INT32, a2a[d]), (std::vector<double>{0.0 + d, 10.0 + d, 20.0 + d, 30.0 + d}));
@@ -212,7 +213,8 @@ TEST(GoldenGcl, ShapesOfAllGatherAllToAllBroadcastReduceScatter) {
     EXPECT_EQ(numbers(DType::INT32, rs[0]), (std::vector<double>{11, 22}));
     EXPECT_EQ(numbers(DType::INT32, rs[1]), (std::vector<double>{33, 0}));
     // Zero-padding when ranks exceed the elements: 2 elements on 4 ranks.
-    const auto rs4 = expectedOutputs(make(Op::ReduceScatter, 4, 2, DType::FP32), std::vector<Tensor>(4, values(DType::FP32, {1, 2})));
+    const auto rs4 = expectedOutputs(make(Op::ReduceScatter, 4, 2, DType::FP32),
+                                     std::vector<Tensor>(4, values(DType::FP32, {1, 2})));
     EXPECT_EQ(numbers(DType::FP32, rs4[0]), std::vector<double>{4});
     EXPECT_EQ(numbers(DType::FP32, rs4[1]), std::vector<double>{8});
     EXPECT_EQ(numbers(DType::FP32, rs4[2]), std::vector<double>{0});
@@ -223,7 +225,8 @@ TEST(GoldenGcl, ForEachExpectedOutputVisitsEveryRankOnceInOrder) {
     // The one-rank-at-a-time form (used by the data check to bound memory)
     // hands out the same tensors as expectedOutputs, rank by rank.
     std::vector<Tensor> y;
-    for (unsigned r = 0; r < 4; ++r) y.push_back(values(DType::INT32, {10.0 * r, 10.0 * r + 1, 10.0 * r + 2, 10.0 * r + 3}));
+    for (unsigned r = 0; r < 4; ++r)
+        y.push_back(values(DType::INT32, {10.0 * r, 10.0 * r + 1, 10.0 * r + 2, 10.0 * r + 3}));
     for (Op op : {Op::AllGather, Op::AllToAll, Op::Broadcast, Op::ReduceScatter, Op::AllReduce}) {
         const Collective c = make(op, 4, 4, DType::INT32);
         const auto all = expectedOutputs(c, y);
@@ -240,8 +243,8 @@ TEST(GoldenGcl, ForEachExpectedOutputVisitsEveryRankOnceInOrder) {
 
 TEST(GoldenOrder, RecipesCoverEveryRankOnce) {
     for (unsigned n = 2; n <= 9; ++n)
-        for (Method m : {Method::Clockwise, Method::Anticlockwise, Method::BidirPair, Method::MeetInMiddle, Method::Line,
-                         Method::Broadcast}) {
+        for (Method m : {Method::Clockwise, Method::Anticlockwise, Method::BidirPair, Method::MeetInMiddle,
+                         Method::Line, Method::Broadcast}) {
             Collective c = make(Op::AllReduce, n, 8 * n, DType::FP32, RedOp::Add, m);
             for (unsigned f = 0; f < n; ++f)
                 for (std::uint64_t k : {std::uint64_t(0), std::uint64_t(7)}) {
@@ -304,7 +307,8 @@ TEST(GoldenOrder, AllGatherOfReduceScatterIsAllReduceForIntegerAdd) {
                 ar.method = Method::MeetInMiddle;  // integer ADD is associative: any order
                 const auto all = expectedOutputs(ar, x);
                 for (unsigned r = 0; r < n; ++r)
-                    EXPECT_EQ(0, std::memcmp(gathered[r].data(), all[r].data(), all[r].size())) << n << " " << dtypeName(t);
+                    EXPECT_EQ(0, std::memcmp(gathered[r].data(), all[r].data(), all[r].size()))
+                        << n << " " << dtypeName(t);
             }
 }
 

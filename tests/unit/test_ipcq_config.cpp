@@ -2,10 +2,10 @@
 // topology", T3 ccl.yaml loading, F4 errors): ccl.yaml parsing and
 // resolution, the builtin topologies, neighbors() hooks, I3 symmetry, and the
 // golden reduction orders of the algorithms.
-#include "host/ipcq/IpcqConfig.h"
-#include "host/ipcq/IpcqAlgorithms.h"
-#include "host/ipcq/IpcqTopology.h"
 #include "golden/AllReduceGolden.h"
+#include "host/ipcq/IpcqAlgorithms.h"
+#include "host/ipcq/IpcqConfig.h"
+#include "host/ipcq/IpcqTopology.h"
 #include "models/common/Report.h"
 
 #include <gtest/gtest.h>
@@ -47,7 +47,9 @@ std::string errorOf(const std::string& text, const std::string& algorithm = "") 
 std::vector<std::uint8_t> sumInOrder(const golden::Tensors& x, const std::vector<unsigned>& order, std::size_t off,
                                      std::size_t len, golden::DType t) {
     std::vector<std::uint8_t> acc(x[order[0]].begin() + off, x[order[0]].begin() + off + len);
-    for (std::size_t k = 1; k < order.size(); ++k) golden::combine(golden::RedOp::Add, t, acc.data(), x[order[k]].data() + off, acc.data(), len / golden::elementBytes(t));
+    for (std::size_t k = 1; k < order.size(); ++k)
+        golden::combine(golden::RedOp::Add, t, acc.data(), x[order[k]].data() + off, acc.data(),
+                        len / golden::elementBytes(t));
     return acc;
 }
 
@@ -82,9 +84,8 @@ TEST(CclConfig, AlgorithmOverridesDefaults) {
 }
 
 TEST(CclConfig, WorldSizeFallsBackToPlacement) {
-    const GroupConfig g = resolve(parseCclConfig("defaults: {algorithm: a}\nalgorithms:\n  a: {topology: ring_1d}\n",
-                                                 "t.yaml"),
-                                  "");
+    const GroupConfig g =
+        resolve(parseCclConfig("defaults: {algorithm: a}\nalgorithms:\n  a: {topology: ring_1d}\n", "t.yaml"), "");
     EXPECT_FALSE(g.worldSize.given);
     EXPECT_EQ(g.kernel.value, "a");  // kernel defaults to the entry's name
 }
@@ -106,20 +107,26 @@ TEST(CclConfigErrors, UnknownAlgorithm) {
 }
 
 TEST(CclConfigErrors, UnknownKeyBadValueAndMissingTopology) {
-    EXPECT_NE(errorOf(std::string(kBase) + "    colour: blue\n").find("test.yaml:15: unknown key 'algorithms.ring_default_ws.colour'"),
+    EXPECT_NE(errorOf(std::string(kBase) + "    colour: blue\n")
+                  .find("test.yaml:15: unknown key 'algorithms.ring_default_ws.colour'"),
               std::string::npos);
     std::string text = kBase;
     text.replace(text.find("buffer_kind: tcm"), 16, "buffer_kind: hmb");
     const std::string e = errorOf(text);
-    EXPECT_NE(e.find("test.yaml:3: key 'defaults.buffer_kind' must be tcm, hbm or sram, found 'hmb'"), std::string::npos)
+    EXPECT_NE(e.find("test.yaml:3: key 'defaults.buffer_kind' must be tcm, hbm or sram, found 'hmb'"),
+              std::string::npos)
         << e;
-    EXPECT_NE(errorOf("defaults: {algorithm: a}\nalgorithms:\n  a: {kernel: ring_allreduce}\n").find("'algorithms.a.topology' is required"),
+    EXPECT_NE(errorOf("defaults: {algorithm: a}\nalgorithms:\n  a: {kernel: ring_allreduce}\n")
+                  .find("'algorithms.a.topology' is required"),
               std::string::npos);
-    EXPECT_NE(errorOf("defaults: {algorithm: a, slot_size: 100}\nalgorithms:\n  a: {topology: ring_1d}\n").find("multiple of 16"),
+    EXPECT_NE(errorOf("defaults: {algorithm: a, slot_size: 100}\nalgorithms:\n  a: {topology: ring_1d}\n")
+                  .find("multiple of 16"),
               std::string::npos);
-    EXPECT_NE(errorOf("defaults: {algorithm: a, n_slots: 0}\nalgorithms:\n  a: {topology: ring_1d}\n").find("'defaults.n_slots' must be in 1..1024"),
+    EXPECT_NE(errorOf("defaults: {algorithm: a, n_slots: 0}\nalgorithms:\n  a: {topology: ring_1d}\n")
+                  .find("'defaults.n_slots' must be in 1..1024"),
               std::string::npos);
-    EXPECT_NE(errorOf("defaults: {algorithm: a, placement: {ranks: [{chip: 0, core: 1-1}], chips: [0]}}\nalgorithms:\n  a: {topology: ring_1d}\n")
+    EXPECT_NE(errorOf("defaults: {algorithm: a, placement: {ranks: [{chip: 0, core: 1-1}], chips: [0]}}\nalgorithms:\n "
+                      " a: {topology: ring_1d}\n")
                   .find("leave out chips"),
               std::string::npos);
 }
@@ -207,7 +214,8 @@ TEST(IpcqTopology, NeighborsHookPatterns) {
     // Pattern B: the strided ring replaces the map.
     const IpcqAlgorithm* strided = findAlgorithm("ring_allreduce_strided");
     ASSERT_NE(strided, nullptr);
-    const GroupNeighbors s = applyNeighborsHook(*strided, builtinNeighbors(TopologyKind::None, 8), {{"stride", 3}, {"bidir", 1}});
+    const GroupNeighbors s =
+        applyNeighborsHook(*strided, builtinNeighbors(TopologyKind::None, 8), {{"stride", 3}, {"bidir", 1}});
     EXPECT_EQ(checkSymmetry(s), "");
     // One ring through every rank: 0, 3, 6, 1, 4, 7, 2, 5.
     std::vector<unsigned> seen{0};
@@ -256,5 +264,6 @@ TEST(IpcqGolden, ReductionOrderMattersInBf16) {
     for (unsigned r = 0; r < 8; ++r) x.push_back(golden::rankTensor(3, r, golden::DType::BF16, 4096));
     std::vector<unsigned> ring(8);
     std::iota(ring.begin(), ring.end(), 0u);
-    EXPECT_NE(golden::ringAllReduce(x, ring, false, golden::DType::BF16), golden::treeAllReduce(x, golden::DType::BF16));
+    EXPECT_NE(golden::ringAllReduce(x, ring, false, golden::DType::BF16),
+              golden::treeAllReduce(x, golden::DType::BF16));
 }

@@ -7,7 +7,6 @@
 // simulated; the TLM case elaborates (sockets bind at end of elaboration).
 #include "models/common/Simulate.h"
 #include "models/memory/L1Memory.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -25,8 +24,12 @@ using test::readL1;
 
 constexpr std::uint64_t kL1Bytes = 256 * 1024;
 
-L1Config dataMode() { return L1Config{kL1Bytes, true}; }
-L1Config timingMode() { return L1Config{kL1Bytes, false}; }
+L1Config dataMode() {
+    return L1Config{kL1Bytes, true};
+}
+L1Config timingMode() {
+    return L1Config{kL1Bytes, false};
+}
 
 TEST(L1Memory, UntouchedBytesReadZeroAndAllocationFollowsWrites) {
     L1Memory l1("l1", dataMode());
@@ -195,7 +198,7 @@ TEST(L1Memory, WatchersFireOnOverlappingWritesOnly) {
 
     const std::uint8_t buf[16] = {};
     l1.writeBytes(0x1FF0, 16, buf);  // ends exactly at the word: no overlap
-    l1.writeU32(0x2004, 1);           // starts right after it
+    l1.writeU32(0x2004, 1);          // starts right after it
     EXPECT_EQ(hits, 0);
     l1.writeBytes(0x2003, 1, buf);  // last byte of the word
     EXPECT_EQ(hits, 1);
@@ -264,9 +267,9 @@ public:
     tlm_utils::simple_initiator_socket<TlmInitiator> socket{"socket"};
     explicit TlmInitiator(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}
 
-    template <class Ext = PayloadExtension>
-    tlm::tlm_response_status access(tlm::tlm_command cmd, std::uint64_t addr, std::uint32_t n, std::uint8_t* data,
-                                    Ext* ext = nullptr) {
+    template <class Ext = PayloadExtension> tlm::tlm_response_status access(tlm::tlm_command cmd, std::uint64_t addr,
+                                                                            std::uint32_t n, std::uint8_t* data,
+                                                                            Ext* ext = nullptr) {
         tlm::tlm_generic_payload gp;
         gp.set_command(cmd);
         gp.set_address(addr);

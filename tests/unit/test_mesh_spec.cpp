@@ -8,7 +8,6 @@
 // use the documented channel groups, and bad specs are clear errors.
 #include "models/common/Report.h"
 #include "platforms/ClusterDescriptor.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -209,14 +208,14 @@ TEST_F(MeshSpecFiles, GeneratedAndWrittenOutChipsDoNotMix) {
 
 TEST_F(MeshSpecFiles, TorusNeedsAGeneratedMesh) {
     // Without links_per_pair, mesh: {rows, cols} only names the shape of written-out chips.
-    const std::string msg =
-        error("{rows: 1, cols: 2, torus: true}", "chips:\n  - {id: 0, pcie: true}\n  - {id: 1}\n");
+    const std::string msg = error("{rows: 1, cols: 2, torus: true}", "chips:\n  - {id: 0, pcie: true}\n  - {id: 1}\n");
     test::expectContains(msg, {"'mesh.torus'", "links_per_pair"});
 }
 
 TEST_F(MeshSpecFiles, AnArchWithFewerChannelsLimitsLinksPerPair) {
     // An overlay arch with 8 Ethernet channels: two per direction.
-    dir.write("small.yaml", "base: " + kArchPath + "\nname: small\neth:\n  cores: [9-0, 1-0, 8-0, 2-0, 7-0, 3-0, 6-0, 4-0]\n");
+    dir.write("small.yaml",
+              "base: " + kArchPath + "\nname: small\neth:\n  cores: [9-0, 1-0, 8-0, 2-0, 7-0, 3-0, 6-0, 4-0]\n");
     write("{rows: 2, cols: 2, links_per_pair: 3, pcie: all}");
     try {
         loadClusterDescriptor(path, dir.path("small.yaml"));

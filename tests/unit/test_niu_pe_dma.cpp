@@ -14,7 +14,6 @@
 #include "models/common/Simulate.h"
 #include "models/pe/PeCore.h"
 #include "platforms/Platform.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -37,12 +36,18 @@ constexpr double kChunk = 256.0;
 constexpr Tick kSlack = 2;
 constexpr Tick kRounding = 10;  // ticks: per-packet rounding of 28.1 B/ns serialisation (1 tick per packet)
 
-CoreCoord at(unsigned x, unsigned y) { return CoreCoord{std::uint8_t(x), std::uint8_t(y)}; }
+CoreCoord at(unsigned x, unsigned y) {
+    return CoreCoord{std::uint8_t(x), std::uint8_t(y)};
+}
 
 /// Bytes a write occupies on the injection port and links (one header per
 /// 8 KiB NoC packet).
-double wire(double bytes) { return bytes + kHeader * std::max(1.0, std::ceil(bytes / 8192.0)); }
-Tick ns(double v) { return nsToTicks(v); }
+double wire(double bytes) {
+    return bytes + kHeader * std::max(1.0, std::ceil(bytes / 8192.0));
+}
+Tick ns(double v) {
+    return nsToTicks(v);
+}
 
 /// Tick of the first and last write that overlapped a watched range, and
 /// how many there were.
@@ -112,7 +117,7 @@ TEST(Niu, WriteThenAtomicIncOnSameVcArriveInOrder) {
     const Tick back = p->chip(0).noc(0).unloadedLatency(b.coord(), a.coord());
     ASSERT_EQ(path, ns(80));
     ASSERT_EQ(back, ns(200));
-    const Tick injected = ns(wire(bytes) / kInjectBw);           // 129 ns
+    const Tick injected = ns(wire(bytes) / kInjectBw);            // 129 ns
     const Tick incInjected = injected + ns(wire(4) / kInjectBw);  // + 1.125 ns
     EXPECT_NEAR(double(landed.first), double(injected + path), kSlack);
     // The increment follows the data on the same path, one serialisation of
@@ -236,10 +241,11 @@ TEST(PeDma, LongComputeTransferDoesNotBlockShortCommTransfer) {
     Landing shortLanded;
     shortLanded.attach(c.l1, 0x60000, shortBytes);
     const double submitNs = 100;
-    p->eq.at(0, [&] { a.niu(0).write(unsigned(DmaVc::Compute), 0x20000, b.coord(), 0x20000, longBytes, false, &compute.c); });
-    p->eq.at(ns(submitNs), [&] {
-        a.niu(0).write(unsigned(DmaVc::Comm), 0x40000, c.coord(), 0x60000, shortBytes, false, &comm.c);
+    p->eq.at(0, [&] {
+        a.niu(0).write(unsigned(DmaVc::Compute), 0x20000, b.coord(), 0x20000, longBytes, false, &compute.c);
     });
+    p->eq.at(ns(submitNs),
+             [&] { a.niu(0).write(unsigned(DmaVc::Comm), 0x40000, c.coord(), 0x60000, shortBytes, false, &comm.c); });
     cclsim::simulate();
 
     ASSERT_EQ(comm.flushedAt.size(), 1u);
@@ -251,7 +257,8 @@ TEST(PeDma, LongComputeTransferDoesNotBlockShortCommTransfer) {
     EXPECT_NEAR(double(comm.flushedAt[0]), shortFlushNs * kTicksPerNs, kSlack);
     EXPECT_LE(comm.flushedAt[0], ns(submitNs + (kChunk + 2 * wire(shortBytes)) / kInjectBw));
     // vc_compute finishes after both transfers' bytes left the port.
-    EXPECT_NEAR(double(compute.flushedAt[0]), (wire(longBytes) + wire(shortBytes)) / kInjectBw * kTicksPerNs, kRounding);
+    EXPECT_NEAR(double(compute.flushedAt[0]), (wire(longBytes) + wire(shortBytes)) / kInjectBw * kTicksPerNs,
+                kRounding);
     EXPECT_LT(comm.flushedAt[0] * 10, compute.flushedAt[0]);
     // The short transfer reached 2-2 (2 hops, 50 ns) with its bytes.
     EXPECT_NEAR(double(shortLanded.first), (shortFlushNs + 50) * kTicksPerNs, kSlack);
@@ -299,7 +306,7 @@ TEST(PeDma, ThreeToOneWeightsShowInCompletionTimes) {
     // Equal loads: vc_compute moves at 24 B/ns and finishes first; vc_comm
     // had 8 B/ns meanwhile and then the whole port (work-conserving).
     const double w = wire(8192), fast = kInjectBw * 0.75, slow = kInjectBw * 0.25;
-    const double computeDone = w / fast;                          // 342.7 ns
+    const double computeDone = w / fast;                                         // 342.7 ns
     const double commDone = computeDone + (w - slow * computeDone) / kInjectBw;  // 514 ns
     EXPECT_NEAR(double(aCompute.flushedAt.at(0)), computeDone * kTicksPerNs, kSlack);
     EXPECT_NEAR(double(aComm.flushedAt.at(0)), commDone * kTicksPerNs, kSlack);

@@ -4,7 +4,6 @@
 //
 // Pure arithmetic on "free at" ticks: no SystemC simulation.
 #include "models/noc/Noc.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +13,9 @@ namespace {
 
 const NocConfig kCfg{};  // Wormhole defaults: 10x12, 32 B/ns, 10 ns/hop, 30 ns startup
 
-CoreCoord at(unsigned x, unsigned y) { return CoreCoord{std::uint8_t(x), std::uint8_t(y)}; }
+CoreCoord at(unsigned x, unsigned y) {
+    return CoreCoord{std::uint8_t(x), std::uint8_t(y)};
+}
 
 TEST(Noc, DefaultsAreTheWormholeGrid) {
     EXPECT_EQ(kCfg.gridX, 10u);

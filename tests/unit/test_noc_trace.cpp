@@ -22,9 +22,10 @@ std::string zone(const char* proc, int x, int y, long t, const char* phase = "be
 }
 std::string ev(const char* proc, const char* type, long t, int dx = 0, int dy = 11, int bytes = 2048,
                const char* noc = "NOC_0") {
-    return "{\"proc\":\"" + std::string(proc) + "\",\"noc\":\"" + noc + "\",\"sx\":1,\"sy\":1,\"dx\":" +
-           std::to_string(dx) + ",\"dy\":" + std::to_string(dy) + ",\"num_bytes\":" + std::to_string(bytes) +
-           ",\"type\":\"" + type + "\",\"timestamp\":" + std::to_string(t) + "}";
+    return "{\"proc\":\"" + std::string(proc) + "\",\"noc\":\"" + noc +
+           "\",\"sx\":1,\"sy\":1,\"dx\":" + std::to_string(dx) + ",\"dy\":" + std::to_string(dy) +
+           ",\"num_bytes\":" + std::to_string(bytes) + ",\"type\":\"" + type + "\",\"timestamp\":" + std::to_string(t) +
+           "}";
 }
 std::string arr(std::initializer_list<std::string> items) {
     std::string s = "[";
@@ -48,7 +49,7 @@ TEST(NocTrace, SmallTraceStreamsOpsAndMeasuredCycles) {
     const NocTrace t = loadNocTrace(kSmall);
     ASSERT_EQ(t.streams.size(), 3u);  // BRISC 1-1 (no ops), NCRISC 1-1, BRISC 2-1
     EXPECT_EQ(t.events, 17u);
-    EXPECT_EQ(t.ignoredEvents, 3u);   // profiler flush marker, re-emitted zone begin, READ_SET_STATE
+    EXPECT_EQ(t.ignoredEvents, 3u);  // profiler flush marker, re-emitted zone begin, READ_SET_STATE
     EXPECT_EQ(t.transfers(), 6u);
     EXPECT_EQ(t.transferBytes(), 4u * 2048 + 2u * 4096);
     // Measured: the BRISC 2-1 zone end (1900 after the first zone begin).
@@ -79,10 +80,10 @@ TEST(NocTrace, SmallTraceStreamsOpsAndMeasuredCycles) {
 }
 
 TEST(NocTrace, SingleEventBarriersAndWrites) {
-    const NocTrace t = parseNocTrace(arr({zone("BRISC", 1, 1, 0), ev("BRISC", "WRITE", 10, 2, 2, 64),
-                                          ev("BRISC", "WRITE_FLUSH", 20, -1, -1, 0),
-                                          ev("BRISC", "FULL_BARRIER", 30, -1, -1, 0)}),
-                                     "t.json");
+    const NocTrace t =
+        parseNocTrace(arr({zone("BRISC", 1, 1, 0), ev("BRISC", "WRITE", 10, 2, 2, 64),
+                           ev("BRISC", "WRITE_FLUSH", 20, -1, -1, 0), ev("BRISC", "FULL_BARRIER", 30, -1, -1, 0)}),
+                      "t.json");
     ASSERT_EQ(t.streams[0].ops.size(), 3u);
     EXPECT_EQ(t.streams[0].ops[0].kind, OpKind::Write);
     EXPECT_EQ(t.streams[0].ops[1].kind, OpKind::WriteFlush);
@@ -98,7 +99,8 @@ TEST(NocTrace, MalformedJsonNamesFile) {
 }
 
 TEST(NocTrace, MissingFieldNamesEventIndex) {
-    const std::string e = errorOf(arr({zone("BRISC", 1, 1, 0), "{\"proc\":\"BRISC\",\"sx\":1,\"sy\":1,\"type\":\"READ\"}"}));
+    const std::string e =
+        errorOf(arr({zone("BRISC", 1, 1, 0), "{\"proc\":\"BRISC\",\"sx\":1,\"sy\":1,\"type\":\"READ\"}"}));
     EXPECT_NE(e.find("t.json: event 1: missing 'timestamp'"), std::string::npos) << e;
     const std::string b = errorOf(arr({zone("BRISC", 1, 1, 0), ev("BRISC", "READ", 5, 0, 11, 0)}));
     EXPECT_NE(b.find("event 1: READ of 0 bytes"), std::string::npos) << b;
@@ -111,8 +113,9 @@ TEST(NocTrace, UnsupportedEventTypeIsAnError) {
     EXPECT_NE(e.find("event 1: event type 'WRITE_MULTICAST' cannot be replayed"), std::string::npos) << e;
     const std::string s = errorOf(arr({zone("BRISC", 1, 1, 0), ev("BRISC", "SEMAPHORE_WAIT", 5)}));
     EXPECT_NE(s.find("'SEMAPHORE_WAIT'"), std::string::npos) << s;
-    const std::string p = errorOf(arr({"{\"proc\":\"ERISC\",\"zone\":\"ERISC-KERNEL\",\"zone_phase\":\"begin\",\"sx\":9,"
-                                       "\"sy\":0,\"timestamp\":1}"}));
+    const std::string p =
+        errorOf(arr({"{\"proc\":\"ERISC\",\"zone\":\"ERISC-KERNEL\",\"zone_phase\":\"begin\",\"sx\":9,"
+                     "\"sy\":0,\"timestamp\":1}"}));
     EXPECT_NE(p.find("event 0: processor 'ERISC'"), std::string::npos) << p;
 }
 
@@ -121,8 +124,8 @@ TEST(NocTrace, OrderAndPairingErrors) {
     EXPECT_NE(o.find("event 2: timestamp 40 is earlier than event 1"), std::string::npos) << o;
     const std::string end = errorOf(arr({zone("BRISC", 1, 1, 0), ev("BRISC", "READ_BARRIER_END", 50, -1, -1, 0)}));
     EXPECT_NE(end.find("event 1: READ_BARRIER_END without a matching READ_BARRIER_START"), std::string::npos) << end;
-    const std::string open = errorOf(arr({zone("BRISC", 1, 1, 0), ev("BRISC", "READ_BARRIER_START", 50, -1, -1, 0),
-                                          ev("BRISC", "READ", 60)}));
+    const std::string open = errorOf(
+        arr({zone("BRISC", 1, 1, 0), ev("BRISC", "READ_BARRIER_START", 50, -1, -1, 0), ev("BRISC", "READ", 60)}));
     EXPECT_NE(open.find("event 2: READ on BRISC 1-1 before the end of the barrier started at event 1"),
               std::string::npos)
         << open;

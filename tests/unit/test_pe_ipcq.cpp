@@ -61,9 +61,9 @@ struct Group {
         std::vector<std::function<void()>> entries;
         for (unsigned r = 0; r < pg->world_size(); ++r) entries.push_back(k(r));
         // ProcessGroup::launch takes one entry for all ranks: dispatch on the rank.
-        pg->launch("test_kernel", [entries] { entries.at(ipcq_rank())(); }, [](unsigned) {
-            return std::vector<std::uint32_t>{};
-        });
+        pg->launch(
+            "test_kernel", [entries] { entries.at(ipcq_rank())(); },
+            [](unsigned) { return std::vector<std::uint32_t>{}; });
     }
     RunResult run() {
         const RunResult r = rt.run();
@@ -76,7 +76,9 @@ struct Group {
     }
 };
 
-std::uint32_t now_ns() { return std::uint32_t(get_timestamp()); }  // 1 GHz AICLK: cycles are ns
+std::uint32_t now_ns() {
+    return std::uint32_t(get_timestamp());
+}  // 1 GHz AICLK: cycles are ns
 
 }  // namespace
 
@@ -166,15 +168,23 @@ void recvWakesOnArrival(Backpressure bp) {
     });
     g.run();
     const std::uint32_t sent = g.result(0, 0), woke = g.result(1, 0);
-    EXPECT_GT(woke, sent + 64);    // after the write landed
-    EXPECT_LT(woke, sent + 600);   // ... and promptly
+    EXPECT_GT(woke, sent + 64);   // after the write landed
+    EXPECT_LT(woke, sent + 600);  // ... and promptly
 }
 }  // namespace
 
-TEST(PeIpcq, FullRingStallsSenderPoll) { fullRingStalls(Backpressure::Poll); }
-TEST(PeIpcq, FullRingStallsSenderSleep) { fullRingStalls(Backpressure::Sleep); }
-TEST(PeIpcq, RecvWakesOnArrivalPoll) { recvWakesOnArrival(Backpressure::Poll); }
-TEST(PeIpcq, RecvWakesOnArrivalSleep) { recvWakesOnArrival(Backpressure::Sleep); }
+TEST(PeIpcq, FullRingStallsSenderPoll) {
+    fullRingStalls(Backpressure::Poll);
+}
+TEST(PeIpcq, FullRingStallsSenderSleep) {
+    fullRingStalls(Backpressure::Sleep);
+}
+TEST(PeIpcq, RecvWakesOnArrivalPoll) {
+    recvWakesOnArrival(Backpressure::Poll);
+}
+TEST(PeIpcq, RecvWakesOnArrivalSleep) {
+    recvWakesOnArrival(Backpressure::Sleep);
+}
 
 TEST(PeIpcq, RoundRobinRecvRotatesDirections) {
     // Rank 1 has data waiting from both sides; recv() without a direction
@@ -312,26 +322,42 @@ TEST(IpcqEdge, InvariantViolationsNameInvariantQueueAndValues) {
         }
     };
     // I2: sender_seq must grow by one.
-    expectViolation([] { IpcqEdge e("q", 2, {}); e.onSend(1, 0, 16, 0); }, "IPCQ invariant I2 violated: sender_seq 1");
+    expectViolation(
+        [] {
+            IpcqEdge e("q", 2, {});
+            e.onSend(1, 0, 16, 0);
+        },
+        "IPCQ invariant I2 violated: sender_seq 1");
     // I1: a third send into two slots without a credit.
-    expectViolation([] {
-        IpcqEdge e("q", 2, {});
-        e.onSend(0, 0, 16, 0), e.onSend(1, 0, 16, 0), e.onSend(2, 0, 16, 0);
-    }, "I1 violated: send 2 would overwrite");
+    expectViolation(
+        [] {
+            IpcqEdge e("q", 2, {});
+            e.onSend(0, 0, 16, 0), e.onSend(1, 0, 16, 0), e.onSend(2, 0, 16, 0);
+        },
+        "I1 violated: send 2 would overwrite");
     // I5: a head update for a slot never sent.
-    expectViolation([] { IpcqEdge e("q", 2, {}); e.onHeadArrival(1); }, "I5 violated");
+    expectViolation(
+        [] {
+            IpcqEdge e("q", 2, {});
+            e.onHeadArrival(1);
+        },
+        "I5 violated");
     // I7: a recv before the head update.
-    expectViolation([] {
-        IpcqEdge e("q", 2, {});
-        e.onSend(0, 0, 16, 0);
-        e.onRecv(0, 16, 0, false);
-    }, "I7 violated");
+    expectViolation(
+        [] {
+            IpcqEdge e("q", 2, {});
+            e.onSend(0, 0, 16, 0);
+            e.onRecv(0, 16, 0, false);
+        },
+        "I7 violated");
     // I6: the slot does not hold the sent bytes when the head becomes visible.
-    expectViolation([] {
-        IpcqEdge e("q", 2, [](std::uint64_t, std::uint32_t) { return std::uint64_t(42); });
-        e.onSend(0, 7, 16, 0);
-        e.onHeadArrival(1);
-    }, "I6 violated");
+    expectViolation(
+        [] {
+            IpcqEdge e("q", 2, [](std::uint64_t, std::uint32_t) { return std::uint64_t(42); });
+            e.onSend(0, 7, 16, 0);
+            e.onHeadArrival(1);
+        },
+        "I6 violated");
     // A consistent sequence passes.
     IpcqEdge ok("q", 1, [](std::uint64_t, std::uint32_t) { return std::uint64_t(7); });
     ok.onSend(0, 7, 16, 0);
@@ -410,6 +436,12 @@ void checkInit(BufferKind kind) {
 }
 }  // namespace
 
-TEST(ProcessGroupInit, EndpointsAndTcmRings) { checkInit(BufferKind::Tcm); }
-TEST(ProcessGroupInit, EndpointsAndHbmRings) { checkInit(BufferKind::Hbm); }
-TEST(ProcessGroupInit, EndpointsAndSramRings) { checkInit(BufferKind::Sram); }
+TEST(ProcessGroupInit, EndpointsAndTcmRings) {
+    checkInit(BufferKind::Tcm);
+}
+TEST(ProcessGroupInit, EndpointsAndHbmRings) {
+    checkInit(BufferKind::Hbm);
+}
+TEST(ProcessGroupInit, EndpointsAndSramRings) {
+    checkInit(BufferKind::Sram);
+}

@@ -2,7 +2,6 @@
 // written (so a gigabyte address space costs what was touched), both the
 // dense (L1-sized) and hashed (DRAM-sized) page indexes, and range checks.
 #include "models/memory/SparseStore.h"
-
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>

@@ -88,7 +88,8 @@ TEST(TlmTargets, L1HonoursByteEnablesStreamingWidthAndErrorResponses) {
     // Errors: no data pointer, outside the L1, a mask pointer with length 0.
     EXPECT_EQ(ini.access(tlm::TLM_WRITE_COMMAND, 0x100, nullptr, 8), tlm::TLM_GENERIC_ERROR_RESPONSE);
     EXPECT_EQ(ini.access(tlm::TLM_READ_COMMAND, kL1 - 4, r.data(), 8), tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    EXPECT_EQ(ini.access(tlm::TLM_READ_COMMAND, 0x100, r.data(), 8, nullptr, be, 0), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    EXPECT_EQ(ini.access(tlm::TLM_READ_COMMAND, 0x100, r.data(), 8, nullptr, be, 0),
+              tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     // The L1 adds no delay: its time is the NoC's.
     sc_core::sc_time d(7, sc_core::SC_NS);
     ASSERT_EQ(ini.access(tlm::TLM_READ_COMMAND, 0x100, r.data(), 8, &d), tlm::TLM_OK_RESPONSE);

@@ -4,20 +4,18 @@
 // increase — the GTKWave save file groups signals per chip and core and
 // references a translate filter per enum, and sampled (per-window) signals
 // are written at the window boundaries without simulation events of their own.
-#include "models/common/Simulate.h"
-#include "models/common/Trace.h"
-
 #include "models/common/EventQueue.h"
 #include "models/common/Report.h"
-
+#include "models/common/Simulate.h"
+#include "models/common/Trace.h"
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
 #include <systemc>
 
-#include <filesystem>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
@@ -66,11 +64,15 @@ Vcd parseVcd(const std::string& text) {
         std::vector<std::string> tok;
         for (std::string w; ls >> w;) tok.push_back(w);
         if (header) {
-            if (tok[0] == "$timescale") v.timescale = tok.size() > 1 ? tok[1] : "";
-            else if (tok[0] == "$scope") scopes.push_back(tok.at(2));
+            if (tok[0] == "$timescale")
+                v.timescale = tok.size() > 1 ? tok[1] : "";
+            else if (tok[0] == "$scope")
+                scopes.push_back(tok.at(2));
             else if (tok[0] == "$upscope") {
-                if (scopes.empty()) v.scopesBalanced = false;
-                else scopes.pop_back();
+                if (scopes.empty())
+                    v.scopesBalanced = false;
+                else
+                    scopes.pop_back();
             } else if (tok[0] == "$var") {
                 std::string full;
                 for (const auto& s : scopes) full += s + ".";
@@ -88,8 +90,14 @@ Vcd parseVcd(const std::string& text) {
             v.stamps.push_back(t);
             continue;
         }
-        if (line == "$dumpvars") { inDump = true; continue; }
-        if (line == "$end") { inDump = false; continue; }
+        if (line == "$dumpvars") {
+            inDump = true;
+            continue;
+        }
+        if (line == "$end") {
+            inDump = false;
+            continue;
+        }
         std::uint64_t value = 0;
         std::string code;
         if (line[0] == 'b') {
@@ -100,8 +108,10 @@ Vcd parseVcd(const std::string& text) {
             code = line.substr(1);
         }
         const std::string& name = v.nameOf(code);
-        if (inDump) v.initial[name] = value;
-        else v.changes[name].push_back({t, value});
+        if (inDump)
+            v.initial[name] = value;
+        else
+            v.changes[name].push_back({t, value});
     }
     return v;
 }
@@ -131,14 +141,20 @@ TEST(TraceFile, VcdHasNestedScopesInitialValuesAndOnlyRealChanges) {
     EXPECT_THROW(tf.declare("n300.late", 1, TraceFormat::Binary, 0), std::logic_error);
 
     auto drive = [&](Signals& x) {
-        eq.at(0, [&x] { x.busy.set(1); });                      // same tick as the header
-        eq.at(nsToTicks(10), [&x] { x.depth.set(3); x.busy.set(1); });  // no change: no output
+        eq.at(0, [&x] { x.busy.set(1); });  // same tick as the header
+        eq.at(nsToTicks(10), [&x] {
+            x.depth.set(3);
+            x.busy.set(1);
+        });  // no change: no output
         eq.at(nsToTicks(20), [&x] {
             x.depth.set(1);
             x.depth.set(2);  // two changes in one tick are both written
             x.waypoint.set(packWaypoint("RUN"));
         });
-        eq.at(nsToTicks(35), [&x] { x.busy.set(0); x.depth.add(-2); });
+        eq.at(nsToTicks(35), [&x] {
+            x.busy.set(0);
+            x.depth.add(-2);
+        });
         eq.at(nsToTicks(50), [&x] { x.phase.set(0); });  // no change
     };
     drive(s);
@@ -167,9 +183,9 @@ TEST(TraceFile, VcdHasNestedScopesInitialValuesAndOnlyRealChanges) {
     EXPECT_EQ(text.find("$scope module chip0 $end", chip0 + 1), std::string::npos);
     // Initial values in $dumpvars (depth was set before begin()).
     EXPECT_EQ(v.initial, (std::map<std::string, std::uint64_t>{{"n300.chip0.eth9.eth.tx_busy", 0},
-                                                                {"n300.chip0.eth9.eth.tx_cmd_q0_depth", 3},
-                                                                {"n300.chip1.w1_1.brisc.waypoint", 0},
-                                                                {"n300.phase", 0}}));
+                                                               {"n300.chip0.eth9.eth.tx_cmd_q0_depth", 3},
+                                                               {"n300.chip1.w1_1.brisc.waypoint", 0},
+                                                               {"n300.phase", 0}}));
     // Timestamps only where something changed (not 10 ns, not 50 ns except
     // the closing stamp), strictly increasing.
     EXPECT_EQ(v.stamps, (std::vector<Tick>{0, 20'000, 35'000, 50'000}));
@@ -198,7 +214,8 @@ TEST(TraceFile, ManySignalsGetDistinctIdentifierCodes) {
     test::ScratchDir dir;
     TraceFile tf(dir.path("many.vcd"));
     // More than 94 signals need two-character codes.
-    for (unsigned i = 0; i < 300; ++i) tf.declare("b.core" + std::to_string(i % 7) + ".s" + std::to_string(i), 8, TraceFormat::Decimal, i);
+    for (unsigned i = 0; i < 300; ++i)
+        tf.declare("b.core" + std::to_string(i % 7) + ".s" + std::to_string(i), 8, TraceFormat::Decimal, i);
     tf.close();
     const Vcd v = parseVcd(test::readText(dir.path("many.vcd")));
     EXPECT_TRUE(v.error.empty()) << v.error;
@@ -211,16 +228,19 @@ TEST(TraceFile, GtkwGroupsSignalsPerChipThenCore) {
     test::ScratchDir dir;
     TraceFile tf(dir.path("board.vcd"));
     const std::vector<std::pair<std::string, unsigned>> sigs = {
-        {"n300.chip1.eth1.eth.tx_busy", 1},   {"n300.chip0.w1_1.brisc.waypoint", 32},
-        {"n300.chip0.eth9.eth.tx_busy", 1},   {"n300.chip0.eth9.erisc.waypoint", 32},
-        {"n300.chip0.noc_util", 16},          {"n300.chip1.eth1.eth.tx_cmd_q0_depth", 8}};
-    for (const auto& [name, width] : sigs) tf.declare(name, width, width == 32 ? TraceFormat::Ascii : TraceFormat::Decimal, 0);
+        {"n300.chip1.eth1.eth.tx_busy", 1}, {"n300.chip0.w1_1.brisc.waypoint", 32},
+        {"n300.chip0.eth9.eth.tx_busy", 1}, {"n300.chip0.eth9.erisc.waypoint", 32},
+        {"n300.chip0.noc_util", 16},        {"n300.chip1.eth1.eth.tx_cmd_q0_depth", 8}};
+    for (const auto& [name, width] : sigs)
+        tf.declare(name, width, width == 32 ? TraceFormat::Ascii : TraceFormat::Decimal, 0);
     tf.close();
     tf.writeGtkw(dir.path("board.gtkw"));
     const std::string g = test::readText(dir.path("board.gtkw"));
     // Absolute paths, so GTKWave finds the dump from any working directory.
-    EXPECT_NE(g.find("[dumpfile] \"" + std::filesystem::absolute(dir.path("board.vcd")).lexically_normal().string() + "\""),
-              std::string::npos) << g;
+    EXPECT_NE(
+        g.find("[dumpfile] \"" + std::filesystem::absolute(dir.path("board.vcd")).lexically_normal().string() + "\""),
+        std::string::npos)
+        << g;
 
     // Walk the file: "@800200" + "-name" opens a group, "@1000200" + "-name"
     // closes it; other "@flags" lines precede a signal name.
@@ -233,7 +253,10 @@ TEST(TraceFile, GtkwGroupsSignalsPerChipThenCore) {
     bool balanced = true;
     while (std::getline(is, line)) {
         if (line.empty() || line[0] == '[' || line[0] == '*') continue;
-        if (line[0] == '@') { pending = line; continue; }
+        if (line[0] == '@') {
+            pending = line;
+            continue;
+        }
         if (pending == "@800200") {
             open.push_back(line.substr(1));
             ++opened;
@@ -343,11 +366,14 @@ TEST(TraceFile, GtkwReferencesATranslateFilterPerEnum) {
     const std::string abs = std::filesystem::absolute(filter).lexically_normal().string();
     // Flags (decimal + translate filter), the filter, then the aliased signal.
     EXPECT_NE(g.find("@2024\n^1 " + abs + "\n+{eth0/erisc/ch0_state} b.chip0.eth0.erisc.ch0_state[3:0]\n"),
-              std::string::npos) << g;
+              std::string::npos)
+        << g;
     EXPECT_NE(g.find("@2024\n^1 " + abs + "\n+{eth0/erisc/ch0_state} b.chip1.eth0.erisc.ch0_state[3:0]\n"),
-              std::string::npos) << g;
-    EXPECT_NE(g.find("[savefile] \"" + std::filesystem::absolute(dir.path("view/enum.gtkw")).lexically_normal().string()),
-              std::string::npos);
+              std::string::npos)
+        << g;
+    EXPECT_NE(
+        g.find("[savefile] \"" + std::filesystem::absolute(dir.path("view/enum.gtkw")).lexically_normal().string()),
+        std::string::npos);
     // util never left 0: not in the overview group, only in its chip's group.
     EXPECT_EQ(g.find("-link utilisation"), std::string::npos) << g;
 
@@ -374,8 +400,9 @@ TEST(TraceFile, GtkwListsBusyLinksFirstAsAnalogCurves) {
     tf.close();
     tf.writeGtkw(dir.path("links.gtkw"));
     const std::string g = test::readText(dir.path("links.gtkw"));
-    const auto group = g.find("@800200\n-link utilisation, % of each 1000 ns\n@8024\n+{chip1/eth3/eth/tx_util_pct} "
-                              "b.chip1.eth3.eth.tx_util_pct[6:0]\n@1000200\n-link utilisation");
+    const auto group = g.find(
+        "@800200\n-link utilisation, % of each 1000 ns\n@8024\n+{chip1/eth3/eth/tx_util_pct} "
+        "b.chip1.eth3.eth.tx_util_pct[6:0]\n@1000200\n-link utilisation");
     EXPECT_NE(group, std::string::npos) << g;
     EXPECT_LT(group, g.find("-b.chip0")) << "the overview comes first";
     EXPECT_NE(g.find("b.chip0.eth0.eth.tx_util_pct[6:0]"), std::string::npos) << "idle links stay in their chip";

@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 
 /// Every enum the model traces (a new enum-valued signal adds its table here).
 std::vector<const TraceEnum*> tracedEnums() {
-    return {&edm::channelStateTraceEnum(), &fabric::connectionStateTraceEnum(), &ipcqWaitTraceEnum(), &ipcqDirTraceEnum()};
+    return {&edm::channelStateTraceEnum(), &fabric::connectionStateTraceEnum(), &ipcqWaitTraceEnum(),
+            &ipcqDirTraceEnum()};
 }
 
 const fs::path kDir = fs::path(CCLSIM_SOURCE_DIR) / "traces" / "filters";
@@ -59,17 +60,20 @@ TEST(TraceFilters, EveryEnumValueHasAName) {
         std::set<std::string> names;
         for (std::size_t v = 0; v < e->valueNames.size(); ++v) {
             EXPECT_FALSE(e->valueNames[v].empty()) << e->name << " value " << v;
-            EXPECT_EQ(e->valueNames[v].find_first_of(" \t"), std::string::npos) << "one word per name: " << e->valueNames[v];
+            EXPECT_EQ(e->valueNames[v].find_first_of(" \t"), std::string::npos)
+                << "one word per name: " << e->valueNames[v];
             EXPECT_TRUE(names.insert(e->valueNames[v]).second) << "duplicate name " << e->valueNames[v];
             EXPECT_NE(translateFilterText(*e).find("\n" + std::to_string(v) + " " + e->valueNames[v] + "\n"),
                       std::string::npos);
         }
     }
     EXPECT_EQ(edm::channelStateTraceEnum().valueNames.size(), std::size_t(edm::RECEIVER_WAITING_FOR_ETH) + 1);
-    EXPECT_EQ(edm::channelStateTraceEnum().valueNames[edm::SENDER_READY_FOR_ETH_TRANSFER], "SENDER_READY_FOR_ETH_TRANSFER");
+    EXPECT_EQ(edm::channelStateTraceEnum().valueNames[edm::SENDER_READY_FOR_ETH_TRANSFER],
+              "SENDER_READY_FOR_ETH_TRANSFER");
     EXPECT_EQ(fabric::connectionStateTraceEnum().valueNames.at(fabric::conn::kCloseRequested), "CLOSE_REQUESTED");
     EXPECT_EQ(ipcqWaitTraceEnum().valueNames.at(IpcqWait::RecvAny), "RECV_ANY");
-    EXPECT_EQ(ipcqDirTraceEnum().valueNames.at(unsigned(IpcqDir::ChildLeft)), std::string(ipcqDirName(IpcqDir::ChildLeft)));
+    EXPECT_EQ(ipcqDirTraceEnum().valueNames.at(unsigned(IpcqDir::ChildLeft)),
+              std::string(ipcqDirName(IpcqDir::ChildLeft)));
 }
 
 }  // namespace

@@ -23,12 +23,9 @@ std::string fmtPct(double v) {
 
 const char* statusText(RowResult::Status s) {
     switch (s) {
-        case RowResult::Status::Pass:
-            return "pass";
-        case RowResult::Status::Fail:
-            return "FAIL";
-        case RowResult::Status::Error:
-            return "ERROR";
+        case RowResult::Status::Pass: return "pass";
+        case RowResult::Status::Fail: return "FAIL";
+        case RowResult::Status::Error: return "ERROR";
     }
     return "?";
 }
@@ -156,21 +153,11 @@ std::string xmlEscape(const std::string& text) {
     std::string out;
     for (unsigned char c : text) {
         switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&apos;";
-                break;
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
             default:
                 // Control characters other than tab/newline are not allowed in XML 1.0.
                 if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')

@@ -37,9 +37,10 @@ Kind kindOf(const nlohmann::json& rep) {
     if (r.contains("payload_GBps_per_direction")) return Kind::EthBandwidth;
     if (r.contains("payload_GBps") && r.contains("framing_limit_GBps")) return Kind::FabricBandwidth;
     if (r.contains("round_trip_ns")) return Kind::Latency;
-    throw PlotError(fmt::format("--plot: workload '{}' has no plot form (plots exist for the collectives, "
-                                "eth_bandwidth, fabric_bandwidth and the ping workloads)",
-                                w));
+    throw PlotError(
+        fmt::format("--plot: workload '{}' has no plot form (plots exist for the collectives, "
+                    "eth_bandwidth, fabric_bandwidth and the ping workloads)",
+                    w));
 }
 
 /// Whether `key` of the reports' params takes more than one value.
@@ -107,7 +108,8 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
         bySeries[s].push_back(&reports[i]);
         good.push_back(&reports[i]);
     }
-    if (good.empty()) throw PlotError(fmt::format("--plot {}: no point of the sweep completed; nothing to draw", image));
+    if (good.empty())
+        throw PlotError(fmt::format("--plot {}: no point of the sweep completed; nothing to draw", image));
     const Kind kind = kindOf(*good.front());
     for (const nlohmann::json* r : good)
         if (kindOf(*r) != kind) throw PlotError("--plot: the points are of different workloads");
@@ -212,11 +214,12 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
         case Kind::EthBandwidth: {
             const nlohmann::json& r = good.front()->at("results");
             if (r.contains("frame_overhead_bytes") && r.contains("frame_payload_bytes")) {
-                functions += fmt::format("line = {:.6g}   # line rate (GB/s), from the arch YAML\n",
-                                         num(r, "line_rate_GBps"));
+                functions +=
+                    fmt::format("line = {:.6g}   # line rate (GB/s), from the arch YAML\n", num(r, "line_rate_GBps"));
                 functions += fmt::format("overhead = {:.6g}   # wire bytes per frame beyond the payload\n",
                                          num(r, "frame_overhead_bytes"));
-                functions += fmt::format("frame = {:.6g}   # largest payload per frame\n", num(r, "frame_payload_bytes"));
+                functions +=
+                    fmt::format("frame = {:.6g}   # largest payload per frame\n", num(r, "frame_payload_bytes"));
                 functions += "framing(P) = line * P / (P + overhead * ceil(P / frame))\nset samples 1000\n";
                 refs.push_back({"framing(x)", fmt::format("framing limit {:.1f} x P/(P+{:.0f}*ceil(P/{:.0f}))",
                                                           num(r, "line_rate_GBps"), num(r, "frame_overhead_bytes"),
@@ -229,8 +232,7 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
         case Kind::FabricBandwidth:
             refs.push_back({data + " index 0 using 1:3", "framing limit (with the packet header)"});
             break;
-        case Kind::Latency:
-            break;
+        case Kind::Latency: break;
     }
     const auto refLines = [&](bool inKey) {
         std::string p;
@@ -243,8 +245,8 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
         std::string p;
         for (std::size_t s = 0; s < order.size(); ++s)
             p += fmt::format("{}{} with linespoints lt {} dt {} pt 7 ps 0.8 title {}", p.empty() ? "" : ", ",
-                             inKey ? std::string("NaN") : fmt::format("{} index {} using 1:{}", data, s, ycol), s % 8 + 1,
-                             s / 8 % 5 + 1, quoteGp(order[s]));
+                             inKey ? std::string("NaN") : fmt::format("{} index {} using 1:{}", data, s, ycol),
+                             s % 8 + 1, s / 8 % 5 + 1, quoteGp(order[s]));
         return p;
     };
 
@@ -292,10 +294,11 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
     }
     if (keyBelow) {
         // The key panel: invisible plots of NaN carry the titles.
-        gp += fmt::format("set origin 0,0\nset size 1,{:.4f}\nunset border\nunset tics\nunset grid\nunset title\n"
-                          "unset xlabel\nunset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
-                          "set key center center maxrows {} font \",9\"\nplot {}{}\n",
-                          keyFrac, keyRows, lines(2, true), refLines(true));
+        gp += fmt::format(
+            "set origin 0,0\nset size 1,{:.4f}\nunset border\nunset tics\nunset grid\nunset title\n"
+            "unset xlabel\nunset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+            "set key center center maxrows {} font \",9\"\nplot {}{}\n",
+            keyFrac, keyRows, lines(2, true), refLines(true));
     }
     if (panels == 2 || keyBelow) gp += "unset multiplot\n";
     std::ofstream os(files.script);
@@ -321,8 +324,9 @@ PlotFiles writePlot(const std::string& image, const std::vector<nlohmann::json>&
     const int st = pclose(p);
     const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (code == 127)
-        throw PlotError("--plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox; ./cclsim build installs "
-                        "it)");
+        throw PlotError(
+            "--plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox; ./cclsim build installs "
+            "it)");
     if (code != 0) throw PlotError(fmt::format("--plot: gnuplot {} failed: {}", files.script, out));
     std::ifstream img(image);
     if (!img) throw PlotError(fmt::format("--plot: gnuplot wrote no image '{}': {}", image, out));

@@ -1,6 +1,5 @@
 #include "tools/sweep/SweepRun.h"
 
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -38,9 +37,10 @@ void writeText(const fs::path& p, const std::string& text) {
 nlohmann::json readManifest(const std::string& dir) {
     const fs::path m = fs::path(dir) / "sweep.json";
     if (!fs::exists(m))
-        throw SweepError(fmt::format("'{}' is not a sweep directory (no sweep.json; write one with sweep SPEC "
-                                      "--emit-slurm/--emit-parallel DIR)",
-                                      dir));
+        throw SweepError(
+            fmt::format("'{}' is not a sweep directory (no sweep.json; write one with sweep SPEC "
+                        "--emit-slurm/--emit-parallel DIR)",
+                        dir));
     try {
         nlohmann::json j = nlohmann::json::parse(readText(m));
         if (!j.contains("points") || !j["points"].is_array()) throw SweepError("no points");
@@ -110,16 +110,13 @@ void writeSweepDir(const SweepSpec& spec, const std::string& dirIn, const std::s
     if (fs::exists(dir) && !fs::is_directory(dir))
         throw SweepError(fmt::format("'{}' exists and is not a directory", dir.string()));
     if (fs::exists(dir) && !fs::is_empty(dir) && !fs::exists(dir / "sweep.json"))
-        throw SweepError(fmt::format("'{}' is not empty and not a sweep directory: give a new or empty directory",
-                                      dir.string()));
+        throw SweepError(
+            fmt::format("'{}' is not empty and not a sweep directory: give a new or empty directory", dir.string()));
     fs::remove_all(dir / "points");  // a previous sweep's results must not be merged into this one
     fs::create_directories(dir / "points");
-    nlohmann::json m{{"cclsim_sweep", 1},
-                     {"spec", fs::absolute(spec.file).lexically_normal().string()},
-                     {"board", spec.board},
-                     {"workload", spec.workload},
-                     {"board_exe", boardExe},
-                     {"work_dir", workDir},
+    nlohmann::json m{{"cclsim_sweep", 1},        {"spec", fs::absolute(spec.file).lexically_normal().string()},
+                     {"board", spec.board},      {"workload", spec.workload},
+                     {"board_exe", boardExe},    {"work_dir", workDir},
                      {"swept", spec.sweptKeys()}};
     nlohmann::json fixed = nlohmann::json::object();
     for (const OptionValue& v : spec.fixed) fixed[v.key] = v.flag ? "true" : v.omit ? "false" : v.value;
@@ -163,8 +160,7 @@ std::string writeSlurmScript(const std::string& dirIn) {
     s += fmt::format("#SBATCH --array=0-{}\n", n - 1);
     s += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
     s += fmt::format("#SBATCH --output={}/points/%a.slurm.out\n", dir.string());
-    s += fmt::format("line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})\n",
-                     shellQuote((dir / "jobs.txt").string()));
+    s += fmt::format("line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})\n", shellQuote((dir / "jobs.txt").string()));
     s += "[ -n \"$line\" ] || { echo \"cclsim sweep: no job line for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2; }\n";
     s += "exec /bin/sh -c \"$line\"\n";
     const fs::path p = dir / "sweep.sbatch";
@@ -178,7 +174,9 @@ namespace {
 // board, not only its shell); a Ctrl-C on the terminal then reaches only the
 // sweep tool, which kills the points it started and stops.
 volatile std::sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int sig) { gInterrupted = sig; }
+extern "C" void onInterrupt(int sig) {
+    gInterrupted = sig;
+}
 }  // namespace
 
 void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutSeconds) {
@@ -196,7 +194,8 @@ void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutS
     struct sigaction sa {};
     sa.sa_handler = onInterrupt;
     sigemptyset(&sa.sa_mask);
-    struct sigaction oldInt {}, oldTerm {};
+    struct sigaction oldInt {
+    }, oldTerm{};
     sigaction(SIGINT, &sa, &oldInt);
     sigaction(SIGTERM, &sa, &oldTerm);
     const auto restore = [&] {
@@ -208,8 +207,8 @@ void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutS
             for (const auto& [pid, r] : running) kill(-pid, SIGKILL);
             for (const auto& [pid, r] : running) waitpid(pid, nullptr, 0);
             restore();
-            throw std::runtime_error(fmt::format("interrupted: {} of {} point(s) finished; the reports so far are in {}",
-                                                 finished, n, dir));
+            throw std::runtime_error(
+                fmt::format("interrupted: {} of {} point(s) finished; the reports so far are in {}", finished, n, dir));
         }
         while (running.size() < std::max(1u, jobs) && next < n) {
             const std::string cmd = m["points"][next]["command"].get<std::string>();
@@ -245,9 +244,8 @@ void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutS
         if (it->second.timedOut) {
             // The shell was killed with the board: the exit code and the reason are ours to write.
             writeText(stem.string() + ".rc", "124\n");
-            std::ofstream(stem.string() + ".log", std::ios::app)
-                << fmt::format("cclsim sweep: error: the point took longer than --timeout {} s and was killed\n",
-                               timeoutSeconds);
+            std::ofstream(stem.string() + ".log", std::ios::app) << fmt::format(
+                "cclsim sweep: error: the point took longer than --timeout {} s and was killed\n", timeoutSeconds);
         }
         if (!quiet) {
             const std::string code = fs::exists(stem.string() + ".rc") ? readText(stem.string() + ".rc") : "?\n";
@@ -265,8 +263,11 @@ void runLocal(const std::string& dir, unsigned jobs, bool quiet, double timeoutS
 
 nlohmann::json mergeSweepDir(const std::string& dir) {
     const nlohmann::json m = readManifest(dir);
-    nlohmann::json out{{"board", m["board"]},   {"workload", m["workload"]}, {"spec", m["spec"]},
-                       {"swept", m["swept"]},   {"fixed", m["fixed"]}};
+    nlohmann::json out{{"board", m["board"]},
+                       {"workload", m["workload"]},
+                       {"spec", m["spec"]},
+                       {"swept", m["swept"]},
+                       {"fixed", m["fixed"]}};
     nlohmann::json points = nlohmann::json::array();
     for (const nlohmann::json& p : m["points"]) {
         const std::size_t i = p["index"].get<std::size_t>();
@@ -296,9 +297,9 @@ nlohmann::json mergeSweepDir(const std::string& dir) {
             q["error"] = "the point did not run (no report, no exit code)";
         } else {
             if (code < 0) {  // no exit code file: what the report says
-                code = !unreadable.empty()            ? 4
-                       : rep.contains("exit_code")     ? rep["exit_code"].get<int>()
-                       : rep.contains("error")         ? 5
+                code = !unreadable.empty()                     ? 4
+                       : rep.contains("exit_code")             ? rep["exit_code"].get<int>()
+                       : rep.contains("error")                 ? 5
                        : rep.value("data_check", "") == "fail" ? 1
                                                                : 0;
             }
@@ -306,11 +307,11 @@ nlohmann::json mergeSweepDir(const std::string& dir) {
             q["status"] = code == 0 ? "ok" : "failed";
             q["exit_code"] = code;
             if (code != 0) {
-                q["error"] = !unreadable.empty()                ? unreadable
-                             : rep.contains("error")             ? rep["error"].get<std::string>()
-                             : rep.contains("data_check_failure") ? "data check failed: " +
-                                                                        rep["data_check_failure"].get<std::string>()
-                                                                  : logTail(stem.string() + ".log");
+                q["error"] = !unreadable.empty()     ? unreadable
+                             : rep.contains("error") ? rep["error"].get<std::string>()
+                             : rep.contains("data_check_failure")
+                                 ? "data check failed: " + rep["data_check_failure"].get<std::string>()
+                                 : logTail(stem.string() + ".log");
             }
             if (rep.is_object() && rep.contains("results")) q["report"] = rep;
         }
@@ -351,9 +352,9 @@ std::string mergedCsv(const nlohmann::json& merged) {
 std::string mergedTable(const nlohmann::json& merged) {
     const nlohmann::json* first = firstResults(merged);
     std::vector<std::string> heads;
-    for (const char* k : {"size_bytes", "sim_time_us", "algbw_GBps", "busbw_GBps", "linkbw_GBps",
-                          "payload_GBps_per_direction", "payload_GBps", "framing_limit_pct", "round_trip_ns",
-                          "per_hop_ns", "one_way_ns"})
+    for (const char* k :
+         {"size_bytes", "sim_time_us", "algbw_GBps", "busbw_GBps", "linkbw_GBps", "payload_GBps_per_direction",
+          "payload_GBps", "framing_limit_pct", "round_trip_ns", "per_hop_ns", "one_way_ns"})
         if (first && first->contains(k)) heads.push_back(k);
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> h{"point"};
@@ -409,7 +410,8 @@ std::vector<std::string> mergedSeries(const nlohmann::json& merged) {
     for (const nlohmann::json& p : merged["points"]) {
         std::string label;
         for (const std::string& k : swept)
-            if (!x.count(k)) label += fmt::format("{}{}={}", label.empty() ? "" : ", ", k, p["options"][k].get<std::string>());
+            if (!x.count(k))
+                label += fmt::format("{}{}={}", label.empty() ? "" : ", ", k, p["options"][k].get<std::string>());
         out.push_back(label);
     }
     return out;
@@ -418,8 +420,9 @@ std::vector<std::string> mergedSeries(const nlohmann::json& merged) {
 std::vector<nlohmann::json> mergedReports(const nlohmann::json& merged) {
     std::vector<nlohmann::json> out;
     for (const nlohmann::json& p : merged["points"])
-        out.push_back(p.contains("report") && p["status"] == "ok" ? p["report"]
-                                                                  : nlohmann::json{{"error", p.value("error", "failed")}});
+        out.push_back(p.contains("report") && p["status"] == "ok"
+                          ? p["report"]
+                          : nlohmann::json{{"error", p.value("error", "failed")}});
     return out;
 }
 

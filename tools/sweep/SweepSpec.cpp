@@ -39,14 +39,14 @@ OptionValue decodeValue(const std::string& key, const YAML::Node& n, const std::
         if (n.size() == 0) throw SweepError(fmt::format("{} is an empty list", where));
         for (std::size_t i = 0; i < n.size(); ++i) {
             if (!n[i].IsScalar())
-                throw SweepError(fmt::format("{} must hold scalars, found a nested {}", where,
-                                             n[i].IsMap() ? "mapping" : "list"));
+                throw SweepError(
+                    fmt::format("{} must hold scalars, found a nested {}", where, n[i].IsMap() ? "mapping" : "list"));
             v.value += (i ? "," : "") + n[i].Scalar();
         }
         return v;
     }
-    throw SweepError(fmt::format("{} must be a value or a list of values, found {}", where,
-                                 n.IsMap() ? "a mapping" : "nothing"));
+    throw SweepError(
+        fmt::format("{} must be a value or a list of values, found {}", where, n.IsMap() ? "a mapping" : "nothing"));
 }
 
 void checkKey(const std::string& key, const std::string& where) {
@@ -180,7 +180,9 @@ SweepSpec loadSpecString(const std::string& text, const std::string& pseudoFile)
     return decodeChecked([&] { return YamlMap::loadString(text, pseudoFile); });
 }
 
-std::string optionFlag(const std::string& key) { return (key.size() == 1 ? "-" : "--") + key; }
+std::string optionFlag(const std::string& key) {
+    return (key.size() == 1 ? "-" : "--") + key;
+}
 
 std::vector<std::string> optionArgs(const std::vector<OptionValue>& options) {
     std::vector<std::string> out;
@@ -201,7 +203,7 @@ void checkOptions(const SweepSpec& spec, const std::string& help) {
     for (const auto& [key, place] : spec.keyPlaces)
         if (!known.count(optionFlag(key)))
             throw SweepError(fmt::format("{}: {} {} takes no option {} (see {} {} --help)", place, spec.board,
-                                          spec.workload, optionFlag(key), spec.board, spec.workload));
+                                         spec.workload, optionFlag(key), spec.board, spec.workload));
 }
 
 }  // namespace cclsim::sweep

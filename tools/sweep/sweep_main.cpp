@@ -59,13 +59,13 @@ std::string boardExe(const SweepSpec& spec) {
     if (spec.board.find('/') != std::string::npos || !fs::exists(exe) || access(exe.c_str(), X_OK) != 0 ||
         spec.board == "sweep" || spec.board == "coverify")
         throw SweepError(fmt::format("{}: board '{}' is not a board executable of this build (none at {})", spec.file,
-                                      spec.board, exe.string()));
+                                     spec.board, exe.string()));
     int code = 0;
     const std::string sub = capture(shellQuote(exe.string()) + " " + shellQuote(spec.workload) + " --help", code);
     const std::string usage = fmt::format("Usage: {} {}", spec.board, spec.workload);
     if (code != 0 || sub.find(usage) == std::string::npos)
         throw SweepError(fmt::format("{}: board {} has no workload '{}' (see {} --help)", spec.file, spec.board,
-                                      spec.workload, spec.board));
+                                     spec.workload, spec.board));
     const std::string top = capture(shellQuote(exe.string()) + " --help", code);
     checkOptions(spec, sub + "\n" + top);
     return exe.string();
@@ -121,28 +121,34 @@ int report(const std::string& dir, const Outputs& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app("cclsim sweep: run the points of a sweep spec on the board executables (in parallel here, or as a "
-                 "Slurm job array or GNU parallel job list) and merge their reports",
-                 "sweep");
+    CLI::App app(
+        "cclsim sweep: run the points of a sweep spec on the board executables (in parallel here, or as a "
+        "Slurm job array or GNU parallel job list) and merge their reports",
+        "sweep");
     std::string specFile, dir, emitSlurm, emitParallel, mergeDir;
     unsigned jobs = 0;
     double timeout = 0;
     bool submit = false;
     Outputs o;
     app.add_option("spec", specFile, "sweep spec (YAML)");
-    app.add_option("-j,--jobs", jobs, "points at once on this machine (default: every core)")->check(CLI::Range(1u, 4096u));
-    app.add_option("--timeout", timeout, "kill a point after this many wall-clock seconds (exit 124; default: no limit)")
+    app.add_option("-j,--jobs", jobs, "points at once on this machine (default: every core)")
+        ->check(CLI::Range(1u, 4096u));
+    app.add_option("--timeout", timeout,
+                   "kill a point after this many wall-clock seconds (exit 124; default: no limit)")
         ->check(CLI::Range(0.0, 1e7));
-    app.add_option("--dir", dir, "keep the points' reports and logs in DIR (default: a temporary directory, removed "
-                                 "when every point passed)");
+    app.add_option("--dir", dir,
+                   "keep the points' reports and logs in DIR (default: a temporary directory, removed "
+                   "when every point passed)");
     app.add_option("--csv", o.csv, "write the merged report as CSV");
     app.add_option("--json", o.json, "write the merged report as JSON");
-    app.add_option("--plot", o.plot, "draw the sweep into FILE.png or FILE.svg with gnuplot (data and script beside it)");
+    app.add_option("--plot", o.plot,
+                   "draw the sweep into FILE.png or FILE.svg with gnuplot (data and script beside it)");
     app.add_flag("--no-wall", o.noWall, "leave wall-clock fields out of the merged JSON");
     app.add_flag("-q,--quiet", o.quiet, "no table, no progress lines");
     app.add_option("--emit-slurm", emitSlurm, "write a Slurm job array for the spec into DIR (run nothing)");
     app.add_flag("--submit", submit, "with --emit-slurm: submit it with sbatch");
-    app.add_option("--emit-parallel", emitParallel, "write a GNU parallel job list for the spec into DIR (run nothing)");
+    app.add_option("--emit-parallel", emitParallel,
+                   "write a GNU parallel job list for the spec into DIR (run nothing)");
     app.add_option("--merge", mergeDir, "merge the points' reports of a sweep directory (after Slurm or GNU parallel)");
     try {
         app.parse(argc, argv);
@@ -154,8 +160,9 @@ int main(int argc, char** argv) {
         if (submit && emitSlurm.empty()) throw CLI::ValidationError("--submit goes with --emit-slurm DIR");
         if (!emitSlurm.empty() || !emitParallel.empty()) {
             if (!o.csv.empty() || !o.json.empty() || !o.plot.empty() || !dir.empty() || jobs || timeout > 0)
-                throw CLI::ValidationError("--emit-* writes a job list only: give -j, --timeout, --dir, --csv, --json "
-                                           "and --plot to the run or to --merge");
+                throw CLI::ValidationError(
+                    "--emit-* writes a job list only: give -j, --timeout, --dir, --csv, --json "
+                    "and --plot to the run or to --merge");
         }
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
@@ -188,7 +195,8 @@ int main(int argc, char** argv) {
             writeSweepDir(spec, emitParallel, exe, cwd);
             const std::string list = (fs::absolute(emitParallel) / "jobs.txt").lexically_normal().string();
             std::cout << fmt::format("{} points; GNU parallel job list: {}\n", spec.points(), list);
-            std::cout << fmt::format("  here:        parallel -j {} < {}\n", std::max(1u, std::thread::hardware_concurrency()), list);
+            std::cout << fmt::format("  here:        parallel -j {} < {}\n",
+                                     std::max(1u, std::thread::hardware_concurrency()), list);
             std::cout << fmt::format("  on hosts:    parallel --sshloginfile HOSTS < {}   (shared paths)\n", list);
             std::cout << fmt::format("  then:        sweep --merge {}\n", emitParallel);
             return 0;

@@ -67,7 +67,8 @@ public:
         switch (op_) {
             case Op::AllGather: return "all-gather over a ring or line of chips (EDM + worker kernels), data checked";
             case Op::ReduceScatter: return "reduce-scatter (GCL operators and types) over a ring or line, data checked";
-            case Op::AllReduce: return "all-reduce = reduce-scatter then all-gather (GCL operators and types), data checked";
+            case Op::AllReduce:
+                return "all-reduce = reduce-scatter then all-gather (GCL operators and types), data checked";
             case Op::AllToAll: return "all-to-all over a ring or line of chips (relayed), data checked";
             case Op::Broadcast: return "broadcast from a root rank over a ring or line of chips, data checked";
         }
@@ -92,21 +93,26 @@ public:
         cmd.add_option("--methods", methods_,
                        "auto's rule table (default: collective_methods.yaml of the configuration directory, "
                        "platforms/ of the source tree)");
-        cmd.add_option("--bidir", bidir_, "shorthand for --method: off (clockwise_ring), halves (bidirectional_ring_pair) "
-                                          "or full (meet_in_middle_ring)")
+        cmd.add_option("--bidir", bidir_,
+                       "shorthand for --method: off (clockwise_ring), halves (bidirectional_ring_pair) "
+                       "or full (meet_in_middle_ring)")
             ->check(CLI::IsMember({"off", "halves", "full"}));
         cmd.add_option("--group", group_, "communication groups over the replicas: all, consecutive:K, orthogonal:K");
         cmd.add_option("--axis", axis_, "shorthand: one collective along every mesh row or column at once")
             ->check(CLI::IsMember({"row", "col"}));
         cmd.add_option("--size", size_, "S as nccl-tests defines it, in bytes (K/M/G suffixes)");
-        cmd.add_option("--count", count_, "input elements per replica (instead of --size)")->check(CLI::Range(1ull, 1ull << 34));
-        cmd.add_option("--dtype", dtype_, "bf16, fp16, fp32, int32, uint32, int64, uint64, bool (or float, half, int, "
-                                          "unsigned_int, long_long, unsigned_long_long)");
+        cmd.add_option("--count", count_, "input elements per replica (instead of --size)")
+            ->check(CLI::Range(1ull, 1ull << 34));
+        cmd.add_option("--dtype", dtype_,
+                       "bf16, fp16, fp32, int32, uint32, int64, uint64, bool (or float, half, int, "
+                       "unsigned_int, long_long, unsigned_long_long)");
         if (reduces())
-            cmd.add_option("--op", redop_, "reduction operator: add, mean, mul, min, max, square_add, logical_and, "
-                                           "logical_or");
-        cmd.add_option("--inputs", inputs_, "inputs per replica: FILE.json ({\"ranks\": [[...], ...]}) or DIR/ of "
-                                            "rank<r>.npy");
+            cmd.add_option("--op", redop_,
+                           "reduction operator: add, mean, mul, min, max, square_add, logical_and, "
+                           "logical_or");
+        cmd.add_option("--inputs", inputs_,
+                       "inputs per replica: FILE.json ({\"ranks\": [[...], ...]}) or DIR/ of "
+                       "rank<r>.npy");
         cmd.add_option("--dump-outputs", dump_, "write every replica's output: FILE.json, or DIR/ for .npy files");
         cmd.add_option("--page-bytes", pageBytes_, "tensor page size (default: a bf16 32x32 tile)")
             ->check(CLI::Range(32u, 1u << 20));
@@ -116,11 +122,13 @@ public:
                        "Ethernet links per hop (default: the fewest user links of any hop of the op, i.e. tt-metal's "
                        "routing planes less the link reserved for dispatch: n300 1, t3000 1, galaxy 4)")
             ->check(CLI::Range(1u, 16u));
-        cmd.add_option("--edm-buffers", edmBuffers_, "--impl edm: buffers (slots) per EDM channel (default 2, as "
-                                                     "tt-metal's legacy all-gather)")
+        cmd.add_option("--edm-buffers", edmBuffers_,
+                       "--impl edm: buffers (slots) per EDM channel (default 2, as "
+                       "tt-metal's legacy all-gather)")
             ->check(CLI::Range(1u, 16u));
-        cmd.add_option("--workers", workers_, "worker units per link and direction (default: edm 4; fabric by "
-                                              "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
+        cmd.add_option("--workers", workers_,
+                       "worker units per link and direction (default: edm 4; fabric by "
+                       "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
             ->check(CLI::Range(1u, 64u));
         cmd.add_option("--impl", impl_,
                        "fabric (default: the packet fabric, as tt-metal's current all_gather_async, "
@@ -140,14 +148,28 @@ public:
     }
 
     nlohmann::json params() const override {
-        nlohmann::json p{{"op", name()},          {"chips", chips_},       {"order", order_},
-                         {"topology", topology_}, {"method", method_},     {"bidir", bidir_},
-                         {"group", group_},       {"axis", axis_},         {"size", size_},
-                         {"count", count_},       {"dtype", dtype_},       {"page_bytes", pageBytes_},
-                         {"packet", packet_},     {"links", links_},       {"workers", workers_},  {"impl", impl_},
+        nlohmann::json p{{"op", name()},
+                         {"chips", chips_},
+                         {"order", order_},
+                         {"topology", topology_},
+                         {"method", method_},
+                         {"bidir", bidir_},
+                         {"group", group_},
+                         {"axis", axis_},
+                         {"size", size_},
+                         {"count", count_},
+                         {"dtype", dtype_},
+                         {"page_bytes", pageBytes_},
+                         {"packet", packet_},
+                         {"links", links_},
+                         {"workers", workers_},
+                         {"impl", impl_},
                          {"edm_buffers", edmBuffers_},
-                         {"l1", l1_},             {"seed", seed_},         {"sweep", sweep_},
-                         {"inputs", inputs_},     {"dump_outputs", dump_}};
+                         {"l1", l1_},
+                         {"seed", seed_},
+                         {"sweep", sweep_},
+                         {"inputs", inputs_},
+                         {"dump_outputs", dump_}};
         p["methods"] = methods_.empty() ? configDir().shown(kMethodsFile) : methods_;
         if (reduces()) p["reduce_op"] = redop_;
         if (op_ == Op::AllGather) p["dim"] = dim_, p["row_pages"] = rowPages_;
@@ -225,9 +247,9 @@ public:
         s.impl = impl_ == "edm" ? CclSpec::Impl::Edm : CclSpec::Impl::Fabric;
         s.implGiven = !impl_.empty();
         // The method: given, or from the rule table.
-        const std::string m = !bidir_.empty() ? (bidir_ == "off" ? "clockwise_ring" : bidir_ == "halves"
-                                                                                        ? "bidirectional_ring_pair"
-                                                                                        : "meet_in_middle_ring")
+        const std::string m = !bidir_.empty() ? (bidir_ == "off"      ? "clockwise_ring"
+                                                 : bidir_ == "halves" ? "bidirectional_ring_pair"
+                                                                      : "meet_in_middle_ring")
                                               : method_;
         if (!bidir_.empty() && method_ != "auto") throw ConfigError("give --method or --bidir, not both");
         if (topo == TopologyKind::Line && m != "auto")
@@ -249,16 +271,17 @@ public:
         if (methodRule_ == "given" && topo == TopologyKind::Ring && s.method != golden::Method::Broadcast) {
             // A GCL method names an EDM schedule: without --impl it picks the EDM.
             if (s.implGiven && s.impl == CclSpec::Impl::Fabric)
-                throw ConfigError(fmt::format("--method {} is an EDM schedule: use --impl edm (the fabric "
-                                              "implementation runs its own structure, or --method broadcast)",
-                                              m));
+                throw ConfigError(
+                    fmt::format("--method {} is an EDM schedule: use --impl edm (the fabric "
+                                "implementation runs its own structure, or --method broadcast)",
+                                m));
             s.impl = CclSpec::Impl::Edm;
         }
         if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
             const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
-            s.method = !ringOfMore ? golden::Method::Line
+            s.method = !ringOfMore                                        ? golden::Method::Line
                        : op_ != Op::ReduceScatter && op_ != Op::AllReduce ? golden::Method::MeetInMiddle
-                                                                      : golden::Method::BidirPair;
+                                                                          : golden::Method::BidirPair;
             if (methodRule_ != "given") methodRule_ = "impl fabric";
         }
         if (workers_) {
@@ -395,9 +418,9 @@ public:
 
     void decorate(nlohmann::json& rep) const override {
         const nlohmann::json& r = rep["results"];
-        for (const char* k : {"op", "n_chips", "topology", "method", "links", "packet_bytes", "size_bytes",
-                              "sim_time_us", "algbw_GBps", "busbw_GBps", "linkbw_GBps", "dispatch_us",
-                              "end_to_end_with_dispatch_us"})
+        for (const char* k :
+             {"op", "n_chips", "topology", "method", "links", "packet_bytes", "size_bytes", "sim_time_us", "algbw_GBps",
+              "busbw_GBps", "linkbw_GBps", "dispatch_us", "end_to_end_with_dispatch_us"})
             if (r.contains(k)) rep[k] = r[k];
     }
 
@@ -416,29 +439,31 @@ public:
             r["groups"].get<unsigned>() > 1 ? fmt::format(" (first group; groups {})", r["group"].get<std::string>())
                                             : "",
             r["links"].get<unsigned>(),
-            r["relayed_hops"].get<unsigned>() ? fmt::format(", {} hop(s) relayed through {} chip visit(s)",
-                                                             r["relayed_hops"].get<unsigned>(),
-                                                             r["relay_chip_visits"].get<unsigned>())
-                                              : "",
-            r["workers"].get<unsigned>(),
-            r["directions"].get<unsigned>() > 1 ? " and direction" : "", r["worker_cores_per_chip"].get<unsigned>(),
+            r["relayed_hops"].get<unsigned>()
+                ? fmt::format(", {} hop(s) relayed through {} chip visit(s)", r["relayed_hops"].get<unsigned>(),
+                              r["relay_chip_visits"].get<unsigned>())
+                : "",
+            r["workers"].get<unsigned>(), r["directions"].get<unsigned>() > 1 ? " and direction" : "",
+            r["worker_cores_per_chip"].get<unsigned>(),
             r["impl"] == "fabric" && r["edm_channels_per_core"].get<unsigned>() == 0
                 ? fmt::format("fabric packets of up to {} B payload", r["packet_bytes"].get<unsigned>())
                 : fmt::format("EDM packet {} B, {} EDM channels per Ethernet core", r["packet_bytes"].get<unsigned>(),
                               r["edm_channels_per_core"].get<unsigned>()));
         out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});
-        out += fmt::format("  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "
-                           "kernel time on chip {} (started last), kernels end to end {:.3f} us\n",
-                           r["impl"].get<std::string>(), r["method"].get<std::string>(),
-                           r["method_rule"] == "given" ? "given" : "auto: " + r["method_rule"].get<std::string>(),
-                           r["bus_factor"].get<double>(), r["linkbw_normalised_by"].get<std::string>(),
-                           r["measured_on_chip"].get<unsigned>(), r["end_to_end_us"].get<double>());
-        out += fmt::format("  with dispatch: end to end {:.3f} us (first enqueue to last program complete); dispatch of "
-                           "chip {} {:.3f} us ({} binaries, {} B, {} kernel groups), completion {:.3f} us\n",
-                           r["end_to_end_with_dispatch_us"].get<double>(), r["measured_on_chip"].get<unsigned>(),
-                           r["dispatch_us"].get<double>(), r["dispatch_binaries"].get<unsigned>(),
-                           r["dispatch_binary_bytes"].get<std::uint64_t>(), r["dispatch_kernel_groups"].get<unsigned>(),
-                           r["completion_us"].get<double>());
+        out += fmt::format(
+            "  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "
+            "kernel time on chip {} (started last), kernels end to end {:.3f} us\n",
+            r["impl"].get<std::string>(), r["method"].get<std::string>(),
+            r["method_rule"] == "given" ? "given" : "auto: " + r["method_rule"].get<std::string>(),
+            r["bus_factor"].get<double>(), r["linkbw_normalised_by"].get<std::string>(),
+            r["measured_on_chip"].get<unsigned>(), r["end_to_end_us"].get<double>());
+        out += fmt::format(
+            "  with dispatch: end to end {:.3f} us (first enqueue to last program complete); dispatch of "
+            "chip {} {:.3f} us ({} binaries, {} B, {} kernel groups), completion {:.3f} us\n",
+            r["end_to_end_with_dispatch_us"].get<double>(), r["measured_on_chip"].get<unsigned>(),
+            r["dispatch_us"].get<double>(), r["dispatch_binaries"].get<unsigned>(),
+            r["dispatch_binary_bytes"].get<std::uint64_t>(), r["dispatch_kernel_groups"].get<unsigned>(),
+            r["completion_us"].get<double>());
         return out;
     }
 
@@ -447,11 +472,12 @@ public:
     std::size_t sweepPoints() const override { return sweep_ ? sweepSizes().size() : 0; }
     void selectSweepPoint(std::size_t i) override { sizeBytes_ = sweepSizes().at(i); }
     std::string sweepHeader() const override {
-        return fmt::format("# {} sweep {} .. {} x{}: {} topology, method {}, {} link(s), {} worker(s), {}, page {} B, "
-                           "packet {}\n",
-                           name(), sizeText(minBytes()), sizeText(maxBytes()), stepFactor_, topology_,
-                           bidir_.empty() ? method_ : "--bidir " + bidir_, links_, workers_ ? std::to_string(workers_) : "auto", dtype_, pageBytes_,
-                           packet_ ? std::to_string(packet_) + " B" : "auto") +
+        return fmt::format(
+                   "# {} sweep {} .. {} x{}: {} topology, method {}, {} link(s), {} worker(s), {}, page {} B, "
+                   "packet {}\n",
+                   name(), sizeText(minBytes()), sizeText(maxBytes()), stepFactor_, topology_,
+                   bidir_.empty() ? method_ : "--bidir " + bidir_, links_, workers_ ? std::to_string(workers_) : "auto",
+                   dtype_, pageBytes_, packet_ ? std::to_string(packet_) + " B" : "auto") +
                tableHeader();
     }
     std::string sweepRow(const nlohmann::json& report) const override {
@@ -459,12 +485,12 @@ public:
         if (r.contains("skipped"))
             return fmt::format("  {:>10}  (skipped: {})\n", r["size_bytes"].get<std::uint64_t>(),
                                r["skipped"].get<std::string>());
-        return fmt::format("  {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7.3f}  {:>5}  {}\n",
-                           r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(),
-                           r["dtype"].get<std::string>(), r["reduce_op"].get<std::string>(), r["root"].get<int>(),
-                           r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
-                           r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
-                           r["method"].get<std::string>());
+        return fmt::format(
+            "  {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7.3f}  {:>5}  {}\n",
+            r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
+            r["reduce_op"].get<std::string>(), r["root"].get<int>(), r["sim_time_us"].get<double>(),
+            r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(), r["linkbw_GBps"].get<double>(),
+            r["data_check"].get<std::string>(), r["method"].get<std::string>());
     }
 
     std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& reports) const override {
@@ -472,41 +498,43 @@ public:
         for (const nlohmann::json& rep : reports) {
             const nlohmann::json r = rep.value("results", nlohmann::json::object());
             // Not the method: --method auto picks one per size, and a sweep is one line.
-            out.push_back(!r.contains("n_chips") ? std::string()
-                                                 : fmt::format("{} chips {}, {} link(s), {}", r["n_chips"].get<unsigned>(),
-                                                               r["topology"].get<std::string>(), r["links"].get<unsigned>(),
-                                                               r["impl"].get<std::string>()));
+            out.push_back(!r.contains("n_chips")
+                              ? std::string()
+                              : fmt::format("{} chips {}, {} link(s), {}", r["n_chips"].get<unsigned>(),
+                                            r["topology"].get<std::string>(), r["links"].get<unsigned>(),
+                                            r["impl"].get<std::string>()));
         }
         return out;
     }
 
     std::string csvHeader() const override {
-        return "op,impl,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,count,"
+        return "op,impl,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,"
+               "count,"
                "dtype,time_us,algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds,dispatch_us,"
                "end_to_end_with_dispatch_us";
     }
     std::string csvRow(const nlohmann::json& rep) const override {
         const nlohmann::json& r = rep.at("results");
         if (r.contains("skipped")) return {};
-        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f},{:.4f},{:.4f}",
-                           name(), r["impl"].get<std::string>(), r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(),
-                           r["topology"].get<std::string>(),
-                           r["method"].get<std::string>(), r["reduce_op"].get<std::string>(), r["links"].get<unsigned>(),
-                           r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
-                           r["page_bytes"].get<unsigned>(), r["size_bytes"].get<std::uint64_t>(),
-                           r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
-                           r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
-                           r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
-                           rep.value("wall_seconds", 0.0), r["dispatch_us"].get<double>(),
-                           r["end_to_end_with_dispatch_us"].get<double>());
+        return fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f},{:.4f},{:.4f}", name(),
+            r["impl"].get<std::string>(), r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(),
+            r["topology"].get<std::string>(), r["method"].get<std::string>(), r["reduce_op"].get<std::string>(),
+            r["links"].get<unsigned>(), r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
+            r["page_bytes"].get<unsigned>(), r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(),
+            r["dtype"].get<std::string>(), r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(),
+            r["busbw_GBps"].get<double>(), r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
+            rep.value("wall_seconds", 0.0), r["dispatch_us"].get<double>(),
+            r["end_to_end_with_dispatch_us"].get<double>());
     }
 
 private:
     static std::string tableHeader() {
-        return fmt::format("# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}  {}\n"
-                           "# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}\n",
-                           "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "linkbw", "check",
-                           "method", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "(GB/s)", "");
+        return fmt::format(
+            "# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}  {}\n"
+            "# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}\n",
+            "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "linkbw", "check", "method", "(B)",
+            "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "(GB/s)", "");
     }
 
     static bool isDType(const std::string& s) {
@@ -602,7 +630,7 @@ private:
     std::string inputs_, dump_;
     unsigned pageBytes_ = 2048;
     unsigned packet_ = 0;
-    unsigned links_ = 0;  ///< 0: the fewest user links of any hop
+    unsigned links_ = 0;    ///< 0: the fewest user links of any hop
     unsigned workers_ = 0;  ///< 0: the implementation's default
     unsigned edmBuffers_ = 2;
     std::string impl_;  ///< empty: fabric (relayed groups: edm)
@@ -627,11 +655,21 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeAllGather() { return std::make_unique<Collective>(Op::AllGather); }
-std::unique_ptr<Workload> makeReduceScatter() { return std::make_unique<Collective>(Op::ReduceScatter); }
-std::unique_ptr<Workload> makeAllReduce() { return std::make_unique<Collective>(Op::AllReduce); }
-std::unique_ptr<Workload> makeAllToAll() { return std::make_unique<Collective>(Op::AllToAll); }
-std::unique_ptr<Workload> makeBroadcast() { return std::make_unique<Collective>(Op::Broadcast); }
+std::unique_ptr<Workload> makeAllGather() {
+    return std::make_unique<Collective>(Op::AllGather);
+}
+std::unique_ptr<Workload> makeReduceScatter() {
+    return std::make_unique<Collective>(Op::ReduceScatter);
+}
+std::unique_ptr<Workload> makeAllReduce() {
+    return std::make_unique<Collective>(Op::AllReduce);
+}
+std::unique_ptr<Workload> makeAllToAll() {
+    return std::make_unique<Collective>(Op::AllToAll);
+}
+std::unique_ptr<Workload> makeBroadcast() {
+    return std::make_unique<Collective>(Op::Broadcast);
+}
 
 std::unique_ptr<CollectiveOp> makeCollective(const std::string& name) {
     for (Op op : {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast})

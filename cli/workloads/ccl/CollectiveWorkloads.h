@@ -4,8 +4,8 @@
 // linkbw and the data check against the golden reference.
 #pragma once
 
-#include "host/ccl/CclOp.h"
 #include "cli/Workload.h"
+#include "host/ccl/CclOp.h"
 
 #include <cstdint>
 #include <memory>

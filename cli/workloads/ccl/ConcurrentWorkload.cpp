@@ -24,10 +24,10 @@
 #include "cli/workloads/ccl/ConcurrentWorkload.h"
 
 #include "cli/workloads/ccl/CollectiveWorkloads.h"
+#include "cli/workloads/ipcq/IpcqWorkloads.h"
 #include "host/ccl/CorePlacement.h"
 #include "host/fabric/FabricBuilder.h"
 #include "host/ipcq/ProcessGroup.h"
-#include "cli/workloads/ipcq/IpcqWorkloads.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -42,11 +42,11 @@ namespace cclsim::ccl {
 namespace {
 
 struct OpEntry {
-    std::string text;                ///< the spec as given
-    std::unique_ptr<CollectiveOp> coll;  ///< a collective, or
+    std::string text;                             ///< the spec as given
+    std::unique_ptr<CollectiveOp> coll;           ///< a collective, or
     std::unique_ptr<ipcq::IpcqAllReduceOp> ipcq;  ///< a PE_IPCQ all-reduce (its ranks placed by ccl.yaml)
-    std::string cores;               ///< --cores as given ("" = default share)
-    unsigned first = 0, last = 0;    ///< worker indices
+    std::string cores;                            ///< --cores as given ("" = default share)
+    unsigned first = 0, last = 0;                 ///< worker indices
     unsigned stream = 0;
     Workload& w() { return coll ? static_cast<Workload&>(*coll) : *ipcq; }
     std::string where() const { return fmt::format("--op {} '{}'", stream, text); }
@@ -73,8 +73,9 @@ public:
             ->check(CLI::IsMember({"fabric", "edm"}));
         cmd.add_option("--topology", topology_, "ring or line: the shared fabric's, and every op's default")
             ->check(CLI::IsMember({"ring", "line"}));
-        cmd.add_option("--links", links_, "routing planes of the shared fabric (default: the fewest user links "
-                                          "between neighbours of the ring)")
+        cmd.add_option("--links", links_,
+                       "routing planes of the shared fabric (default: the fewest user links "
+                       "between neighbours of the ring)")
             ->check(CLI::Range(1u, 16u));
     }
 
@@ -86,8 +87,8 @@ public:
         Platform& pf = rt.platform();
         const ClusterDescriptor& d = pf.descriptor();
         if (specs_.size() > fabric::hdr::kMaxStream)
-            throw ConfigError(fmt::format("--op given {} times: at most {} ops run at once", specs_.size(),
-                                          fabric::hdr::kMaxStream));
+            throw ConfigError(
+                fmt::format("--op given {} times: at most {} ops run at once", specs_.size(), fabric::hdr::kMaxStream));
         // 1. Parse every op's spec with its own workload's options.
         for (std::size_t i = 0; i < specs_.size(); ++i) ops_.push_back(parseSpec(i, specs_[i]));
         // 2. Streams on every Ethernet subsystem, then what the ops share.
@@ -137,7 +138,8 @@ public:
         for (OpEntry& e : ops_)
             if (e.coll) placed.push_back(OpCores{e.where(), e.cores}), colls.push_back(&e);
         placeOpCores(placed, d.arch.workers, ipcqCores, "the PE_IPCQ ranks (ccl.yaml placement)");
-        for (std::size_t i = 0; i < colls.size(); ++i) colls[i]->first = placed[i].first, colls[i]->last = placed[i].last;
+        for (std::size_t i = 0; i < colls.size(); ++i)
+            colls[i]->first = placed[i].first, colls[i]->last = placed[i].last;
         // 4. Each collective on its own cores, tagged with its stream.
         for (OpEntry* e : colls) {
             CclSpec::Sharing sh;
@@ -152,7 +154,8 @@ public:
             } catch (const ConfigError& err) {
                 throw ConfigError(fmt::format("{}: {}", e->where(), err.what()));
             }
-            if (!e->coll->op()) throw ConfigError(fmt::format("{}: the size is below one element per rank", e->where()));
+            if (!e->coll->op())
+                throw ConfigError(fmt::format("{}: the size is below one element per rank", e->where()));
         }
         // 5. The shared EDMs or fabric, then what waits for its connections.
         if (edm) edm->build();
@@ -192,8 +195,10 @@ public:
             bool done = true;
             for (const KernelContext* k : rt.kernels()) {
                 if (!chipSet.count(k->core().chipId()) || !cores.count(k->core().coord()) || k->persistent()) continue;
-                if (k->state() != KernelContext::State::Done) done = false;
-                else end = std::max(end, k->finishedAt());
+                if (k->state() != KernelContext::State::Done)
+                    done = false;
+                else
+                    end = std::max(end, k->finishedAt());
             }
             if (!done) end = run.lastKernelFinish;
             spanStart = std::min(spanStart, first);
@@ -229,8 +234,10 @@ public:
                 r.erase("chip_time_us");  // per chip finish of every op's kernels: not this op's
                 r.erase("end_to_end_us");
             }
-            if (r["data_check"] == "fail") check_ = "fail";
-            else if (r["data_check"] == "off" && check_ == "pass") check_ = "off";
+            if (r["data_check"] == "fail")
+                check_ = "fail";
+            else if (r["data_check"] == "off" && check_ == "pass")
+                check_ = "off";
             ops.push_back(r);
         }
         // The split of every link direction the ops used.
@@ -311,9 +318,10 @@ public:
                                o["busbw_GBps"].get<double>(),
                                o.contains("linkbw_GBps") ? fmt::format("{:.3f}", o["linkbw_GBps"].get<double>()) : "-",
                                o["data_check"].get<std::string>(), o["spec"].get<std::string>());
-        out += fmt::format("  links (per direction: payload KiB of each op, its share of the link's time over the "
-                           "{:.2f} us span; op0 = untagged control):\n",
-                           r["span_us"].get<double>());
+        out += fmt::format(
+            "  links (per direction: payload KiB of each op, its share of the link's time over the "
+            "{:.2f} us span; op0 = untagged control):\n",
+            r["span_us"].get<double>());
         for (const nlohmann::json& l : r["links"]) {
             std::string row = fmt::format("    {}/eth{} -> {}/eth{}: {:6.1f}% busy, {:6.3f} GB/s of {:.1f} |",
                                           l["from_chip"].get<unsigned>(), l["from_chan"].get<unsigned>(),
@@ -342,29 +350,33 @@ private:
         if (opName == "ipcq_allreduce") {
             // PE_IPCQ rides the packet fabric; its ranks are placed by ccl.yaml.
             if (impl_ != "fabric")
-                throw ConfigError(fmt::format("{}: PE_IPCQ sends over the packet fabric; run the ops with --impl "
-                                              "fabric",
-                                              where));
+                throw ConfigError(
+                    fmt::format("{}: PE_IPCQ sends over the packet fabric; run the ops with --impl "
+                                "fabric",
+                                where));
             e.ipcq = ipcq::makeIpcqAllReduceOp();
             CLI::App app{"op", opName};
             e.ipcq->addOptions(app);
             try {
                 app.parse(rest, false);
             } catch (const CLI::ParseError& err) {
-                throw ConfigError(fmt::format("{}: {} (ipcq_allreduce takes its ranks' cores from ccl.yaml)", where,
-                                              err.what()));
+                throw ConfigError(
+                    fmt::format("{}: {} (ipcq_allreduce takes its ranks' cores from ccl.yaml)", where, err.what()));
             }
             e.ipcq->setConfigDir(configDir());
             return e;
         }
         e.coll = makeCollective(opName);
         if (!e.coll)
-            throw ConfigError(fmt::format("{}: unknown op '{}'; give one of all_gather, reduce_scatter, all_reduce, "
-                                          "all_to_all, broadcast or ipcq_allreduce, followed by its options",
-                                          where, opName));
+            throw ConfigError(
+                fmt::format("{}: unknown op '{}'; give one of all_gather, reduce_scatter, all_reduce, "
+                            "all_to_all, broadcast or ipcq_allreduce, followed by its options",
+                            where, opName));
         // The run's implementation and topology, unless the spec gives them
         // (then they must be the run's: one fabric or one set of EDMs).
-        auto gives = [&](const char* opt) { return (" " + rest + " ").find(std::string(" ") + opt) != std::string::npos; };
+        auto gives = [&](const char* opt) {
+            return (" " + rest + " ").find(std::string(" ") + opt) != std::string::npos;
+        };
         std::string args = rest;
         if (!gives("--impl")) args += " --impl " + impl_;
         if (!gives("--topology")) args += " --topology " + topology_;
@@ -377,15 +389,18 @@ private:
             throw ConfigError(fmt::format("{}: {}", where, err.what()));
         }
         const nlohmann::json p = e.coll->params();
-        if (p.value("sweep", false)) throw ConfigError(fmt::format("{}: --sweep is not an option of a concurrent op", where));
+        if (p.value("sweep", false))
+            throw ConfigError(fmt::format("{}: --sweep is not an option of a concurrent op", where));
         if (p["impl"] != impl_)
-            throw ConfigError(fmt::format("{}: --impl {} but the run's ops share --impl {}; give --impl once, outside "
-                                          "the --op specs",
-                                          where, p["impl"].get<std::string>(), impl_));
+            throw ConfigError(
+                fmt::format("{}: --impl {} but the run's ops share --impl {}; give --impl once, outside "
+                            "the --op specs",
+                            where, p["impl"].get<std::string>(), impl_));
         if (p["topology"] != topology_)
-            throw ConfigError(fmt::format("{}: --topology {} but the run's is {}; give --topology once, outside the "
-                                          "--op specs",
-                                          where, p["topology"].get<std::string>(), topology_));
+            throw ConfigError(
+                fmt::format("{}: --topology {} but the run's is {}; give --topology once, outside the "
+                            "--op specs",
+                            where, p["topology"].get<std::string>(), topology_));
         e.coll->setConfigDir(configDir());
         return e;
     }
@@ -402,6 +417,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeConcurrent() { return std::make_unique<Concurrent>(); }
+std::unique_ptr<Workload> makeConcurrent() {
+    return std::make_unique<Concurrent>();
+}
 
 }  // namespace cclsim::ccl

@@ -2,8 +2,8 @@
 
 #include "firmware/api/dataflow_api.h"
 #include "firmware/api/kernel_api.h"
-#include "host/ipcq/ProcessGroup.h"
 #include "firmware/ipcq/ipcq_kernels.h"
+#include "host/ipcq/ProcessGroup.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -93,8 +93,9 @@ public:
         cmd.add_option("--size", size_, "tensor bytes per rank, K/M suffixes (default: world_size x n_elem elements)");
         cmd.add_option("--dtype", dtype_, "bf16 or fp32")->check(CLI::IsMember({"bf16", "fp32"}));
         cmd.add_option("--seed", seed_, "input data seed");
-        cmd.add_option("--ccl-trace", trace_, "CCL trace: one line per send/recv (rank, t, dir, nbytes) to FILE, - "
-                                              "for stdout");
+        cmd.add_option("--ccl-trace", trace_,
+                       "CCL trace: one line per send/recv (rank, t, dir, nbytes) to FILE, - "
+                       "for stdout");
         cmd.add_flag("--pointer-dump", dump_, "print every queue's pointers after the run");
         cmd.add_option("--ipcq-checks", checks_, "check the IPCQ invariants I1, I2, I5, I6 while running (on/off)")
             ->check(CLI::IsMember({"on", "off"}));
@@ -118,9 +119,9 @@ public:
         o.stream = stream_;
         pg_ = ProcessGroup::init_process_group(rt, cclFile(), algorithm_, o);
         const golden::DType t = golden::parseDType(dtype_);
-        const std::uint64_t bytes = size_.empty() ? std::uint64_t(pg_->world_size()) * pg_->config().nElem.value *
-                                                        golden::elementBytes(t)
-                                                  : parseBytes(size_, "--size");
+        const std::uint64_t bytes =
+            size_.empty() ? std::uint64_t(pg_->world_size()) * pg_->config().nElem.value * golden::elementBytes(t)
+                          : parseBytes(size_, "--size");
         pg_->all_reduce(bytes, t, seed_);
         data_ = rt.platform().options().storePayload;
     }
@@ -187,28 +188,29 @@ public:
     }
 
     std::string csvHeader() const override {
-        return "algorithm,kernel,topology,world_size,chips,buffer_kind,backpressure,n_slots,slot_size,credit_return_mode,"
+        return "algorithm,kernel,topology,world_size,chips,buffer_kind,backpressure,n_slots,slot_size,credit_return_"
+               "mode,"
                "size_bytes,count,dtype,time_us,algbw_GBps,busbw_GBps,data_check,wall_seconds";
     }
     std::string csvRow(const nlohmann::json& rep) const override {
         const nlohmann::json& r = rep.at("results");
-        return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{:.3f}",
-                           r["algorithm"].get<std::string>(), r["kernel"].get<std::string>(),
-                           r["topology"].get<std::string>(), r["world_size"].get<unsigned>(), r["chips"].size(),
-                           r["buffer_kind"].get<std::string>(), r["backpressure"].get<std::string>(),
-                           r["n_slots"].get<unsigned>(), r["slot_size"].get<unsigned>(),
-                           r["credit_return_mode"].get<std::string>(), r["size_bytes"].get<std::uint64_t>(),
-                           r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
-                           r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
-                           r["data_check"].get<std::string>(), rep.value("wall_seconds", 0.0));
+        return fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{:.3f}", r["algorithm"].get<std::string>(),
+            r["kernel"].get<std::string>(), r["topology"].get<std::string>(), r["world_size"].get<unsigned>(),
+            r["chips"].size(), r["buffer_kind"].get<std::string>(), r["backpressure"].get<std::string>(),
+            r["n_slots"].get<unsigned>(), r["slot_size"].get<unsigned>(), r["credit_return_mode"].get<std::string>(),
+            r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
+            r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
+            r["data_check"].get<std::string>(), rep.value("wall_seconds", 0.0));
     }
 
 private:
     static std::string tableHeader() {
-        return fmt::format("# {:>10}  {:>10}  {:>5}  {:>5}  {:>10}  {:>7}  {:>7}  {:>5}\n"
-                           "# {:>10}  {:>10}  {:>5}  {:>5}  {:>10}  {:>7}  {:>7}  {:>5}\n",
-                           "size", "count", "type", "redop", "time", "algbw", "busbw", "check", "(B)", "(elements)", "",
-                           "", "(us)", "(GB/s)", "(GB/s)", "");
+        return fmt::format(
+            "# {:>10}  {:>10}  {:>5}  {:>5}  {:>10}  {:>7}  {:>7}  {:>5}\n"
+            "# {:>10}  {:>10}  {:>5}  {:>5}  {:>10}  {:>7}  {:>7}  {:>5}\n",
+            "size", "count", "type", "redop", "time", "algbw", "busbw", "check", "(B)", "(elements)", "", "", "(us)",
+            "(GB/s)", "(GB/s)", "");
     }
     static std::string row(const nlohmann::json& r) {
         return fmt::format("  {:>10}  {:>10}  {:>5}  {:>5}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>5}\n",
@@ -264,14 +266,20 @@ public:
         cmd.add_option("--backpressure", bp_, "poll or sleep")->check(CLI::IsMember({"poll", "sleep"}));
         cmd.add_option("--credit-return-mode", credit_, "fast_path or fabric")
             ->check(CLI::IsMember({"fast_path", "fabric"}));
-        cmd.add_option("--compute-stream", stream_, "bytes per write of a concurrent vc_compute stream from the "
-                                                    "initiator's core to DRAM (0: none)")
+        cmd.add_option("--compute-stream", stream_,
+                       "bytes per write of a concurrent vc_compute stream from the "
+                       "initiator's core to DRAM (0: none)")
             ->check(CLI::Range(0u, 65536u));
         cmd.add_option("--vc-weights", weights_, "PE_DMA weights vc_compute:vc_comm, e.g. 80:20");
     }
     nlohmann::json params() const override {
-        return {{"peer", peer_},     {"bytes", bytes_},      {"samples", samples_},       {"buffer_kind", kind_},
-                {"backpressure", bp_}, {"credit_return_mode", credit_}, {"compute_stream", stream_},
+        return {{"peer", peer_},
+                {"bytes", bytes_},
+                {"samples", samples_},
+                {"buffer_kind", kind_},
+                {"backpressure", bp_},
+                {"credit_return_mode", credit_},
+                {"compute_stream", stream_},
                 {"vc_weights", weights_}};
     }
 
@@ -377,7 +385,9 @@ public:
     nlohmann::json results(Runtime& rt, const RunResult&) override {
         const RankInfo& r0 = pg_->ranks()[0];
         const double cyc = ticksToNs(rt.platform().descriptor().arch.cycles(1));
-        auto oneWay = [&](unsigned k) { return rt.readL1(CoreRef{r0.chip, r0.core}, results_ + 4 * k) * cyc / samples_ / 2; };
+        auto oneWay = [&](unsigned k) {
+            return rt.readL1(CoreRef{r0.chip, r0.core}, results_ + 4 * k) * cyc / samples_ / 2;
+        };
         const double raw = oneWay(0), slot = oneWay(1), copy = oneWay(2);
         nlohmann::json r = groupJson(*pg_);
         r["peer"] = peer_;
@@ -401,12 +411,13 @@ public:
             "    IPCQ send / recv (return_slot)    {:8.1f} ns   overhead {:+.1f} ns\n"
             "    IPCQ send / recv_to (copy_to_dst) {:8.1f} ns   overhead {:+.1f} ns (copy out + credit emit)\n"
             "  fast-path credit latency {:.1f} ns\n",
-            r["bytes"].get<unsigned>(), r["peer"] == "same_chip" ? "adjacent cores of one chip" : "chips one Ethernet hop apart",
+            r["bytes"].get<unsigned>(),
+            r["peer"] == "same_chip" ? "adjacent cores of one chip" : "chips one Ethernet hop apart",
             r["buffer_kind"].get<std::string>(), r["backpressure"].get<std::string>(),
             r["credit_return_mode"].get<std::string>(),
             r["compute_stream"].get<unsigned>()
-                ? fmt::format(", under a vc_compute stream of {} B writes, weights {}", r["compute_stream"].get<unsigned>(),
-                              r["vc_weights"].get<std::string>())
+                ? fmt::format(", under a vc_compute stream of {} B writes, weights {}",
+                              r["compute_stream"].get<unsigned>(), r["vc_weights"].get<std::string>())
                 : std::string(),
             r["samples"].get<unsigned>(), r["raw_write_ns"].get<double>(), r["ipcq_ns"].get<double>(),
             r["ipcq_overhead_ns"].get<double>(), r["ipcq_copy_ns"].get<double>(),
@@ -418,13 +429,13 @@ public:
     }
     std::string csvRow(const nlohmann::json& rep) const override {
         const nlohmann::json& r = rep.at("results");
-        return fmt::format("{},{},{},{},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f}", r["peer"].get<std::string>(),
-                           r["bytes"].get<unsigned>(), r["buffer_kind"].get<std::string>(),
-                           r["backpressure"].get<std::string>(), r["credit_return_mode"].get<std::string>(),
-                           r["compute_stream"].get<unsigned>(), r["vc_weights"].get<std::string>(),
-                           r["raw_write_ns"].get<double>(), r["ipcq_ns"].get<double>(),
-                           r["ipcq_overhead_ns"].get<double>(), r["ipcq_copy_ns"].get<double>(),
-                           r["ipcq_copy_overhead_ns"].get<double>(), r["credit_latency_ns"].get<double>());
+        return fmt::format(
+            "{},{},{},{},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f}", r["peer"].get<std::string>(),
+            r["bytes"].get<unsigned>(), r["buffer_kind"].get<std::string>(), r["backpressure"].get<std::string>(),
+            r["credit_return_mode"].get<std::string>(), r["compute_stream"].get<unsigned>(),
+            r["vc_weights"].get<std::string>(), r["raw_write_ns"].get<double>(), r["ipcq_ns"].get<double>(),
+            r["ipcq_overhead_ns"].get<double>(), r["ipcq_copy_ns"].get<double>(),
+            r["ipcq_copy_overhead_ns"].get<double>(), r["credit_latency_ns"].get<double>());
     }
 
 private:
@@ -436,8 +447,14 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeIpcqAllReduce() { return std::make_unique<IpcqAllReduce>(); }
-std::unique_ptr<IpcqAllReduceOp> makeIpcqAllReduceOp() { return std::make_unique<IpcqAllReduce>(); }
-std::unique_ptr<Workload> makeIpcqLatency() { return std::make_unique<IpcqLatency>(); }
+std::unique_ptr<Workload> makeIpcqAllReduce() {
+    return std::make_unique<IpcqAllReduce>();
+}
+std::unique_ptr<IpcqAllReduceOp> makeIpcqAllReduceOp() {
+    return std::make_unique<IpcqAllReduce>();
+}
+std::unique_ptr<Workload> makeIpcqLatency() {
+    return std::make_unique<IpcqLatency>();
+}
 
 }  // namespace cclsim::ipcq

@@ -28,22 +28,25 @@ public:
                        "RISC-Vs per core: brisc (one data-movement kernel), dm (brisc + ncrisc) or all (brisc, ncrisc "
                        "and the three TRISCs of a compute kernel)")
             ->check(CLI::IsMember({"brisc", "dm", "all"}));
-        cmd.add_option("--kernel-bytes", kernelBytes_, "binary bytes of each kernel (test_pgm_dispatch -s; default 1 KB)")
+        cmd.add_option("--kernel-bytes", kernelBytes_,
+                       "binary bytes of each kernel (test_pgm_dispatch -s; default 1 KB)")
             ->check(CLI::Range(32u, 1u << 20));
         cmd.add_option("--rt-args", rtArgs_, "unique runtime argument words per kernel (test_pgm_dispatch -a)")
             ->check(CLI::Range(0u, 255u));
-        cmd.add_option("--semaphores", semaphores_, "semaphores per core (test_pgm_dispatch -S)")->check(CLI::Range(0u, 16u));
+        cmd.add_option("--semaphores", semaphores_, "semaphores per core (test_pgm_dispatch -S)")
+            ->check(CLI::Range(0u, 16u));
         cmd.add_option("--chip", chip_, "chip to run on (a chip without PCIe adds the dispatch tunnel)");
     }
     nlohmann::json params() const override {
-        return {{"cores", cores_},     {"processors", processors_}, {"kernel_bytes", kernelBytes_},
-                {"rt_args", rtArgs_},  {"semaphores", semaphores_}, {"chip", chip_}};
+        return {{"cores", cores_},    {"processors", processors_}, {"kernel_bytes", kernelBytes_},
+                {"rt_args", rtArgs_}, {"semaphores", semaphores_}, {"chip", chip_}};
     }
     void build(Runtime& rt) override {
         const ArchConfig& arch = rt.platform().descriptor().arch;
         if (!arch.dispatch.present)
             throw ConfigError(fmt::format("dispatch: the chip architecture '{}' has no dispatch section", arch.file));
-        if (kernelBytes_ % 4) throw ConfigError(fmt::format("--kernel-bytes {}: not a whole number of 4-byte words", kernelBytes_));
+        if (kernelBytes_ % 4)
+            throw ConfigError(fmt::format("--kernel-bytes {}: not a whole number of 4-byte words", kernelBytes_));
         const unsigned n = cores_ ? cores_ : unsigned(arch.workers.size());
         if (n > arch.workers.size())
             throw ConfigError(fmt::format("--cores {}: chip {} has {} worker cores", n, chip_, arch.workers.size()));
@@ -59,7 +62,8 @@ public:
                 KernelConfig kc;
                 kc.processor = proc;
                 kc.binaryBytes = kernelBytes_;
-                const KernelHandle k = p.createKernel("dispatch_empty", fw::microbench::dispatch_empty_kernel_main, c, kc);
+                const KernelHandle k =
+                    p.createKernel("dispatch_empty", fw::microbench::dispatch_empty_kernel_main, c, kc);
                 p.setRuntimeArgs(k, std::vector<std::uint32_t>(rtArgs_, 0));
             }
         }
@@ -92,7 +96,8 @@ public:
             "dispatch of a program of {} empty kernel(s) on {} core(s) of chip {} ({}, {} B binaries, {} runtime args, "
             "{} semaphores)\n"
             "  enqueue to complete {:.3f} us = launch {:.3f} us + kernels {:.3f} us + completion {:.3f} us\n"
-            "  launch: tunnel {:.3f} ({} hops) + program {:.3f} + {} launch message(s) {:.3f} + {} binaries ({} B) {:.3f}"
+            "  launch: tunnel {:.3f} ({} hops) + program {:.3f} + {} launch message(s) {:.3f} + {} binaries ({} B) "
+            "{:.3f}"
             " + args/semaphores ({} B) {:.3f} + go signal {:.3f} us\n",
             r["kernels"].get<unsigned>(), r["cores"].get<unsigned>(), chip_, processors_, kernelBytes_, rtArgs_,
             semaphores_, r["dispatch_us"].get<double>(), r["launch_us"].get<double>(), r["kernels_us"].get<double>(),
@@ -114,6 +119,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeDispatch() { return std::make_unique<Dispatch>(); }
+std::unique_ptr<Workload> makeDispatch() {
+    return std::make_unique<Dispatch>();
+}
 
 }  // namespace cclsim::microbench

@@ -26,12 +26,16 @@ public:
         cmd.add_option("--batch", batch_, "pages in flight per worker")->check(CLI::Range(1u, 256u));
         cmd.add_flag("--write", write_, "write instead of read");
         cmd.add_option("--chip", chip_, "chip to run on");
-        cmd.add_flag("--sharded", sharded_, "one reader per bank, beside its endpoint, reading only that bank (--workers is ignored)");
-        cmd.add_option("--noc", noc_, "NoC the workers use (default: 0 to read, 1 to write, as tt-metal's readers and writers do; 2: alternate)")->check(CLI::Range(0, 2));
+        cmd.add_flag("--sharded", sharded_,
+                     "one reader per bank, beside its endpoint, reading only that bank (--workers is ignored)");
+        cmd.add_option("--noc", noc_,
+                       "NoC the workers use (default: 0 to read, 1 to write, as tt-metal's readers and writers do; 2: "
+                       "alternate)")
+            ->check(CLI::Range(0, 2));
     }
     nlohmann::json params() const override {
-        return {{"workers", workers_}, {"bytes", bytes_}, {"page", page_}, {"batch", batch_}, {"write", write_},
-                {"chip", chip_}, {"noc", noc_}, {"sharded", sharded_}};
+        return {{"workers", workers_}, {"bytes", bytes_}, {"page", page_}, {"batch", batch_},
+                {"write", write_},     {"chip", chip_},   {"noc", noc_},   {"sharded", sharded_}};
     }
     void build(Runtime& rt) override {
         const ArchConfig& arch = rt.platform().descriptor().arch;
@@ -64,14 +68,18 @@ public:
         const double ns = ticksToNs(run.lastKernelFinish - rt.launchTime(chip_));  // from the kernels' start
         const double gbps = double(pages_) * page_ / ns;
         const double peak = d.channel.bytesPerNs * d.channel.pseudoChannels * d.banks();
-        return {{"GBps", gbps}, {"peak_GBps", peak}, {"peak_pct", 100.0 * gbps / peak}, {"bytes", double(pages_) * page_},
+        return {{"GBps", gbps},
+                {"peak_GBps", peak},
+                {"peak_pct", 100.0 * gbps / peak},
+                {"bytes", double(pages_) * page_},
                 {"time_ns", ns}};
     }
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("dram_bandwidth: {} workers {} {} pages of {} B ({} in flight each)\n"
-                           "  aggregate {:8.1f} GB/s = {:.1f}% of the {:.0f} GB/s of all channels\n",
-                           workers_, write_ ? "write" : "read", pages_, page_, batch_, r["GBps"].get<double>(),
-                           r["peak_pct"].get<double>(), r["peak_GBps"].get<double>());
+        return fmt::format(
+            "dram_bandwidth: {} workers {} {} pages of {} B ({} in flight each)\n"
+            "  aggregate {:8.1f} GB/s = {:.1f}% of the {:.0f} GB/s of all channels\n",
+            workers_, write_ ? "write" : "read", pages_, page_, batch_, r["GBps"].get<double>(),
+            r["peak_pct"].get<double>(), r["peak_GBps"].get<double>());
     }
 
 private:
@@ -83,7 +91,8 @@ private:
             const CoreCoord c{std::uint8_t((ep.x + dx) % arch.noc.gridX), ep.y};
             if (std::find(arch.workers.begin(), arch.workers.end(), c) != arch.workers.end()) return c;
         }
-        throw ConfigError(fmt::format("dram_bandwidth --sharded: no worker core on the row of bank {} ({})", b, ep.str()));
+        throw ConfigError(
+            fmt::format("dram_bandwidth --sharded: no worker core on the row of bank {} ({})", b, ep.str()));
     }
 
     unsigned workers_ = 64;
@@ -99,6 +108,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeDramBandwidth() { return std::make_unique<DramBandwidth>(); }
+std::unique_ptr<Workload> makeDramBandwidth() {
+    return std::make_unique<DramBandwidth>();
+}
 
 }  // namespace cclsim::microbench

@@ -1,9 +1,9 @@
 // Host side of edm_stream: worker on chip A -> EDM -> Ethernet -> EDM ->
 // worker on chip B, one worker pair per EDM channel, optionally both ways.
 // Every byte is checked where it lands; reports payload bandwidth per direction.
-#include "host/edm/EdmBuilder.h"
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "firmware/microbench/microbench_kernels.h"
+#include "host/edm/EdmBuilder.h"
 
 #include <fmt/format.h>
 
@@ -21,21 +21,29 @@ public:
     }
     void addOptions(CLI::App& cmd) override {
         cmd.add_option("--packets", packets_, "packets per channel and direction")->check(CLI::Range(1u, 1u << 30));
-        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")->check(CLI::Range(16u, 65536u));
+        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
+            ->check(CLI::Range(16u, 65536u));
         cmd.add_option("--channels", channels_, "EDM channels (one worker pair each) per direction")
             ->check(CLI::Range(1u, 16u));
         cmd.add_flag("--bidir", bidir_, "stream in both directions at once");
         cmd.add_option("--termination", termination_, "EDM termination mode")
             ->check(CLI::IsMember({"message_count", "worker_initiated"}));
         cmd.add_option("--buffers", buffers_, "buffers (slots) per EDM channel")->check(CLI::Range(1u, 16u));
-        cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q for the EDM's acks and credits")->check(CLI::Range(0u, 1u));
+        cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q for the EDM's acks and credits")
+            ->check(CLI::Range(0u, 1u));
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }
     nlohmann::json params() const override {
-        return {{"packets", packets_}, {"packet", packet_},           {"channels", channels_},
-                {"bidir", bidir_},     {"termination", termination_}, {"credit_txq", creditTxq_}, {"buffers", buffers_},
-                {"chips", chips_},     {"link", link_}};
+        return {{"packets", packets_},
+                {"packet", packet_},
+                {"channels", channels_},
+                {"bidir", bidir_},
+                {"termination", termination_},
+                {"credit_txq", creditTxq_},
+                {"buffers", buffers_},
+                {"chips", chips_},
+                {"link", link_}};
     }
 
     void build(Runtime& rt) override {
@@ -71,15 +79,15 @@ public:
                     KernelConfig kc;
                     kc.vc = unsigned(DmaVc::Comm);  // CCL traffic rides the communication VC
                     kc.waitTimeout = KernelConfig::WaitTimeout::Edm;
-                    KernelHandle k = p.createKernel(sender ? "edm_stream_sender" : "edm_stream_receiver",
-                                                    sender ? fw::microbench::edm_stream_sender_main
-                                                           : fw::microbench::edm_stream_receiver_main,
-                                                    core, kc);
-                    p.setRuntimeArgs(k, {ci.edm_core.x, ci.edm_core.y, ci.eth_buffer_l1_address,
-                                         ci.eth_semaphore_l1_address, sem, packets_, packet_,
-                                         p.allocateL1(core, packet_, 32), stream,
-                                         mode == edm::TerminationMode::WORKER_INITIATED ? 1u : 0u,
-                                         ci.num_buffers, ci.buffer_stride, fw::microbench::kArgsEndMarker});
+                    KernelHandle k = p.createKernel(
+                        sender ? "edm_stream_sender" : "edm_stream_receiver",
+                        sender ? fw::microbench::edm_stream_sender_main : fw::microbench::edm_stream_receiver_main,
+                        core, kc);
+                    p.setRuntimeArgs(
+                        k, {ci.edm_core.x, ci.edm_core.y, ci.eth_buffer_l1_address, ci.eth_semaphore_l1_address, sem,
+                            packets_, packet_, p.allocateL1(core, packet_, 32), stream,
+                            mode == edm::TerminationMode::WORKER_INITIATED ? 1u : 0u, ci.num_buffers, ci.buffer_stride,
+                            fw::microbench::kArgsEndMarker});
                 };
                 worker(src, sw, ti, sSem, true);
                 worker(dst, rw, ri, rSem, false);
@@ -108,16 +116,17 @@ public:
                 {"messages", messages},
                 {"messages_per_wall_second", run.wallSeconds > 0 ? messages / run.wallSeconds : 0.0},
                 {"bytes_checked", double(rt.scoreboard().bytesChecked())},
-                {"link", fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
+                {"link",
+                 fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
     }
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("edm_stream over {}: {} channel(s) of {} buffer(s) x {} packets of {} B, {}, {} termination\n"
-                           "  payload bandwidth {:8.3f} GB/s per direction = {:.1f}% of line rate ({:.1f}% of framing limit)\n"
-                           "  bytes checked     {:.0f}\n",
-                           r["link"].get<std::string>(), channels_, buffers_, packets_, packet_,
-                           bidir_ ? "both directions" : "one direction", termination_,
-                           r["payload_GBps_per_direction"].get<double>(), r["line_rate_pct"].get<double>(),
-                           r["framing_limit_pct"].get<double>(), r["bytes_checked"].get<double>());
+        return fmt::format(
+            "edm_stream over {}: {} channel(s) of {} buffer(s) x {} packets of {} B, {}, {} termination\n"
+            "  payload bandwidth {:8.3f} GB/s per direction = {:.1f}% of line rate ({:.1f}% of framing limit)\n"
+            "  bytes checked     {:.0f}\n",
+            r["link"].get<std::string>(), channels_, buffers_, packets_, packet_,
+            bidir_ ? "both directions" : "one direction", termination_, r["payload_GBps_per_direction"].get<double>(),
+            r["line_rate_pct"].get<double>(), r["framing_limit_pct"].get<double>(), r["bytes_checked"].get<double>());
     }
 
 private:
@@ -135,6 +144,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeEdmStream() { return std::make_unique<EdmStream>(); }
+std::unique_ptr<Workload> makeEdmStream() {
+    return std::make_unique<EdmStream>();
+}
 
 }  // namespace cclsim::microbench

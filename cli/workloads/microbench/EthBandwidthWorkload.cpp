@@ -31,8 +31,10 @@ public:
         return "raw bidirectional bandwidth between the two ERISCs of a link (--sweep: curve over packet sizes)";
     }
     void addOptions(CLI::App& cmd) override {
-        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")->check(CLI::Range(16u, 65536u));
-        cmd.add_option("--channels", channels_, "channels per direction (0: as many as L1 holds, at most --max-channels)")
+        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
+            ->check(CLI::Range(16u, 65536u));
+        cmd.add_option("--channels", channels_,
+                       "channels per direction (0: as many as L1 holds, at most --max-channels)")
             ->check(CLI::Range(0u, 1024u));
         cmd.add_option("--max-channels", maxChannels_,
                        "cap of --channels 0 (default 30: the setup of the Ethernet guide's bandwidth curve)")
@@ -46,10 +48,17 @@ public:
         cmd.add_option("--link", link_, "which user link between the two chips");
     }
     nlohmann::json params() const override {
-        return {{"packet", packet_},   {"channels", channels_}, {"channels_used", used_}, {"bytes", bytes_},
-                {"unidir", unidir_},   {"sweep", sweep_},       {"chips", chips_},        {"link", link_},
+        return {{"packet", packet_},
+                {"channels", channels_},
+                {"channels_used", used_},
+                {"bytes", bytes_},
+                {"unidir", unidir_},
+                {"sweep", sweep_},
+                {"chips", chips_},
+                {"link", link_},
                 {"max_channels", maxChannels_},
-                {"packets_per_channel", perChannel_}, {"credit_txq", creditTxq_}};
+                {"packets_per_channel", perChannel_},
+                {"credit_txq", creditTxq_}};
     }
     std::size_t sweepPoints() const override { return sweep_ ? kSizes.size() * 2 : 0; }
     void selectSweepPoint(std::size_t i) override {
@@ -60,14 +69,15 @@ public:
     }
     std::string sweepHeader() const override {
         return fmt::format("eth_bandwidth sweep ({}), payload GB/s per direction\n{:>8} {:>8} {:>10} {:>10} {:>12}\n",
-                           unidir_ ? "unidirectional" : "bidirectional", "packet", "channels", "GB/s",
-                           "% line", "% framing max");
+                           unidir_ ? "unidirectional" : "bidirectional", "packet", "channels", "GB/s", "% line",
+                           "% framing max");
     }
     std::string sweepRow(const nlohmann::json& rep) const override {
         const auto& r = rep["results"];
         return fmt::format("{:>8} {:>8} {:>10.3f} {:>9.1f}% {:>11.1f}%\n", rep["params"]["packet"].get<unsigned>(),
-                           rep["params"]["channels_used"].get<unsigned>(), r["payload_GBps_per_direction"].get<double>(),
-                           r["line_rate_pct"].get<double>(), r["framing_limit_pct"].get<double>());
+                           rep["params"]["channels_used"].get<unsigned>(),
+                           r["payload_GBps_per_direction"].get<double>(), r["line_rate_pct"].get<double>(),
+                           r["framing_limit_pct"].get<double>());
     }
 
     std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& reports) const override {
@@ -90,13 +100,15 @@ public:
         const std::uint32_t free = std::min(pa.l1Free(ends_.coreA), pb.l1Free(ends_.coreB)) - 64;
         const std::uint32_t fit = free / (2 * stride);
         if (fit == 0)
-            throw ConfigError(fmt::format("--packet {}: one tx and one rx buffer ({} B) do not fit the {} B kernel region",
-                                          packet_, 2 * stride, free));
+            throw ConfigError(
+                fmt::format("--packet {}: one tx and one rx buffer ({} B) do not fit the {} B kernel region", packet_,
+                            2 * stride, free));
         used_ = channels_ ? channels_ : std::min(fit, maxChannels_);
         if (used_ > fit)
-            throw ConfigError(fmt::format("--channels {} x 2 buffers of {} B need {} B but the Ethernet core's kernel "
-                                          "region has {} B free (at most {} channels)",
-                                          used_, stride, 2ull * used_ * stride, free, fit));
+            throw ConfigError(
+                fmt::format("--channels {} x 2 buffers of {} B need {} B but the Ethernet core's kernel "
+                            "region has {} B free (at most {} channels)",
+                            used_, stride, 2ull * used_ * stride, free, fit));
         perChannel_ = std::max<std::uint32_t>(1, std::uint32_t(std::ceil(bytes_ / (double(packet_) * used_))));
         auto setup = [&](Program& p, CoreCoord c, bool first) {
             const std::uint32_t tx = p.allocateL1(c, used_ * stride, 16);
@@ -109,9 +121,11 @@ public:
             p.markControl(c, res, 16);
             const std::uint32_t send = (first || !unidir_) ? perChannel_ : 0;
             const std::uint32_t recv = (!first || !unidir_) ? perChannel_ : 0;
-            KernelHandle k = p.createKernel("eth_bandwidth", fw::microbench::eth_bandwidth_kernel_main, c, KernelConfig{});
-            p.setRuntimeArgs(k, {used_, packet_, send, recv, tx, rx, rt.platform().descriptor().arch.erisc.unreservedBase,
-                                 first ? 1u : 0u, res, creditTxq_, fw::microbench::kArgsEndMarker});
+            KernelHandle k =
+                p.createKernel("eth_bandwidth", fw::microbench::eth_bandwidth_kernel_main, c, KernelConfig{});
+            p.setRuntimeArgs(k,
+                             {used_, packet_, send, recv, tx, rx, rt.platform().descriptor().arch.erisc.unreservedBase,
+                              first ? 1u : 0u, res, creditTxq_, fw::microbench::kArgsEndMarker});
             return res;
         };
         resA_ = setup(pa, ends_.coreA, true);
@@ -144,7 +158,8 @@ public:
                 {"channels", used_},
                 {"packets_per_channel", perChannel_},
                 {"measured_ns", ns},
-                {"link", fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
+                {"link",
+                 fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -158,7 +173,7 @@ public:
     }
 
 private:
-    static inline const std::vector<unsigned> kSizes{16,   32,   64,   128,  256,   512,   1024,
+    static inline const std::vector<unsigned> kSizes{16,   32,   64,   128,   256,   512,  1024,
                                                      2048, 4096, 8192, 16384, 32768, 65536};
     unsigned packet_ = 4096;
     unsigned channels_ = 8;
@@ -177,6 +192,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeEthBandwidth() { return std::make_unique<EthBandwidth>(); }
+std::unique_ptr<Workload> makeEthBandwidth() {
+    return std::make_unique<EthBandwidth>();
+}
 
 }  // namespace cclsim::microbench

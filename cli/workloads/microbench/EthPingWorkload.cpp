@@ -55,7 +55,9 @@ public:
         Program& pb = rt.program(ends_.chipB);
         const std::uint32_t handshake = d.arch.erisc.unreservedBase;
         auto alloc = [&](Program& p, CoreCoord c) {
-            struct B { std::uint32_t tx, rx, results; } b;
+            struct B {
+                std::uint32_t tx, rx, results;
+            } b;
             b.tx = p.allocateL1(c, packet_ + 16, 16);
             b.rx = p.allocateL1(c, packet_ + 16, 16);
             b.results = p.allocateL1(c, 16, 16);
@@ -94,8 +96,8 @@ public:
                 {"one_way_ns", (rtt - 2 * ideal) / 2},
                 {"ideal_send_ns", ideal},
                 {"send_issue_ns", issue},
-                {"link", fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB,
-                                     ends_.chanB)}};
+                {"link",
+                 fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -119,6 +121,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeEthPing() { return std::make_unique<EthPing>(); }
+std::unique_ptr<Workload> makeEthPing() {
+    return std::make_unique<EthPing>();
+}
 
 }  // namespace cclsim::microbench

@@ -10,10 +10,10 @@
 // packets to W workers on a chip H hops away, one routing plane per worker
 // (round-robin); reports payload bandwidth against the link's framing limit
 // 12.5 GB/s x P / (P + header + 50 x ceil((P + header) / 1500)) per plane.
-#include "host/fabric/FabricBuilder.h"
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "firmware/microbench/fabric_bench_args.h"
 #include "firmware/microbench/microbench_kernels.h"
+#include "host/fabric/FabricBuilder.h"
 #include "models/common/Scoreboard.h"
 
 #include <fmt/format.h>
@@ -86,14 +86,15 @@ public:
             ->check(CLI::Range(1u, 64u));
         cmd.add_option("--packet", packet_, "payload bytes per packet (16 = a single-flit packet)")
             ->check(CLI::Range(0u, 1u << 20));
-        cmd.add_option("--mode", mode_, "write (poll the data), fused (write + semaphore increment), atomic (increment only)")
+        cmd.add_option("--mode", mode_,
+                       "write (poll the data), fused (write + semaphore increment), atomic (increment only)")
             ->check(CLI::IsMember({"write", "fused", "atomic"}));
         cmd.add_option("--samples", samples_, "measured round trips per distance")->check(CLI::Range(1u, 100000u));
         cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
     }
     nlohmann::json params() const override {
-        return {{"fabric", kind_}, {"order", order_},     {"src", src_},         {"hops", hops_},
-                {"packet", packet_}, {"mode", mode_},     {"samples", samples_}, {"plane", plane_}};
+        return {{"fabric", kind_},   {"order", order_}, {"src", src_},         {"hops", hops_},
+                {"packet", packet_}, {"mode", mode_},   {"samples", samples_}, {"plane", plane_}};
     }
 
     void build(Runtime& rt) override {
@@ -102,13 +103,14 @@ public:
         if (mode == 0 && packet_ < 16) throw ConfigError("--mode write needs --packet >= 16 (the sequence word)");
         fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, kind_, order_), FabricOptions{});
         if (packet_ > fab_->maxPayloadBytes())
-            throw ConfigError(fmt::format("--packet {}: the fabric's largest payload is {} B", packet_,
-                                          fab_->maxPayloadBytes()));
+            throw ConfigError(
+                fmt::format("--packet {}: the fabric's largest payload is {} B", packet_, fab_->maxPayloadBytes()));
         if (plane_ >= fab_->planes())
             throw ConfigError(fmt::format("--plane {}: the fabric has {} plane(s)", plane_, fab_->planes()));
         src_chip_ = sourceChip(fab_->topology(), src_);
         targets_ = targetsAlongRoute(*fab_, src_chip_, hops_ ? hops_ : 64);
-        if (targets_.empty()) throw ConfigError(fmt::format("fabric_ping: chip {} has no other chip to ping", src_chip_));
+        if (targets_.empty())
+            throw ConfigError(fmt::format("fabric_ping: chip {} has no other chip to ping", src_chip_));
         if (hops_ && targets_.size() < hops_)
             throw ConfigError(fmt::format("--hops {}: from chip {} the {} fabric reaches {} hop(s) in one direction",
                                           hops_, src_chip_, fabricKindName(fab_->topology().kind), targets_.size()));
@@ -169,8 +171,8 @@ public:
             if (i == 0) {
                 a.targets = std::uint32_t(targets_.size());
                 for (std::size_t t = 0; t < targets_.size(); ++t)
-                    headers.push_back(command(fab_->header(src_chip_, targets_[t]), mode, cores[t + 1].core, c.rx,
-                                              c.sem, packet_));
+                    headers.push_back(
+                        command(fab_->header(src_chip_, targets_[t]), mode, cores[t + 1].core, c.rx, c.sem, packet_));
             } else {
                 a.targets = std::uint32_t(i - 1);
                 headers.push_back(command(fab_->header(c.chip, src_chip_), mode, sender_, c.rx, c.sem, packet_));
@@ -199,29 +201,32 @@ public:
         if (xs.size() >= 2) {
             const double n = double(xs.size());
             double sx = 0, sy = 0, sxx = 0, sxy = 0;
-            for (std::size_t i = 0; i < xs.size(); ++i) sx += xs[i], sy += ys[i], sxx += xs[i] * xs[i], sxy += xs[i] * ys[i];
+            for (std::size_t i = 0; i < xs.size(); ++i)
+                sx += xs[i], sy += ys[i], sxx += xs[i] * xs[i], sxy += xs[i] * ys[i];
             perHop = (n * sxy - sx * sy) / (n * sxx - sx * sx) / 2.0;
         } else {
             perHop = ys[0] / (2.0 * xs[0]);
         }
-        return {{"per_hop_ns", perHop},
-                {"fit", xs.size() >= 2 ? "half the least-squares slope of round trip vs hops" : "round trip / (2 x hops)"},
-                {"by_hops", byHops},
-                {"src_chip", src_chip_},
-                {"header_bytes", fab_->headerBytes()},
-                {"topology", fabricKindName(fab_->topology().kind)},
-                {"sender_slots", fab_->senderSlots()},
-                {"receiver_slots", fab_->receiverSlots()},
-                {"planes", fab_->planes()}};
+        return {
+            {"per_hop_ns", perHop},
+            {"fit", xs.size() >= 2 ? "half the least-squares slope of round trip vs hops" : "round trip / (2 x hops)"},
+            {"by_hops", byHops},
+            {"src_chip", src_chip_},
+            {"header_bytes", fab_->headerBytes()},
+            {"topology", fabricKindName(fab_->topology().kind)},
+            {"sender_slots", fab_->senderSlots()},
+            {"receiver_slots", fab_->receiverSlots()},
+            {"planes", fab_->planes()}};
     }
     std::string summary(const nlohmann::json& r) const override {
-        std::string out = fmt::format("fabric_ping over a {} fabric from chip {}: {} B payload, {} mode, {} B header\n",
-                                      r["topology"].get<std::string>(), src_chip_, packet_, mode_,
-                                      r["header_bytes"].get<unsigned>());
+        std::string out =
+            fmt::format("fabric_ping over a {} fabric from chip {}: {} B payload, {} mode, {} B header\n",
+                        r["topology"].get<std::string>(), src_chip_, packet_, mode_, r["header_bytes"].get<unsigned>());
         out += fmt::format("  {:>5} {:>6} {:>14} {:>12}\n", "hops", "chip", "round trip ns", "one way ns");
         for (const auto& h : r["by_hops"])
-            out += fmt::format("  {:>5} {:>6} {:>14.1f} {:>12.1f}\n", h["hops"].get<unsigned>(), h["chip"].get<unsigned>(),
-                               h["round_trip_ns"].get<double>(), h["round_trip_ns"].get<double>() / 2);
+            out +=
+                fmt::format("  {:>5} {:>6} {:>14.1f} {:>12.1f}\n", h["hops"].get<unsigned>(), h["chip"].get<unsigned>(),
+                            h["round_trip_ns"].get<double>(), h["round_trip_ns"].get<double>() / 2);
         out += fmt::format("  per hop {:.1f} ns ({})\n", r["per_hop_ns"].get<double>(), r["fit"].get<std::string>());
         return out;
     }
@@ -257,20 +262,24 @@ public:
         cmd.add_option("--hops", hops_, "distance of the receiving chip in hops")->check(CLI::Range(1u, 64u));
         cmd.add_option("--packet", packet_, "payload bytes per packet (0: the fabric's largest)")
             ->check(CLI::Range(0u, 1u << 20));
-        cmd.add_option("--workers", workers_, "sending workers (each with its own receiver)")->check(CLI::Range(1u, 64u));
-        cmd.add_option("--planes", planes_, "routing planes the workers spread over (0: all)")->check(CLI::Range(0u, 16u));
+        cmd.add_option("--workers", workers_, "sending workers (each with its own receiver)")
+            ->check(CLI::Range(1u, 64u));
+        cmd.add_option("--planes", planes_, "routing planes the workers spread over (0: all)")
+            ->check(CLI::Range(0u, 16u));
         cmd.add_option("--bytes", bytesText_, "payload bytes per worker (K/M/G suffixes)");
         cmd.add_flag("--sweep", sweep_, "packet sizes 64 B .. 4352 B (one process each)");
     }
     nlohmann::json params() const override {
-        return {{"fabric", kind_},   {"order", order_}, {"src", src_},     {"hops", hops_},     {"packet", packet_},
-                {"workers", workers_}, {"planes", planes_}, {"bytes", bytesText_}, {"sweep", sweep_}};
+        return {{"fabric", kind_},   {"order", order_},     {"src", src_},
+                {"hops", hops_},     {"packet", packet_},   {"workers", workers_},
+                {"planes", planes_}, {"bytes", bytesText_}, {"sweep", sweep_}};
     }
     std::size_t sweepPoints() const override { return sweep_ ? kBwSizes.size() : 0; }
     void selectSweepPoint(std::size_t i) override { packet_ = kBwSizes[i]; }
     std::string sweepHeader() const override {
-        return fmt::format("fabric_bandwidth sweep ({} hop(s), {} worker(s)), payload GB/s\n{:>8} {:>10} {:>12} {:>14}\n",
-                           hops_, workers_, "packet", "GB/s", "framing GB/s", "% framing max");
+        return fmt::format(
+            "fabric_bandwidth sweep ({} hop(s), {} worker(s)), payload GB/s\n{:>8} {:>10} {:>12} {:>14}\n", hops_,
+            workers_, "packet", "GB/s", "framing GB/s", "% framing max");
     }
     std::string sweepRow(const nlohmann::json& rep) const override {
         const auto& r = rep["results"];
@@ -296,8 +305,8 @@ public:
         fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, kind_, order_), FabricOptions{});
         packetUsed_ = packet_ ? packet_ : fab_->maxPayloadBytes();
         if (packetUsed_ > fab_->maxPayloadBytes())
-            throw ConfigError(fmt::format("--packet {}: the fabric's largest payload is {} B", packetUsed_,
-                                          fab_->maxPayloadBytes()));
+            throw ConfigError(
+                fmt::format("--packet {}: the fabric's largest payload is {} B", packetUsed_, fab_->maxPayloadBytes()));
         planesUsed_ = planes_ ? planes_ : fab_->planes();
         if (planesUsed_ > fab_->planes())
             throw ConfigError(fmt::format("--planes {}: the fabric has {} plane(s)", planesUsed_, fab_->planes()));
@@ -409,6 +418,7 @@ public:
             r["header_bytes"].get<unsigned>(), r["payload_GBps"].get<double>(), r["framing_limit_pct"].get<double>(),
             r["framing_limit_GBps"].get<double>(), r["line_rate_pct"].get<double>());
     }
+
 private:
     struct Pair {
         unsigned plane = 0;
@@ -444,15 +454,16 @@ public:
     }
     void addOptions(CLI::App& cmd) override {
         addFabricOptions(cmd, kind_, order_, src_);
-        cmd.add_option("--messages", messages_, "messages per (source, destination) pair")->check(CLI::Range(1u, 4096u));
+        cmd.add_option("--messages", messages_, "messages per (source, destination) pair")
+            ->check(CLI::Range(1u, 4096u));
         cmd.add_option("--max-bytes", maxBytes_, "largest message (multiple of 16)")->check(CLI::Range(32u, 1u << 20));
         cmd.add_option("--reads", reads_, "read requests per (source, destination) pair")->check(CLI::Range(0u, 8u));
         cmd.add_option("--seed", seed_, "message size/command seed");
         cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
     }
     nlohmann::json params() const override {
-        return {{"fabric", kind_},     {"order", order_}, {"messages", messages_}, {"max_bytes", maxBytes_},
-                {"reads", reads_},     {"seed", seed_},   {"plane", plane_}};
+        return {{"fabric", kind_}, {"order", order_}, {"messages", messages_}, {"max_bytes", maxBytes_},
+                {"reads", reads_}, {"seed", seed_},   {"plane", plane_}};
     }
 
     void build(Runtime& rt) override {
@@ -511,7 +522,8 @@ public:
                 Program& p = rt.program(c);
                 t.client = fab_->addClient(c, t.core, t.dir, plane_);
                 t.staging = p.allocateL1(t.core, 2 * maxBytes_, 16);
-                t.reply = p.allocateL1(t.core, std::max<std::uint32_t>(16, reads_ * std::uint32_t(t.dests.size()) * maxBytes_), 16);
+                t.reply = p.allocateL1(
+                    t.core, std::max<std::uint32_t>(16, reads_ * std::uint32_t(t.dests.size()) * maxBytes_), 16);
                 t.replySem = p.createSemaphore(t.core, 0, "reply_sem");
                 p.markControl(t.core, t.staging, 16);
                 p.markControl(t.core, t.staging + maxBytes_, 16);
@@ -541,7 +553,8 @@ public:
             std::vector<PacketHeader> headers;
             for (std::size_t i = 0; i < t.dests.size(); ++i) {
                 const Rx& r = rxOf(t.dests[i]);
-                const std::size_t k = std::size_t(std::find(r.sources.begin(), r.sources.end(), t.chip) - r.sources.begin());
+                const std::size_t k =
+                    std::size_t(std::find(r.sources.begin(), r.sources.end(), t.chip) - r.sources.begin());
                 a.peer_chip[i] = r.chip;
                 a.peer_xy[i] = packXY(r.core.x, r.core.y);
                 a.peer_region[i] = r.region[k];
@@ -590,12 +603,12 @@ public:
                 {"time_us", ticksToNs(run.lastKernelFinish) / 1000.0}};
     }
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("fabric_traffic over a {} fabric of {} chips: {} messages ({} packets, {} B payload) and {} "
-                           "reads, {} senders; every message checked in order\n",
-                           r["topology"].get<std::string>(), r["chips"].get<std::size_t>(),
-                           r["messages"].get<std::uint64_t>(), r["packets"].get<std::uint64_t>(),
-                           r["payload_bytes"].get<std::uint64_t>(), r["reads"].get<std::uint64_t>(),
-                           r["senders"].get<std::size_t>());
+        return fmt::format(
+            "fabric_traffic over a {} fabric of {} chips: {} messages ({} packets, {} B payload) and {} "
+            "reads, {} senders; every message checked in order\n",
+            r["topology"].get<std::string>(), r["chips"].get<std::size_t>(), r["messages"].get<std::uint64_t>(),
+            r["packets"].get<std::uint64_t>(), r["payload_bytes"].get<std::uint64_t>(), r["reads"].get<std::uint64_t>(),
+            r["senders"].get<std::size_t>());
     }
 
 private:
@@ -649,9 +662,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeFabricTraffic() { return std::make_unique<FabricTraffic>(); }
+std::unique_ptr<Workload> makeFabricTraffic() {
+    return std::make_unique<FabricTraffic>();
+}
 
-std::unique_ptr<Workload> makeFabricPing() { return std::make_unique<FabricPing>(); }
-std::unique_ptr<Workload> makeFabricBandwidth() { return std::make_unique<FabricBandwidth>(); }
+std::unique_ptr<Workload> makeFabricPing() {
+    return std::make_unique<FabricPing>();
+}
+std::unique_ptr<Workload> makeFabricBandwidth() {
+    return std::make_unique<FabricBandwidth>();
+}
 
 }  // namespace cclsim::microbench

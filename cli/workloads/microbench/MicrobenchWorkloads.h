@@ -1,8 +1,8 @@
 // Host launchers of the Ethernet microbenchmarks (workloads of the boards).
 #pragma once
 
-#include "models/common/Report.h"
 #include "cli/Workload.h"
+#include "models/common/Report.h"
 
 #include <memory>
 

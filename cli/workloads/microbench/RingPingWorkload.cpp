@@ -22,7 +22,7 @@ constexpr unsigned kReceiverNoc = 0;
 constexpr unsigned kSenderNoc = 1;
 
 struct Hop {
-    LinkEnds link;          ///< A = sender side (order[i]), B = receiver side (order[i+1])
+    LinkEnds link;  ///< A = sender side (order[i]), B = receiver side (order[i+1])
     const LinkDesc* desc;
     unsigned chanBase = 0;  ///< erisc_info channels used on this hop (separate sync)
 };
@@ -35,12 +35,14 @@ public:
     }
     void addOptions(CLI::App& cmd) override {
         cmd.add_option("--hops", hops_, "ring length in Ethernet hops")->check(CLI::Range(2u, 1024u));
-        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")->check(CLI::Range(16u, 65536u));
+        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
+            ->check(CLI::Range(16u, 65536u));
         cmd.add_flag("--separate-sync", separate_, "send the channel-sync word as its own packet (guide's older form)");
         cmd.add_option("--channels", channels_, "packets in flight around the ring")->check(CLI::Range(1u, 64u));
         cmd.add_option("--samples", samples_, "measured round trips (one more is sent unmeasured)")
             ->check(CLI::Range(1u, 100000u));
-        cmd.add_option("--order", order_, "chip order of the ring, e.g. 0,4,5,1 (default: the board's order for --hops)")
+        cmd.add_option("--order", order_,
+                       "chip order of the ring, e.g. 0,4,5,1 (default: the board's order for --hops)")
             ->delimiter(',');
         cmd.add_option("--links", links_,
                        "per hop, which of the chip pair's user links it takes (0 = the first in the cluster "
@@ -48,7 +50,7 @@ public:
             ->delimiter(',');
     }
     nlohmann::json params() const override {
-        return {{"hops", hops_},       {"packet", packet_},   {"separate_sync", separate_},
+        return {{"hops", hops_},         {"packet", packet_},   {"separate_sync", separate_},
                 {"channels", channels_}, {"samples", samples_}, {"order", used_},
                 {"links", links_}};
     }
@@ -75,14 +77,19 @@ public:
             const unsigned n = links_.empty() ? visit : links_[i];
             const auto links = d.userLinksBetween(a, b);
             if (links.empty())
-                throw ConfigError(fmt::format("hop {}: chips {} and {} have no user Ethernet link (the ring order {} is "
-                                              "not connected)", i, a, b, fmt::join(used_, ",")));
+                throw ConfigError(
+                    fmt::format("hop {}: chips {} and {} have no user Ethernet link (the ring order {} is "
+                                "not connected)",
+                                i, a, b, fmt::join(used_, ",")));
             if (!links_.empty() && n >= links.size())
-                throw ConfigError(fmt::format("--links: hop {} ({} -> {}) asks for link {} but the chips have {} user "
-                                              "link(s)", i, a, b, n, links.size()));
+                throw ConfigError(
+                    fmt::format("--links: hop {} ({} -> {}) asks for link {} but the chips have {} user "
+                                "link(s)",
+                                i, a, b, n, links.size()));
             if (n >= links.size())
-                throw ConfigError(fmt::format("hop {}: the ring uses chips {} -> {} {} times but they have {} user links",
-                                              i, a, b, n + 1, links.size()));
+                throw ConfigError(
+                    fmt::format("hop {}: the ring uses chips {} -> {} {} times but they have {} user links", i, a, b,
+                                n + 1, links.size()));
             Hop h;
             h.link = userLink(d, a, b, n);
             h.desc = links[n];
@@ -96,9 +103,10 @@ public:
         if (separate_ && 2 * channels_ > maxCh)
             for (const Hop& h : hopsV_)
                 if (h.chanBase + channels_ > maxCh)
-                    throw ConfigError(fmt::format("--separate-sync uses erisc_info channels: {} channels per direction "
-                                                  "do not fit the {} channels of a link used both ways",
-                                                  channels_, maxCh));
+                    throw ConfigError(
+                        fmt::format("--separate-sync uses erisc_info channels: {} channels per direction "
+                                    "do not fit the {} channels of a link used both ways",
+                                    channels_, maxCh));
         if (separate_ && channels_ > maxCh)
             throw ConfigError(fmt::format("--separate-sync: at most {} channels (erisc_info)", maxCh));
 
@@ -121,8 +129,8 @@ public:
             for (CoreCoord c : {p.rx, p.tx}) {
                 if (p.combined && c == p.tx && c == p.rx && usedCores.count({p.chip, c})) continue;
                 if (!usedCores.insert({p.chip, c}).second)
-                    throw ConfigError(fmt::format("ring position {}: chip {} core {} is already used by another hop",
-                                                  i, p.chip, c.str()));
+                    throw ConfigError(fmt::format("ring position {}: chip {} core {} is already used by another hop", i,
+                                                  p.chip, c.str()));
             }
             Program& prog = rt.program(p.chip);
             p.rxBase = prog.allocateL1(p.rx, channels_ * stride, 16);
@@ -210,11 +218,13 @@ public:
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
         const double cycleNs = ticksToNs(rt.platform().descriptor().arch.cycles(1));
-        const double sum = double((std::uint64_t(rt.readL1(master_, results_ + 4)) << 32) | rt.readL1(master_, results_));
+        const double sum =
+            double((std::uint64_t(rt.readL1(master_, results_ + 4)) << 32) | rt.readL1(master_, results_));
         const double rtt = sum * cycleNs / samples_;
         std::vector<std::string> hops;
         for (const Hop& h : hopsV_)
-            hops.push_back(fmt::format("chip {} ch {} -> chip {} ch {}", h.link.chipA, h.link.chanA, h.link.chipB, h.link.chanB));
+            hops.push_back(
+                fmt::format("chip {} ch {} -> chip {} ch {}", h.link.chipA, h.link.chanA, h.link.chipB, h.link.chanB));
         return {{"round_trip_ns", rtt},
                 {"per_hop_ns", rtt / hops_},
                 {"round_trip_min_ns", rt.readL1(master_, results_ + 8) * cycleNs},
@@ -222,12 +232,13 @@ public:
                 {"hops", hops}};
     }
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("ring_ping: {} hops over chips [{}], {} x {} B packets, {} sync\n"
-                           "  round trip        {:8.1f} ns  (min {:.1f}, max {:.1f})\n"
-                           "  per hop           {:8.1f} ns\n",
-                           hops_, fmt::join(used_, ","), channels_, packet_, separate_ ? "separate" : "merged",
-                           r["round_trip_ns"].get<double>(), r["round_trip_min_ns"].get<double>(),
-                           r["round_trip_max_ns"].get<double>(), r["per_hop_ns"].get<double>());
+        return fmt::format(
+            "ring_ping: {} hops over chips [{}], {} x {} B packets, {} sync\n"
+            "  round trip        {:8.1f} ns  (min {:.1f}, max {:.1f})\n"
+            "  per hop           {:8.1f} ns\n",
+            hops_, fmt::join(used_, ","), channels_, packet_, separate_ ? "separate" : "merged",
+            r["round_trip_ns"].get<double>(), r["round_trip_min_ns"].get<double>(),
+            r["round_trip_max_ns"].get<double>(), r["per_hop_ns"].get<double>());
     }
 
 private:
@@ -259,6 +270,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeRingPing() { return std::make_unique<RingPing>(); }
+std::unique_ptr<Workload> makeRingPing() {
+    return std::make_unique<RingPing>();
+}
 
 }  // namespace cclsim::microbench

@@ -17,9 +17,9 @@
 // two events in the replay, in AICLK cycles.
 #include "cli/workloads/noctrace/NocTraceWorkload.h"
 
-#include "host/noctrace/NocTrace.h"
 #include "firmware/noctrace/noc_trace_args.h"
 #include "firmware/noctrace/noc_trace_kernels.h"
+#include "host/noctrace/NocTrace.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -43,7 +43,9 @@ static_assert(std::uint32_t(OpKind::Read) == fwt::kOpRead && std::uint32_t(OpKin
               std::uint32_t(OpKind::FullBarrier) == fwt::kOpFullBarrier &&
               std::uint32_t(OpKind::WriteFlush) == fwt::kOpWriteFlush);
 
-std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) {
+    return (v + a - 1) / a * a;
+}
 
 class NocTraceWorkload final : public Workload {
 public:
@@ -92,8 +94,9 @@ public:
                     const auto d = dramAddr.find(&o);
                     addr = d != dramAddr.end() ? d->second : l1Region.at(o.remote);
                 }
-                args.insert(args.end(), {w0, gap(o.timestamp - ref, o.event), std::uint32_t(o.remote.x | (o.remote.y << 8)),
-                                         std::uint32_t(addr), isTransfer(o.kind) ? o.bytes : 0u});
+                args.insert(args.end(),
+                            {w0, gap(o.timestamp - ref, o.event), std::uint32_t(o.remote.x | (o.remote.y << 8)),
+                             std::uint32_t(addr), isTransfer(o.kind) ? o.bytes : 0u});
                 ref = o.hasEnd ? o.endTimestamp : o.timestamp;
             }
             args.push_back(s.hasEnd ? gap(s.end - ref, s.beginEvent) : 0u);
@@ -132,11 +135,11 @@ public:
     }
 
     std::string summary(const nlohmann::json& r) const override {
-        return fmt::format("noc_trace: {} ({} kernels, {} transfers, {} B, gaps {})\n"
-                           "  model {:.0f} cycles, measured {:.0f} cycles: {:+.1f}%\n",
-                           file_, r["kernels"].get<std::size_t>(), r["transfers"].get<std::size_t>(),
-                           r["bytes"].get<std::uint64_t>(), gaps_, r["model_cycles"].get<double>(),
-                           r["measured_cycles"].get<double>(), r["error_pct"].get<double>());
+        return fmt::format(
+            "noc_trace: {} ({} kernels, {} transfers, {} B, gaps {})\n"
+            "  model {:.0f} cycles, measured {:.0f} cycles: {:+.1f}%\n",
+            file_, r["kernels"].get<std::size_t>(), r["transfers"].get<std::size_t>(), r["bytes"].get<std::uint64_t>(),
+            gaps_, r["model_cycles"].get<double>(), r["measured_cycles"].get<double>(), r["error_pct"].get<double>());
     }
     std::string csvHeader() const override { return "trace,model_cycles,measured_cycles,error_pct"; }
     std::string csvRow(const nlohmann::json& report) const override {
@@ -152,7 +155,8 @@ private:
     }
     std::uint32_t offset(std::uint64_t cycles, std::size_t event) const {
         if (cycles > UINT32_MAX)
-            throw ConfigError(fmt::format("{}: event {}: a gap of {} cycles is too long to replay", file_, event, cycles));
+            throw ConfigError(
+                fmt::format("{}: event {}: a gap of {} cycles is too long to replay", file_, event, cycles));
         return std::uint32_t(cycles);
     }
 
@@ -177,10 +181,11 @@ private:
                                               s.proc, s.core.str(), arch.name));
             for (const TraceOp& o : s.ops)
                 if (isTransfer(o.kind) && !isWorker(arch, o.remote) && bankOf(arch, o.remote) < 0)
-                    throw ConfigError(fmt::format("{}: event {}: {} {} core {}, which is neither a worker core nor a "
-                                                  "DRAM endpoint of {}",
-                                                  file_, o.event, opKindName(o.kind),
-                                                  o.kind == OpKind::Read ? "from" : "to", o.remote.str(), arch.name));
+                    throw ConfigError(
+                        fmt::format("{}: event {}: {} {} core {}, which is neither a worker core nor a "
+                                    "DRAM endpoint of {}",
+                                    file_, o.event, opKindName(o.kind), o.kind == OpKind::Read ? "from" : "to",
+                                    o.remote.str(), arch.name));
         }
     }
 
@@ -204,10 +209,11 @@ private:
         const std::uint64_t region = *std::max_element(cursor.begin(), cursor.end());
         const std::uint64_t base = p.allocateDramRegion(region, kSlotAlign);
         for (const auto& [o, bs] : slot) {
-            const std::uint64_t addr = std::uint64_t(bs.first % arch.dram.banksPerChannel) * arch.dram.bankBytes + base +
-                                       bs.second;
+            const std::uint64_t addr =
+                std::uint64_t(bs.first % arch.dram.banksPerChannel) * arch.dram.bankBytes + base + bs.second;
             if (addr > UINT32_MAX)
-                throw ConfigError(fmt::format("{}: event {}: DRAM address 0x{:x} beyond 32 bits", file_, o->event, addr));
+                throw ConfigError(
+                    fmt::format("{}: event {}: DRAM address 0x{:x} beyond 32 bits", file_, o->event, addr));
             out[o] = addr;
         }
         return out;
@@ -236,6 +242,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeNocTrace() { return std::make_unique<NocTraceWorkload>(); }
+std::unique_ptr<Workload> makeNocTrace() {
+    return std::make_unique<NocTraceWorkload>();
+}
 
 }  // namespace cclsim::noctrace

@@ -2,12 +2,12 @@
 
 #include "firmware/api/compute_api.h"
 #include "firmware/api/kernel_api.h"
-#include "host/common/DataCodes.h"
-#include "host/ccl/TensorFiles.h"
-#include "host/fabric/FabricBuilder.h"
 #include "firmware/pto/pto_args.h"
 #include "firmware/pto/pto_kernels.h"
 #include "golden/PtoGolden.h"
+#include "host/ccl/TensorFiles.h"
+#include "host/common/DataCodes.h"
+#include "host/fabric/FabricBuilder.h"
 #include "models/common/Report.h"
 #include "models/common/Scoreboard.h"
 
@@ -70,27 +70,44 @@ public:
         cmd.add_option("--peer", peer_, "point to point: the other rank (default: root + 1)");
         cmd.add_option("--fabric", fabric_, "ring (when the ranks close one) or line")
             ->check(CLI::IsMember({"ring", "line"}));
-        cmd.add_option("--shape", shape_, "each rank's GlobalTensor, ROWSxCOLS (scatter source / gather output: ranks x ROWS rows)");
+        cmd.add_option("--shape", shape_,
+                       "each rank's GlobalTensor, ROWSxCOLS (scatter source / gather output: ranks x ROWS rows)");
         cmd.add_option("--tile", tile_, "the UB staging tile, ROWSxCOLS");
         cmd.add_option("--valid-row", validRow_, "rows per chunk: a number (static: must divide the rows) or dynamic");
-        cmd.add_option("--valid-col", validCol_, "columns per chunk: a number (static: must divide the columns) or dynamic");
+        cmd.add_option("--valid-col", validCol_,
+                       "columns per chunk: a number (static: must divide the columns) or dynamic");
         cmd.add_flag("--ping-pong", pingPong_, "two staging tiles: load the next chunk while the current one moves");
-        cmd.add_option("--reduce", reduce_, "reduce: sum, max, min (or mean, mul, square_add, logical_and, logical_or)");
+        cmd.add_option("--reduce", reduce_,
+                       "reduce: sum, max, min (or mean, mul, square_add, logical_and, logical_or)");
         cmd.add_option("--dtype", dtype_, "bf16, fp16, fp32, int32, uint32, int64, uint64, bool (or the GCL names)");
         cmd.add_option("--repeat", repeat_, "operations back to back (the time is per operation)")
             ->check(CLI::Range(1u, 1000u));
-        cmd.add_option("--inputs", inputs_, "every rank's source tensor: FILE.json ({\"ranks\": [[...], ...]}) or DIR/");
+        cmd.add_option("--inputs", inputs_,
+                       "every rank's source tensor: FILE.json ({\"ranks\": [[...], ...]}) or DIR/");
         cmd.add_option("--dump-outputs", dump_, "every rank's destination tensor: FILE.json or DIR/");
         cmd.add_option("--seed", seed_, "input data seed");
         std::vector<std::string> mis(std::begin(kMisuse), std::end(kMisuse));
-        cmd.add_option("--misuse", misuse_, "provoke an API misuse the firmware must report: " + fmt::format("{}", fmt::join(mis, ", ")))
+        cmd.add_option("--misuse", misuse_,
+                       "provoke an API misuse the firmware must report: " + fmt::format("{}", fmt::join(mis, ", ")))
             ->check(CLI::IsMember(mis));
     }
     nlohmann::json params() const override {
-        return {{"op", op_},         {"ranks", ranks_},   {"root", root_},      {"peer", peer_},
-                {"fabric", fabric_}, {"shape", shape_},   {"tile", tile_},      {"valid_row", validRow_},
-                {"valid_col", validCol_}, {"ping_pong", pingPong_}, {"reduce", reduce_}, {"dtype", dtype_},
-                {"repeat", repeat_}, {"inputs", inputs_}, {"seed", seed_},      {"misuse", misuse_}};
+        return {{"op", op_},
+                {"ranks", ranks_},
+                {"root", root_},
+                {"peer", peer_},
+                {"fabric", fabric_},
+                {"shape", shape_},
+                {"tile", tile_},
+                {"valid_row", validRow_},
+                {"valid_col", validCol_},
+                {"ping_pong", pingPong_},
+                {"reduce", reduce_},
+                {"dtype", dtype_},
+                {"repeat", repeat_},
+                {"inputs", inputs_},
+                {"seed", seed_},
+                {"misuse", misuse_}};
     }
 
     void build(Runtime& rt) override {
@@ -111,7 +128,8 @@ public:
         if (order.empty())
             for (unsigned c = 0; c < d.chips.size(); ++c) order.push_back(c);
         const unsigned n = ranks_ ? ranks_ : unsigned(order.size());
-        if (n > order.size()) throw ConfigError(fmt::format("--ranks {}: the board's ring order has {} chips", n, order.size()));
+        if (n > order.size())
+            throw ConfigError(fmt::format("--ranks {}: the board's ring order has {} chips", n, order.size()));
         if (n < 2 && op_i_ != PtoOp::Put && op_i_ != PtoOp::Get)
             throw ConfigError(fmt::format("--ranks {}: {} needs at least two ranks", n, op_));
         chips_.assign(order.begin(), order.begin() + n);
@@ -137,12 +155,13 @@ public:
         const bool closes = n >= 3 && n == d.ringOrder.size() && !d.ringOrder.empty();
         const std::string kind = fabric_.empty() ? (closes ? "ring" : "line") : fabric_;
         if (kind == "ring" && !closes)
-            throw ConfigError(fmt::format("--fabric ring: the {} ranks do not close a ring (use all {} chips of the "
-                                          "ring order, or --fabric line)",
-                                          n, d.ringOrder.size()));
+            throw ConfigError(
+                fmt::format("--fabric ring: the {} ranks do not close a ring (use all {} chips of the "
+                            "ring order, or --fabric line)",
+                            n, d.ringOrder.size()));
         if (n >= 2)
-            fab_ = std::make_unique<FabricBuilder>(rt, makeTopology1d(kind == "ring" ? FabricKind::Ring : FabricKind::Line, chips_),
-                                                   FabricOptions{1, 0});
+            fab_ = std::make_unique<FabricBuilder>(
+                rt, makeTopology1d(kind == "ring" ? FabricKind::Ring : FabricKind::Line, chips_), FabricOptions{1, 0});
         fabricKind_ = n >= 2 ? kind : "none";
 
         // Per rank: kernel core, L1 (identical layout on every rank), DRAM tensors, fabric clients.
@@ -183,16 +202,17 @@ public:
         if (fab_) fab_->build();
 
         // Inputs: every rank's source tensor.
-        const bool srcIsLocal = op_i_ == PtoOp::Put || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::Broadcast ||
-                                op_i_ == PtoOp::Scatter;
+        const bool srcIsLocal =
+            op_i_ == PtoOp::Put || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::Broadcast || op_i_ == PtoOp::Scatter;
         const std::uint64_t srcRows = srcIsLocal ? localRows : rows_;
         const std::uint64_t srcElems = srcRows * cols_;
         std::vector<golden::Tensor> inputs;
         if (!inputs_.empty()) {
             inputs = ccl::loadInputs(inputs_, dtype_t_, n);
             if (inputs[0].size() != srcElems * e)
-                throw ConfigError(fmt::format("--inputs {}: {} elements per rank, the {} source tensor holds {} ({}x{})",
-                                              inputs_, inputs[0].size() / e, op_, srcElems, srcRows, cols_));
+                throw ConfigError(
+                    fmt::format("--inputs {}: {} elements per rank, the {} source tensor holds {} ({}x{})", inputs_,
+                                inputs[0].size() / e, op_, srcElems, srcRows, cols_));
         } else {
             for (unsigned r = 0; r < n; ++r) {
                 inputs.emplace_back(srcElems * e);
@@ -318,8 +338,9 @@ public:
             "pto {} over {} rank(s) {} ({} fabric), root {}{}: {}{} tensor {}x{}, tile {}x{} (valid {} x {}){}\n",
             r["op"].get<std::string>(), r["ranks"].get<unsigned>(), r["chips"].dump(), r["fabric"].get<std::string>(),
             r["root"].get<unsigned>(),
-            r.contains("peer") ? fmt::format(", peer {} ({} hop(s))", r["peer"].get<unsigned>(), r["hops"].get<unsigned>())
-                               : "",
+            r.contains("peer")
+                ? fmt::format(", peer {} ({} hop(s))", r["peer"].get<unsigned>(), r["hops"].get<unsigned>())
+                : "",
             r["dtype"].get<std::string>(), r.contains("reduce") ? " (" + r["reduce"].get<std::string>() + ")" : "",
             rows_, cols_, tileRows_, tileCols_, r["valid_row"].dump(), r["valid_col"].dump(),
             pingPong_ ? ", ping-pong" : "");
@@ -386,8 +407,8 @@ private:
     void check(Runtime& rt, nlohmann::json& r) {
         const unsigned n = unsigned(ranks_v_.size());
         const std::uint32_t e = std::uint32_t(golden::elementBytes(dtype_t_));
-        const bool dstIsGroup = op_i_ == PtoOp::Put || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::Broadcast ||
-                                op_i_ == PtoOp::Scatter;
+        const bool dstIsGroup =
+            op_i_ == PtoOp::Put || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::Broadcast || op_i_ == PtoOp::Scatter;
         std::vector<golden::Tensor> got, want;
         for (unsigned q = 0; q < n; ++q) {
             got.push_back(readRows(rt, dstIsGroup ? ranks_v_[q].group : ranks_v_[q].local, e));
@@ -399,10 +420,12 @@ private:
             case PtoOp::Get:
             case PtoOp::GetAsync: want[root_] = sources_[peer_i_]; break;
             case PtoOp::Broadcast:
-                for (unsigned q = 0; q < n; ++q) want[q] = golden::ptoScatterPart(sources_[root_], 0, rows_, cols_, dtype_t_);
+                for (unsigned q = 0; q < n; ++q)
+                    want[q] = golden::ptoScatterPart(sources_[root_], 0, rows_, cols_, dtype_t_);
                 break;
             case PtoOp::Scatter:
-                for (unsigned q = 0; q < n; ++q) want[q] = golden::ptoScatterPart(sources_[root_], q, rows_, cols_, dtype_t_);
+                for (unsigned q = 0; q < n; ++q)
+                    want[q] = golden::ptoScatterPart(sources_[root_], q, rows_, cols_, dtype_t_);
                 break;
             case PtoOp::Gather: want[root_] = golden::ptoGather(sources_); break;
             case PtoOp::Reduce: want[root_] = golden::ptoReduce(sources_, root_, redop_, dtype_t_); break;
@@ -412,8 +435,10 @@ private:
         std::string first;
         if (op_i_ == PtoOp::Notify) {
             // The peer's signal was set to the last round, the root's counted every round.
-            const std::uint32_t peerSig = rt.readL1(CoreRef{ranks_v_[peer_i_].chip, ranks_v_[peer_i_].core}, ranks_v_[peer_i_].signal);
-            const std::uint32_t rootSig = rt.readL1(CoreRef{ranks_v_[root_].chip, ranks_v_[root_].core}, ranks_v_[root_].signal);
+            const std::uint32_t peerSig =
+                rt.readL1(CoreRef{ranks_v_[peer_i_].chip, ranks_v_[peer_i_].core}, ranks_v_[peer_i_].signal);
+            const std::uint32_t rootSig =
+                rt.readL1(CoreRef{ranks_v_[root_].chip, ranks_v_[root_].core}, ranks_v_[root_].signal);
             checked = 2;
             if (peerSig != repeat_ || rootSig != repeat_) {
                 wrong = 1;
@@ -468,6 +493,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makePto() { return std::make_unique<Pto>(); }
+std::unique_ptr<Workload> makePto() {
+    return std::make_unique<Pto>();
+}
 
 }  // namespace cclsim::pto
