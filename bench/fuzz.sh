@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the configuration readers and the board command line with the
-# libFuzzer harnesses of fuzz/ (README, "Fuzzing"). Not part of the test
+# libFuzzer harnesses of fuzz/ (docs/testing.md#fuzzing). Not part of the test
 # suite: it installs clang-14 and libFuzzer (Debian packages; needs root or
 # password-less sudo when they are missing) and builds its own tree,
 # build-fuzz/ (clang, every object with ASan + UBSan and coverage hooks).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes the README's images, one function per image, each writing
-# docs/img/<name>.png from a run of the model (the command in the function is
-# the one the README names). Run all, or name some:
+# Makes the documentation's images (README.md and docs/), one function per
+# image, each writing docs/img/<name>.png from a run of the model (the command
+# in the function is the one the page names). Run all, or name some:
 #
 #   bench/make_readme_images.sh                        # every image
 #   bench/make_readme_images.sh image_sweep_all_gather # one
@@ -17,21 +17,21 @@ trap 'rm -rf "$TMP"' EXIT
 
 say() { echo "make_readme_images: $*"; }
 
-# --- image: sweep plot of the T3000's 8-chip ring all-gather (README, "Sweeps on every core and on a cluster")
+# --- image: sweep plot of the T3000's 8-chip ring all-gather (docs/sweeps.md#plots)
 image_sweep_all_gather() {
     say "docs/img/sweep_t3000_all_gather.png: sweep bench/specs/t3000_all_gather.yaml --plot ..."
     (cd "$TMP" && "$BUILD/sweep" "$ROOT/bench/specs/t3000_all_gather.yaml" -q --plot sweep_t3000_all_gather.png)
     cp "$TMP/sweep_t3000_all_gather.png" "$IMG/"
 }
 
-# --- image: sweep plot of the n300's raw Ethernet bandwidth vs packet size (same README section)
+# --- image: sweep plot of the n300's raw Ethernet bandwidth vs packet size (docs/sweeps.md#plots)
 image_sweep_eth_bandwidth() {
     say "docs/img/sweep_n300_eth_bandwidth.png: n300 eth_bandwidth --sweep --plot ..."
     (cd "$TMP" && "$BUILD/n300" eth_bandwidth --sweep --quiet --plot sweep_n300_eth_bandwidth.png)
     cp "$TMP/sweep_n300_eth_bandwidth.png" "$IMG/"
 }
 
-# --- image: GTKWave screenshot of the default demo's waveform (README, "Traces")
+# --- image: GTKWave screenshot of the default demo's waveform (README.md, docs/traces.md)
 image_default_waveform() {
     say "docs/img/t3000_default_waveform.png: ./cclsim run, then traces/screenshot.sh ..."
     "$ROOT/cclsim" run --quiet

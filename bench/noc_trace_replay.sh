@@ -3,7 +3,7 @@
 # tabulate the model's duration against the measured one, with the geometric
 # mean of |error| (the geometric mean of |model/measured - 1| over the traces).
 # Nothing is downloaded: point it at a directory of traces, e.g. tt-npe's
-# tt_npe/workload/noc_trace_json (README "Replaying NoC traces").
+# tt_npe/workload/noc_trace_json (docs/noc-trace.md).
 #
 #   bench/noc_trace_replay.sh TRACE-DIR [build-dir] [out.csv] [board]
 #   (or: cmake -B build -DCCLSIM_NOC_TRACES=TRACE-DIR && ninja -C build bench-noc-trace)

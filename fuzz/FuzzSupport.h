@@ -1,7 +1,7 @@
 // What every libFuzzer harness of fuzz/ shares: the input as a file (most
 // readers take a path), and the rule that tells a finding from a fine answer.
 //
-// The rule (README, "Fuzzing"): a reader may refuse any input with its
+// The rule (docs/testing.md#fuzzing): a reader may refuse any input with its
 // documented error (ConfigError, or the reader's own error type such as the
 // sweep tool's SweepError), but that error must say where the fault is: the
 // file it read (and the reader adds line and key). Anything else is a

@@ -7,7 +7,7 @@
 // implementation is the booking model (models/noc/Noc.h); a user may replace
 // it, or wrap it to trace or perturb it, by registering a NoC model and
 // naming it in the arch YAML (`models: {noc: {name: ..., params: ...}}`, see
-// models/plugin/ModelRegistry.h and README "Replacing or tracing the NoC").
+// models/plugin/ModelRegistry.h and docs/plugins.md#replacing-or-tracing-the-noc).
 //
 // What a booking is. The NoC carries packets, not bytes: an NIU cuts each
 // transfer into packets of at most config().maxPacketBytes payload plus one

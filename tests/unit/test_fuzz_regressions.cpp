@@ -1,5 +1,5 @@
-// Regressions of the fuzzing campaign (fuzz/, bench/fuzz.sh; README
-// "Fuzzing"): every input a harness found that crashed a reader, threw an
+// Regressions of the fuzzing campaign (fuzz/, bench/fuzz.sh;
+// docs/testing.md#fuzzing): every input a harness found that crashed a reader, threw an
 // undocumented exception, ran out of memory or gave an error that did not
 // say where, fed to the reader it broke. Inputs too big or binary to write
 // inline are kept in fuzz/regressions/.

@@ -3,8 +3,8 @@
 // A table is what a user measured on hardware (or what a paper published),
 // one figure per row: which board executable and workload to run with which
 // options, where the figure is in the board's --json report, the measured
-// value and how far the model may be from it. Format (README, "Co-verification
-// against your measurements"):
+// value and how far the model may be from it. Format
+// (docs/reference/coverify-csv.md):
 //
 //   # comment lines start with '#'; blank lines are skipped
 //   name,board,workload,options,key,measured,tolerance,source
