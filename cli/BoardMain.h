@@ -40,7 +40,7 @@ nlohmann::json runInProcess(const BoardInfo& board, const std::vector<std::strin
 /// (configuration). Any number of calls per process (fuzz/fuzz_board_cli.cpp).
 nlohmann::json checkInProcess(const BoardInfo& board, const std::vector<std::string>& args, int& exitCode);
 
-/// Every workload of the board executables: the one list (cli/Boards.cpp).
+/// Every workload of the board executables: the one list (cli/WorkloadRegistry.cpp).
 std::vector<WorkloadFactory> allWorkloads();
 
 /// A board of this build running every workload.
