@@ -83,8 +83,8 @@ int runSingle(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
     const RunReport run = RunSession(board, w, g).run(terminal);
     const RunOutcome& outcome = run.outcome;
     if (!g.json.empty()) writeJson(g.json, run.report);
-    if (!g.csv.empty() && !outcome.stopped()) writeCsv(g.csv, w, {run.report});
-    if (outcome.stopped()) {
+    if (!g.csv.empty() && !outcome.endsInError()) writeCsv(g.csv, w, {run.report});
+    if (outcome.endsInError()) {
         std::cerr << outcome.terminalLine();
         return outcome.exitCode();
     }
@@ -114,17 +114,18 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
     int worst = RunOutcome::kExitOk;
     if (!g.quiet) std::cout << w.sweepHeader() << std::flush;
     SweepPool pool(w.sweepPoints(), jobs);
-    const std::vector<PointResult> points = pool.run([&](std::size_t i) { return runPoint(board, w, g, i); },
-                                                     [&](std::size_t i, const PointResult& p) {
-                                                         if (p.exitCode != RunOutcome::kExitOk) {
-                                                             worst = std::max(worst, p.exitCode);
-                                                             std::cerr << SweepPool::failureLine(i, p);
-                                                         } else if (!g.quiet) {
-                                                             std::cout << w.sweepRow(p.report) << std::flush;
-                                                         }
-                                                     });
+    const auto point = [&](std::size_t i) { return runPoint(board, w, g, i); };
+    const auto shown = [&](std::size_t i, const PointResult& p) {
+        if (p.exitCode != RunOutcome::kExitOk) {
+            worst = std::max(worst, p.exitCode);
+            std::cerr << SweepPool::failureLine(i, p);
+        } else if (!g.quiet) {
+            std::cout << w.sweepRow(p.report) << std::flush;
+        }
+    };
+    std::vector<PointResult> points = pool.run(point, shown);
     std::vector<nlohmann::json> reports;
-    for (const PointResult& p : points) reports.push_back(p.report);
+    for (PointResult& p : points) reports.push_back(std::move(p.report));
     if (!g.json.empty())
         writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});
     if (!g.csv.empty()) writeCsv(g.csv, w, reports);

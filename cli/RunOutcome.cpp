@@ -44,7 +44,7 @@ std::string RunOutcome::terminalMessage() const {
 }
 
 std::string RunOutcome::terminalLine() const {
-    return "cclsim: " + terminalMessage() + (stopped() ? "" : "\n");
+    return "cclsim: " + terminalMessage() + (endsInError() ? "" : "\n");
 }
 
 nlohmann::json RunOutcome::errorReport() const {

@@ -83,8 +83,9 @@ public:
     /// The line on stderr: "cclsim: " and the terminal message. A stop report
     /// (exit 5 and 6) is multi-line text printed as it stands.
     std::string terminalLine() const;
-    /// The run ended without results (exit 5 and 6): no summary, no CSV.
-    bool stopped() const { return kind_ == Kind::kStuck || kind_ == Kind::kLostToFault; }
+    /// The run's report ends in its "error" (exit 5 and 6: it stopped, or the
+    /// faults explain it): no summary, no CSV row; stderr gets the error.
+    bool endsInError() const { return kind_ == Kind::kStuck || kind_ == Kind::kLostToFault; }
 
     /// The report of a failure that left no run report: {"error": message()}
     /// (runInProcess, checkInProcess, a sweep point's process).
