@@ -9,7 +9,7 @@
 // --max-sim-us) holds its locals' heap blocks only from its coroutine stack,
 // so LeakSanitizer would report them as leaked though they are reachable. The
 // boards keep their platform (and so these threads) until the process ends on
-// purpose (cli/BoardMain.cpp, keepUntilExit).
+// purpose (cli/RunSession.cpp, keepUntilExit).
 //
 // Constructed first thing in a thread's body, a CoroutineStackRoot registers
 // that thread's stack as a root region (__lsan_register_root_region) for as

@@ -1,5 +1,5 @@
 // The boards and workloads are written once: the boards in
-// sc_main/CMakeLists.txt (cclsim_board), the workloads in cli/Boards.cpp
+// sc_main/CMakeLists.txt (cclsim_board), the workloads in cli/WorkloadRegistry.cpp
 // (allWorkloads). Everything else is generated from those lists or checked
 // against them here: the executables, build/boards.txt and ./cclsim's idea of
 // a board, each executable's workloads, the README's tables, and the

@@ -1,6 +1,7 @@
 // The workloads of the board executables, and a board that runs them all.
 // The boards themselves are listed in sc_main/ (sc_main/Boards.h).
-#include "cli/BoardMain.h"
+#include "cli/WorkloadRegistry.h"
+
 #include "cli/workloads/ccl/CollectiveWorkloads.h"
 #include "cli/workloads/ccl/ConcurrentWorkload.h"
 #include "cli/workloads/ipcq/IpcqWorkloads.h"
