@@ -38,7 +38,7 @@ void quietSystemC() {
 /// The report of a command line that ended in the parse: --help's text, or the usage error.
 nlohmann::json parseReport(const BoardCli& cli, const RunOutcome& outcome, int& exitCode) {
     exitCode = outcome.exitCode();
-    return outcome.kind() == RunOutcome::Kind::kOk ? nlohmann::json{{"help", cli.help()}} : outcome.errorReport();
+    return outcome.kind() == RunOutcome::Kind::Ok ? nlohmann::json{{"help", cli.help()}} : outcome.errorReport();
 }
 
 /// Run `session` (a function returning a RunReport); an exception it throws
@@ -89,7 +89,7 @@ int runSingle(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
         return outcome.exitCode();
     }
     terminal.summary(w, run.report, g.vcd, g.json);
-    if (outcome.kind() == RunOutcome::Kind::kDataCheckFailed) std::cerr << outcome.terminalLine();
+    if (outcome.kind() == RunOutcome::Kind::DataCheckFailed) std::cerr << outcome.terminalLine();
     return outcome.exitCode();
 }
 

@@ -16,31 +16,31 @@ RunOutcome RunOutcome::fromCurrentException() {
     } catch (const ConfigError& e) {
         return configError(e.what());
     } catch (const sweep::PlotError& e) {
-        return RunOutcome(Kind::kPlotError, e.what());
+        return RunOutcome(Kind::PlotError, e.what());
     } catch (const sc_core::sc_report& e) {
-        return RunOutcome(Kind::kModelError, std::string("simulation error ") + e.get_msg());
+        return RunOutcome(Kind::ModelError, std::string("simulation error ") + e.get_msg());
     } catch (const std::exception& e) {
-        return RunOutcome(Kind::kError, e.what());
+        return RunOutcome(Kind::Error, e.what());
     }
 }
 
 int RunOutcome::exitCode() const {
     switch (kind_) {
-        case Kind::kOk: return kExitOk;
-        case Kind::kDataCheckFailed: return kExitDataCheckFailed;
-        case Kind::kUsageError: return kExitUsage;
-        case Kind::kConfigError:
-        case Kind::kPlotError: return kExitConfig;
-        case Kind::kModelError:
-        case Kind::kError: return kExitSimulationError;
-        case Kind::kStuck: return kExitStuck;
-        case Kind::kLostToFault: return kExitLostToFault;
+        case Kind::Ok: return kExitOk;
+        case Kind::DataCheckFailed: return kExitDataCheckFailed;
+        case Kind::UsageError: return kExitUsage;
+        case Kind::ConfigError:
+        case Kind::PlotError: return kExitConfig;
+        case Kind::ModelError:
+        case Kind::Error: return kExitSimulationError;
+        case Kind::Stuck: return kExitStuck;
+        case Kind::LostToFault: return kExitLostToFault;
     }
     return kExitSimulationError;
 }
 
 std::string RunOutcome::terminalMessage() const {
-    return kind_ == Kind::kError ? "error: " + message_ : message_;
+    return kind_ == Kind::Error ? "error: " + message_ : message_;
 }
 
 std::string RunOutcome::terminalLine() const {

@@ -26,17 +26,7 @@ namespace cclsim {
 class RunOutcome {
 public:
     /// What happened, one kind per row of the table above.
-    enum class Kind {
-        kOk,
-        kDataCheckFailed,
-        kUsageError,
-        kConfigError,
-        kPlotError,
-        kModelError,
-        kError,
-        kStuck,
-        kLostToFault
-    };
+    enum class Kind { Ok, DataCheckFailed, UsageError, ConfigError, PlotError, ModelError, Error, Stuck, LostToFault };
 
     /// The exit codes of the board executables (cli/BoardMain.h lists them for users).
     static constexpr int kExitOk = 0;
@@ -52,21 +42,19 @@ public:
 
     static RunOutcome ok() { return {}; }
     /// A command line that does not parse, or options that do not go together.
-    static RunOutcome usageError(const std::string& message) { return RunOutcome(Kind::kUsageError, message); }
+    static RunOutcome usageError(const std::string& message) { return RunOutcome(Kind::UsageError, message); }
     /// A ConfigError's text (`what()`).
     static RunOutcome configError(const std::string& what) {
-        return RunOutcome(Kind::kConfigError, "configuration error: " + what);
+        return RunOutcome(Kind::ConfigError, "configuration error: " + what);
     }
     /// The run's first data-check failure (the scoreboard's).
     static RunOutcome dataCheckFailed(const std::string& firstFailure) {
-        return RunOutcome(Kind::kDataCheckFailed, "data check failed: " + firstFailure);
+        return RunOutcome(Kind::DataCheckFailed, "data check failed: " + firstFailure);
     }
     /// A run that did not finish: the runtime's stop report (deadlock, timed-out wait, time limit).
-    static RunOutcome stuck(const std::string& stopReport) { return RunOutcome(Kind::kStuck, stopReport); }
+    static RunOutcome stuck(const std::string& stopReport) { return RunOutcome(Kind::Stuck, stopReport); }
     /// A run that stopped or went wrong while the faults lost data: the whole explanation.
-    static RunOutcome lostToFault(const std::string& explanation) {
-        return RunOutcome(Kind::kLostToFault, explanation);
-    }
+    static RunOutcome lostToFault(const std::string& explanation) { return RunOutcome(Kind::LostToFault, explanation); }
 
     /// The exception being handled (call it inside a catch block): ConfigError,
     /// sweep::PlotError, sc_core::sc_report or any other std::exception.
@@ -85,7 +73,7 @@ public:
     std::string terminalLine() const;
     /// The run's report ends in its "error" (exit 5 and 6: it stopped, or the
     /// faults explain it): no summary, no CSV row; stderr gets the error.
-    bool endsInError() const { return kind_ == Kind::kStuck || kind_ == Kind::kLostToFault; }
+    bool endsInError() const { return kind_ == Kind::Stuck || kind_ == Kind::LostToFault; }
 
     /// The report of a failure that left no run report: {"error": message()}
     /// (runInProcess, checkInProcess, a sweep point's process).
@@ -95,12 +83,12 @@ public:
     nlohmann::json errorFile() const;
     /// Whether a failure writes errorFile() to --json: a plot error comes
     /// after the sweep's reports are written, and leaves them.
-    bool writesErrorFile() const { return kind_ != Kind::kPlotError; }
+    bool writesErrorFile() const { return kind_ != Kind::PlotError; }
 
 private:
     explicit RunOutcome(Kind kind, std::string message) : kind_(kind), message_(std::move(message)) {}
 
-    Kind kind_ = Kind::kOk;
+    Kind kind_ = Kind::Ok;
     std::string message_;
 };
 

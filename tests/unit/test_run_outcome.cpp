@@ -26,7 +26,7 @@ template <class E> RunOutcome outcomeOf(const E& thrown) {
 
 TEST(RunOutcome, SuccessIsExitZeroWithoutAReason) {
     const RunOutcome ok;
-    EXPECT_EQ(ok.kind(), Kind::kOk);
+    EXPECT_EQ(ok.kind(), Kind::Ok);
     EXPECT_EQ(ok.exitCode(), 0);
     EXPECT_EQ(ok.message(), "");
     EXPECT_FALSE(ok.endsInError());
@@ -35,7 +35,7 @@ TEST(RunOutcome, SuccessIsExitZeroWithoutAReason) {
 
 TEST(RunOutcome, AConfigErrorIsExitThreeAndSaysConfigurationError) {
     const RunOutcome o = outcomeOf(ConfigError("--start 9:0: chip 9 does not exist"));
-    EXPECT_EQ(o.kind(), Kind::kConfigError);
+    EXPECT_EQ(o.kind(), Kind::ConfigError);
     EXPECT_EQ(o.exitCode(), 3);
     EXPECT_EQ(o.message(), "configuration error: --start 9:0: chip 9 does not exist");
     EXPECT_EQ(o.terminalMessage(), o.message());
@@ -48,7 +48,7 @@ TEST(RunOutcome, AConfigErrorIsExitThreeAndSaysConfigurationError) {
 
 TEST(RunOutcome, APlotErrorIsExitThreeAndLeavesTheSweepReportAlone) {
     const RunOutcome o = outcomeOf(sweep::PlotError("--plot: gnuplot failed"));
-    EXPECT_EQ(o.kind(), Kind::kPlotError);
+    EXPECT_EQ(o.kind(), Kind::PlotError);
     EXPECT_EQ(o.exitCode(), 3);
     EXPECT_EQ(o.terminalLine(), "cclsim: --plot: gnuplot failed\n");
     EXPECT_FALSE(o.writesErrorFile());  // the sweep's JSON is written before the plot
@@ -62,7 +62,7 @@ TEST(RunOutcome, ASystemCReportIsASimulationErrorExitFour) {
     } catch (...) {
         o = RunOutcome::fromCurrentException();
     }
-    EXPECT_EQ(o.kind(), Kind::kModelError);
+    EXPECT_EQ(o.kind(), Kind::ModelError);
     EXPECT_EQ(o.exitCode(), 4);
     EXPECT_EQ(o.message(), "simulation error port not bound");
     EXPECT_EQ(o.terminalLine(), "cclsim: simulation error port not bound\n");
@@ -70,7 +70,7 @@ TEST(RunOutcome, ASystemCReportIsASimulationErrorExitFour) {
 
 TEST(RunOutcome, AnyOtherExceptionIsExitFourAndSaysErrorOnlyOnTheTerminal) {
     const RunOutcome o = outcomeOf(std::runtime_error("noc_async_write: destination outside L1"));
-    EXPECT_EQ(o.kind(), Kind::kError);
+    EXPECT_EQ(o.kind(), Kind::Error);
     EXPECT_EQ(o.exitCode(), 4);
     // runInProcess and a sweep point report the exception's text as it is;
     // the executable's stderr and --json file prefix it.
@@ -109,7 +109,7 @@ TEST(RunOutcome, AStuckRunIsExitFiveAndPrintsItsStopReportAsItStands) {
 
 TEST(RunOutcome, ARunLostToAFaultIsExitSix) {
     const RunOutcome o = RunOutcome::lostToFault("lost to a fault:\n  link chip 0 ch 9 -> chip 1 ch 1: down\n");
-    EXPECT_EQ(o.kind(), Kind::kLostToFault);
+    EXPECT_EQ(o.kind(), Kind::LostToFault);
     EXPECT_EQ(o.exitCode(), 6);
     EXPECT_TRUE(o.endsInError());
     EXPECT_EQ(o.terminalLine(), "cclsim: lost to a fault:\n  link chip 0 ch 9 -> chip 1 ch 1: down\n");
