@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string file = "ccl_input.yaml";
     const std::string text(reinterpret_cast<const char*>(data), size);
     fuzz::runReader<ConfigError>(file, [&] {
-        const CclConfig cfg = parseCclConfig(text, file);
+        const IpcqConfig cfg = parseIpcqConfig(text, file);
         fuzz::runReader<ConfigError>(file, [&] { resolve(cfg, ""); });
         for (const std::string& name : cfg.names())
             fuzz::runReader<ConfigError>(file, [&] { resolve(cfg, name, "--algorithm"); });

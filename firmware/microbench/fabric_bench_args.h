@@ -1,5 +1,5 @@
 // Runtime-argument layouts of the fabric microbenchmark kernels (shared by
-// fabric_bench_host.cpp and fabric_bench_kernels.cpp).
+// host/microbench/Fabric{Ping,Bandwidth,Traffic}.cpp and fabric_bench_kernels.cpp).
 #pragma once
 
 #include "firmware/fabric/fabric_types.h"

@@ -1,5 +1,5 @@
 // Runtime-argument layout of the NoC trace replay kernel, shared by the host
-// (NocTraceWorkload.cpp) and the kernel (noc_trace_replay_kernel.cpp).
+// (host/noctrace/NocTraceReplay.cpp) and the kernel (noc_trace_replay_kernel.cpp).
 //
 //   ReplayHeader (visit order)
 //   op_count x ReplayOp words (kOpWords each)

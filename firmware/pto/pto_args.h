@@ -1,5 +1,5 @@
 // Runtime-argument layout of the `pto` workload's kernel (one per rank),
-// shared by PtoWorkload.cpp (host) and pto_kernels.cpp (kernel).
+// shared by host/pto/PtoProgram.cpp (host) and pto_kernels.cpp (kernel).
 #pragma once
 
 #include "firmware/api/pto_api.h"

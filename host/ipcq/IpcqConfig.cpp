@@ -139,8 +139,8 @@ void readSettings(const YamlMap& m, IpcqSettings& s) {
     if (const std::optional<YamlMap> p = m.optMap("placement")) s.placement = readPlacement(*p, m.where("placement"));
 }
 
-CclConfig parse(const YamlMap& root) {
-    CclConfig cfg;
+IpcqConfig parse(const YamlMap& root) {
+    IpcqConfig cfg;
     cfg.file = root.file();
     const YamlMap d = root.map("defaults");
     cfg.defaultsWhere = root.where("defaults");
@@ -188,27 +188,27 @@ template <class T> void pick(Setting<T>& out, const Setting<T>& alg, const Setti
 
 }  // namespace
 
-const AlgorithmEntry* CclConfig::find(const std::string& name) const {
+const AlgorithmEntry* IpcqConfig::find(const std::string& name) const {
     for (const AlgorithmEntry& e : algorithms)
         if (e.name == name) return &e;
     return nullptr;
 }
 
-std::vector<std::string> CclConfig::names() const {
+std::vector<std::string> IpcqConfig::names() const {
     std::vector<std::string> out;
     for (const AlgorithmEntry& e : algorithms) out.push_back(e.name);
     return out;
 }
 
-CclConfig loadCclConfig(const std::string& file) {
+IpcqConfig loadIpcqConfig(const std::string& file) {
     return parse(YamlMap::loadFile(file));
 }
 
-CclConfig parseCclConfig(const std::string& text, const std::string& pseudoFile) {
+IpcqConfig parseIpcqConfig(const std::string& text, const std::string& pseudoFile) {
     return parse(YamlMap::loadString(text, pseudoFile));
 }
 
-GroupConfig resolve(const CclConfig& cfg, const std::string& algorithm, const std::string& chosenWhere) {
+GroupConfig resolve(const IpcqConfig& cfg, const std::string& algorithm, const std::string& chosenWhere) {
     std::string name = algorithm, where = chosenWhere;
     if (name.empty()) {
         if (!cfg.defaultAlgorithm.given)

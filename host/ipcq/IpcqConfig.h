@@ -1,5 +1,9 @@
 // ccl.yaml: the process group configuration of PE_IPCQ (pe-ipcq-adr.md D11).
 //
+// The file keeps the name the PE_IPCQ design record gives it, but it
+// configures PE_IPCQ's process groups, not the collectives (those read
+// collective_methods.yaml, host/ccl/MethodTable.h); hence IpcqConfig here.
+//
 //   defaults:                        # every key optional except `algorithm`
 //     algorithm: ring_allreduce      # what init_process_group runs (--algorithm overrides)
 //     buffer_kind: tcm               # tcm | hbm | sram (D6)
@@ -92,7 +96,8 @@ struct AlgorithmEntry {
     IpcqSettings s;
 };
 
-struct CclConfig {
+/// A whole ccl.yaml as read: its defaults and its algorithm entries.
+struct IpcqConfig {
     std::string file;
     Setting<std::string> defaultAlgorithm;
     std::string defaultsWhere;
@@ -102,9 +107,10 @@ struct CclConfig {
     std::vector<std::string> names() const;
 };
 
-CclConfig loadCclConfig(const std::string& file);
+/// Read and check ccl.yaml (PE_IPCQ's configuration); ConfigError names file:line and key.
+IpcqConfig loadIpcqConfig(const std::string& file);
 /// Parse YAML text; errors name `pseudoFile` (tests).
-CclConfig parseCclConfig(const std::string& text, const std::string& pseudoFile);
+IpcqConfig parseIpcqConfig(const std::string& text, const std::string& pseudoFile);
 
 /// A process group's settings after resolution: algorithm entry > defaults >
 /// built-in default (world_size: algorithm > defaults > the placement).
@@ -133,7 +139,7 @@ struct GroupConfig {
 /// Resolve `algorithm` (empty: defaults.algorithm; `chosenWhere` says where
 /// the name came from, e.g. "--algorithm"). F4 errors: no default algorithm,
 /// an unknown one.
-GroupConfig resolve(const CclConfig& cfg, const std::string& algorithm, const std::string& chosenWhere = "");
+GroupConfig resolve(const IpcqConfig& cfg, const std::string& algorithm, const std::string& chosenWhere = "");
 
 const char* backpressureName(Backpressure b);
 const char* creditModeName(CreditMode m);

@@ -53,7 +53,7 @@ void ProcessGroup::fail(const std::string& where, const std::string& what) const
 
 std::unique_ptr<ProcessGroup> ProcessGroup::init_process_group(Runtime& rt, const std::string& cclFile,
                                                                const std::string& algorithm, const GroupOptions& opts) {
-    const CclConfig cfg = loadCclConfig(cclFile);
+    const IpcqConfig cfg = loadIpcqConfig(cclFile);
     return std::make_unique<ProcessGroup>(rt, resolve(cfg, algorithm, algorithm.empty() ? "" : "--algorithm"), opts);
 }
 

@@ -37,7 +37,7 @@ algorithms:
 
 std::string errorOf(const std::string& text, const std::string& algorithm = "") {
     try {
-        resolve(parseCclConfig(text, "test.yaml"), algorithm);
+        resolve(parseIpcqConfig(text, "test.yaml"), algorithm);
     } catch (const ConfigError& e) {
         return e.what();
     }
@@ -55,8 +55,8 @@ std::vector<std::uint8_t> sumInOrder(const golden::Tensors& x, const std::vector
 
 }  // namespace
 
-TEST(CclConfig, ShippedFileLoadsAndEveryAlgorithmResolves) {
-    const CclConfig cfg = loadCclConfig(CCLSIM_SOURCE_DIR "/platforms/ccl.yaml");
+TEST(IpcqConfig, ShippedFileLoadsAndEveryAlgorithmResolves) {
+    const IpcqConfig cfg = loadIpcqConfig(CCLSIM_SOURCE_DIR "/platforms/ccl.yaml");
     EXPECT_EQ(resolve(cfg, "").algorithm, cfg.defaultAlgorithm.value);
     std::set<std::string> kernels;
     for (const std::string& n : cfg.names()) {
@@ -69,8 +69,8 @@ TEST(CclConfig, ShippedFileLoadsAndEveryAlgorithmResolves) {
     for (const std::string& a : algorithmNames()) EXPECT_TRUE(kernels.count(a)) << a << " missing from ccl.yaml";
 }
 
-TEST(CclConfig, AlgorithmOverridesDefaults) {
-    const CclConfig cfg = parseCclConfig(kBase, "test.yaml");
+TEST(IpcqConfig, AlgorithmOverridesDefaults) {
+    const IpcqConfig cfg = parseIpcqConfig(kBase, "test.yaml");
     const GroupConfig ring = resolve(cfg, "");
     EXPECT_EQ(ring.algorithm, "ring");
     EXPECT_EQ(ring.worldSize.value, 6u);  // algorithm > defaults
@@ -83,19 +83,19 @@ TEST(CclConfig, AlgorithmOverridesDefaults) {
     EXPECT_EQ(other.slotSize.value, 4096u);
 }
 
-TEST(CclConfig, WorldSizeFallsBackToPlacement) {
+TEST(IpcqConfig, WorldSizeFallsBackToPlacement) {
     const GroupConfig g =
-        resolve(parseCclConfig("defaults: {algorithm: a}\nalgorithms:\n  a: {topology: ring_1d}\n", "t.yaml"), "");
+        resolve(parseIpcqConfig("defaults: {algorithm: a}\nalgorithms:\n  a: {topology: ring_1d}\n", "t.yaml"), "");
     EXPECT_FALSE(g.worldSize.given);
     EXPECT_EQ(g.kernel.value, "a");  // kernel defaults to the entry's name
 }
 
-TEST(CclConfigErrors, MissingDefaultAlgorithm) {
+TEST(IpcqConfigErrors, MissingDefaultAlgorithm) {
     const std::string e = errorOf("defaults: {n_slots: 2}\nalgorithms:\n  a: {topology: ring_1d}\n");
     EXPECT_NE(e.find("test.yaml:1: key 'defaults' has no 'algorithm'"), std::string::npos) << e;
 }
 
-TEST(CclConfigErrors, UnknownAlgorithm) {
+TEST(IpcqConfigErrors, UnknownAlgorithm) {
     std::string text = kBase;
     text.replace(text.find("algorithm: ring"), 15, "algorithm: rnig");
     const std::string e = errorOf(text);
@@ -106,7 +106,7 @@ TEST(CclConfigErrors, UnknownAlgorithm) {
     EXPECT_NE(cli.find("'nope' is not defined"), std::string::npos) << cli;
 }
 
-TEST(CclConfigErrors, UnknownKeyBadValueAndMissingTopology) {
+TEST(IpcqConfigErrors, UnknownKeyBadValueAndMissingTopology) {
     EXPECT_NE(errorOf(std::string(kBase) + "    colour: blue\n")
                   .find("test.yaml:15: unknown key 'algorithms.ring_default_ws.colour'"),
               std::string::npos);

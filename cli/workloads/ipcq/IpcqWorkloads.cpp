@@ -1,8 +1,9 @@
+// The PE_IPCQ workloads: options, reports and CSV of ipcq_allreduce
+// (ProcessGroup::init_process_group + all_reduce) and of ipcq_latency (T5;
+// its program is host/ipcq/IpcqLatency).
 #include "cli/workloads/ipcq/IpcqWorkloads.h"
 
-#include "firmware/api/dataflow_api.h"
-#include "firmware/api/kernel_api.h"
-#include "firmware/ipcq/ipcq_kernels.h"
+#include "host/ipcq/IpcqLatency.h"
 #include "host/ipcq/ProcessGroup.h"
 #include "models/common/Report.h"
 
@@ -235,23 +236,7 @@ private:
 
 // ---- T5 latency ----------------------------------------------------------------
 
-/// vc_compute load for the latency test: streams writes to the DRAM bank
-/// nearest its core until the ping kernel sets its stop word.
-void compute_stream_main() {
-    using namespace cclsim::fw;
-    const std::uint32_t src = get_arg_val<std::uint32_t>(0), bytes = get_arg_val<std::uint32_t>(1);
-    const std::uint32_t stop = get_arg_val<std::uint32_t>(2);
-    const std::uint64_t dst = (std::uint64_t(get_arg_val<std::uint32_t>(3)) << 32) | get_arg_val<std::uint32_t>(4);
-    WAYPOINT("CSTR");
-    while (l1_read_u32(stop) == 0) {
-        noc_async_write(src, dst, bytes);
-        noc_async_writes_flushed();
-    }
-    noc_async_write_barrier();
-    WAYPOINT("DONE");
-}
-
-class IpcqLatency final : public Workload {
+class IpcqLatencyWorkload final : public Workload {
 public:
     std::string name() const override { return "ipcq_latency"; }
     std::string description() const override {
@@ -284,123 +269,43 @@ public:
     }
 
     void build(Runtime& rt) override {
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        GroupConfig g;
-        g.file = "ipcq_latency";
-        g.algorithm = "ipcq_pingpong";
-        g.topology.value = "ring_1d";
-        g.bufferKind.value = *parseBufferKind(kind_);
-        g.backpressure.value = bp_ == "poll" ? Backpressure::Poll : Backpressure::Sleep;
-        g.creditMode.value = credit_ == "fabric" ? CreditMode::Fabric : CreditMode::FastPath;
-        g.nSlots.value = 2;
-        g.slotSize.value = (bytes_ + 15) / 16 * 16;
-        g.creditBytes.value = 16;
-        g.nElem.value = 1;
-        g.fabric.value = "auto";
+        IpcqLatencyParams p;
+        p.ethHop = peer_ == "eth_hop";
+        p.bytes = bytes_;
+        p.samples = samples_;
+        p.bufferKind = *parseBufferKind(kind_);
+        p.backpressure = bp_ == "poll" ? Backpressure::Poll : Backpressure::Sleep;
+        p.creditMode = credit_ == "fabric" ? CreditMode::Fabric : CreditMode::FastPath;
+        p.computeStreamBytes = stream_;
         if (!weights_.empty()) {
             const auto colon = weights_.find(':');
             try {
                 if (colon == std::string::npos) throw std::invalid_argument(weights_);
-                g.vcCompute.set(std::stod(weights_.substr(0, colon)), "--vc-weights");
-                g.vcComm.set(std::stod(weights_.substr(colon + 1)), "--vc-weights");
+                p.vcComputeWeight = std::stod(weights_.substr(0, colon));
+                p.vcCommWeight = std::stod(weights_.substr(colon + 1));
             } catch (const std::exception&) {
                 throw ConfigError(fmt::format("--vc-weights {}: expected COMPUTE:COMM, e.g. 80:20", weights_));
             }
-            if (!(g.vcCompute.value > 0) || !(g.vcComm.value > 0))
+            if (!(*p.vcComputeWeight > 0) || !(*p.vcCommWeight > 0))
                 throw ConfigError(fmt::format("--vc-weights {}: weights must be positive", weights_));
         }
-        // Two ranks: adjacent worker cores, or the same core position on the next chip.
-        // b is one hop +y from a: a compute stream leaving a (+x first on NoC0) shares no
-        // NoC link with the ping, so only PE_DMA's VC arbitration couples them.
-        const CoreCoord a{1, 1}, b{1, 2};
-        unsigned chip0 = d.ringOrder.empty() ? 0 : d.ringOrder.front(), chip1 = chip0;
-        if (peer_ == "eth_hop") {
-            bool found = false;
-            for (unsigned c = 0; c < d.chips.size() && !found; ++c)
-                if (c != chip0 && !d.userLinksBetween(chip0, c).empty()) chip1 = c, found = true;
-            if (!found) throw ConfigError(fmt::format("--peer eth_hop: chip {} has no Ethernet neighbour", chip0));
-        }
-        g.placement.ranks = {RankSpec{chip0, a, std::nullopt, "ipcq_latency"},
-                             RankSpec{chip1, peer_ == "eth_hop" ? a : b, std::nullopt, "ipcq_latency"}};
-        g.placementGiven = true;
-        pg_ = std::make_unique<ProcessGroup>(rt, g);
-        const RankInfo r0 = pg_->ranks()[0];
-        std::array<std::uint32_t, 2> buffer{}, rawRx{}, rawSem{};
-        for (unsigned i = 0; i < 2; ++i) {
-            const RankInfo& r = pg_->ranks()[i];
-            Program& p = rt.program(r.chip);
-            buffer[i] = p.allocateL1(r.core, g.slotSize.value, 32);
-            rawRx[i] = p.allocateL1(r.core, g.slotSize.value, 32);
-            rawSem[i] = p.createSemaphore(r.core, 0, "raw_arrivals");
-        }
-        if (rawRx[0] != rawRx[1] || rawSem[0] != rawSem[1])
-            throw std::logic_error("ipcq_latency: raw buffers differ between the two ranks");
-        results_ = rt.program(r0.chip).allocateL1(r0.core, 16, 16);
-        std::uint32_t stop = 0;
-        if (stream_) {
-            Program& p = rt.program(r0.chip);
-            stop = p.createSemaphore(r0.core, 0, "stream_stop");
-            const std::uint32_t src = p.allocateL1(r0.core, stream_, 32);
-            const BankMap& banks = rt.platform().chip(r0.chip).banks();
-            if (banks.dramEndpoint.empty()) throw ConfigError("--compute-stream needs DRAM");
-            const std::uint64_t region = p.allocateDramRegion(stream_);
-            const CoreCoord ep = banks.dramEndpoint.front();
-            const std::uint64_t dst = nocaddr::encode(ep.x, ep.y, banks.dramOffset.front() + region);
-            KernelConfig kc;
-            kc.processor = "ncrisc";
-            kc.vc = 0;  // vc_compute
-            kc.noc = 0;
-            const KernelHandle k = p.createKernel("compute_stream", compute_stream_main, r0.core, kc);
-            p.setRuntimeArgs(k, {src, stream_, stop, std::uint32_t(dst >> 32), std::uint32_t(dst)});
-        }
-        stop_ = stop;
-        const fabric::FabricBuilder* fab = pg_->fabric();
-        pg_->launch("ipcq_pingpong", fw::ipcq::ipcq_pingpong_main, [&](unsigned rank) {
-            const RankInfo& me = pg_->ranks()[rank];
-            const RankInfo& other = pg_->ranks()[1 - rank];
-            PingArgs a;
-            a.role = rank;
-            a.samples = samples_;
-            a.bytes = bytes_;
-            a.buffer = buffer[rank];
-            a.results = rank == 0 ? results_ : 0;
-            a.raw_sem = rawSem[rank];
-            a.raw_rx = rawRx[rank];
-            a.peer_x = other.core.x;
-            a.peer_y = other.core.y;
-            a.cross_chip = me.chip != other.chip;
-            a.stop = rank == 0 ? stop_ : 0;
-            std::vector<std::uint32_t> extra;
-            if (a.cross_chip) {
-                // The raw phase uses the connection of the direction it sends in.
-                const IpcqQueuePair& q = pg_->ipcqOf(rank).queue(rank == 0 ? IpcqDir::E : IpcqDir::W, "ipcq_latency");
-                extra = q.txConnection;
-                a.header_words = fab->headerBytes() / 4;
-                extra.insert(extra.end(), q.txHeader.begin(), q.txHeader.begin() + a.header_words);
-            }
-            return pack_ipcq_args(a, extra);
-        });
+        latency_.build(rt, p);
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const RankInfo& r0 = pg_->ranks()[0];
-        const double cyc = ticksToNs(rt.platform().descriptor().arch.cycles(1));
-        auto oneWay = [&](unsigned k) {
-            return rt.readL1(CoreRef{r0.chip, r0.core}, results_ + 4 * k) * cyc / samples_ / 2;
-        };
-        const double raw = oneWay(0), slot = oneWay(1), copy = oneWay(2);
-        nlohmann::json r = groupJson(*pg_);
+        const IpcqLatencyResult l = latency_.read(rt);
+        nlohmann::json r = groupJson(*latency_.group());
         r["peer"] = peer_;
         r["bytes"] = bytes_;
         r["samples"] = samples_;
         r["compute_stream"] = stream_;
         r["vc_weights"] = weights_.empty() ? "arch default" : weights_;
-        r["raw_write_ns"] = raw;
-        r["ipcq_ns"] = slot;
-        r["ipcq_overhead_ns"] = slot - raw;
-        r["ipcq_copy_ns"] = copy;
-        r["ipcq_copy_overhead_ns"] = copy - raw;
-        r["credit_latency_ns"] = ticksToNs(pg_->creditLatency(1, IpcqDir::W));
+        r["raw_write_ns"] = l.rawWriteNs;
+        r["ipcq_ns"] = l.ipcqNs;
+        r["ipcq_overhead_ns"] = l.ipcqNs - l.rawWriteNs;
+        r["ipcq_copy_ns"] = l.ipcqCopyNs;
+        r["ipcq_copy_overhead_ns"] = l.ipcqCopyNs - l.rawWriteNs;
+        r["credit_latency_ns"] = l.creditLatencyNs;
         return r;
     }
     std::string summary(const nlohmann::json& r) const override {
@@ -441,8 +346,7 @@ public:
 private:
     std::string peer_ = "same_chip", kind_ = "tcm", bp_ = "poll", credit_ = "fast_path", weights_;
     unsigned bytes_ = 2048, samples_ = 100, stream_ = 0;
-    std::uint32_t results_ = 0, stop_ = 0;
-    std::unique_ptr<ProcessGroup> pg_;
+    IpcqLatency latency_;
 };
 
 }  // namespace
@@ -454,7 +358,7 @@ std::unique_ptr<IpcqAllReduceOp> makeIpcqAllReduceOp() {
     return std::make_unique<IpcqAllReduce>();
 }
 std::unique_ptr<Workload> makeIpcqLatency() {
-    return std::make_unique<IpcqLatency>();
+    return std::make_unique<IpcqLatencyWorkload>();
 }
 
 }  // namespace cclsim::ipcq

@@ -1,13 +1,9 @@
-// Host side of dispatch: one program of empty kernels on N worker cores of a
-// chip, as tt-metal's program-dispatch microbenchmark (test_pgm_dispatch)
-// runs it, and the time from the host's enqueue to the program's completion
-// as the dispatcher sees it (the benchmark's time per program, traced).
-//
-// Every piece comes from the dispatch model (runtime/Dispatch.h) and the
-// kernel start-up firmware (models/core/KernelContext): the report breaks
-// the time down so each term of the arch YAML's dispatch section shows.
+// The dispatch workload: its options and report (enqueue to completion of a
+// program of empty kernels, tt-metal's test_pgm_dispatch, broken down into
+// the terms of the arch YAML's dispatch section). The program and the
+// readback are host/microbench/DispatchBench.
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
-#include "firmware/microbench/microbench_kernels.h"
+#include "host/microbench/DispatchBench.h"
 
 #include <fmt/format.h>
 
@@ -15,7 +11,7 @@ namespace cclsim::microbench {
 
 namespace {
 
-class Dispatch final : public Workload {
+class DispatchWorkload final : public Workload {
 public:
     std::string name() const override { return "dispatch"; }
     std::string description() const override {
@@ -42,54 +38,35 @@ public:
                 {"rt_args", rtArgs_}, {"semaphores", semaphores_}, {"chip", chip_}};
     }
     void build(Runtime& rt) override {
-        const ArchConfig& arch = rt.platform().descriptor().arch;
-        if (!arch.dispatch.present)
-            throw ConfigError(fmt::format("dispatch: the chip architecture '{}' has no dispatch section", arch.file));
-        if (kernelBytes_ % 4)
-            throw ConfigError(fmt::format("--kernel-bytes {}: not a whole number of 4-byte words", kernelBytes_));
-        const unsigned n = cores_ ? cores_ : unsigned(arch.workers.size());
-        if (n > arch.workers.size())
-            throw ConfigError(fmt::format("--cores {}: chip {} has {} worker cores", n, chip_, arch.workers.size()));
-        cores_ = n;
-        Program& p = rt.program(chip_);
-        std::vector<const char*> procs{"brisc"};
-        if (processors_ != "brisc") procs.push_back("ncrisc");
-        if (processors_ == "all") procs.insert(procs.end(), {"trisc0", "trisc1", "trisc2"});
-        for (unsigned i = 0; i < n; ++i) {
-            const CoreCoord c = arch.workers[i];
-            for (unsigned s = 0; s < semaphores_; ++s) p.createSemaphore(c, 0, fmt::format("dispatch_sem{}", s));
-            for (const char* proc : procs) {
-                KernelConfig kc;
-                kc.processor = proc;
-                kc.binaryBytes = kernelBytes_;
-                const KernelHandle k =
-                    p.createKernel("dispatch_empty", fw::microbench::dispatch_empty_kernel_main, c, kc);
-                p.setRuntimeArgs(k, std::vector<std::uint32_t>(rtArgs_, 0));
-            }
-        }
+        DispatchBenchParams p;
+        p.cores = cores_;
+        p.processors = processors_;
+        p.kernelBytes = kernelBytes_;
+        p.rtArgs = rtArgs_;
+        p.semaphores = semaphores_;
+        p.chip = chip_;
+        bench_.build(rt, p);
+        cores_ = bench_.cores();
     }
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const DispatchPlan& d = rt.dispatchPlan(chip_);
-        const Tick enq = rt.dispatchTime(chip_), go = rt.launchTime(chip_);
-        const Tick done = rt.programDone(chip_);
-        auto us = [](Tick t) { return ticksToNs(t) / 1000.0; };
-        return {{"dispatch_us", us(done - enq)},
-                {"launch_us", us(go - enq)},
-                {"kernels_us", us(rt.chipFinish(chip_) - go)},
-                {"completion_us", us(d.completion)},
-                {"tunnel_us", us(d.tunnel)},
-                {"tunnel_hops", rt.tunnelHops(chip_)},
-                {"program_overhead_us", us(d.overhead)},
-                {"launch_messages_us", us(d.launchMessages)},
-                {"binary_writes_us", us(d.binaryWrites)},
-                {"arg_writes_us", us(d.argWrites)},
-                {"go_signal_us", us(d.goSignal)},
-                {"cores", d.cores},
-                {"kernels", d.kernels},
-                {"kernel_groups", d.kernelGroups},
-                {"binaries", d.binaries},
-                {"binary_bytes", d.binaryBytes},
-                {"arg_bytes", d.argBytes}};
+        const DispatchBenchResult r = bench_.read(rt);
+        return {{"dispatch_us", r.dispatchUs},
+                {"launch_us", r.launchUs},
+                {"kernels_us", r.kernelsUs},
+                {"completion_us", r.completionUs},
+                {"tunnel_us", r.tunnelUs},
+                {"tunnel_hops", r.tunnelHops},
+                {"program_overhead_us", r.programOverheadUs},
+                {"launch_messages_us", r.launchMessagesUs},
+                {"binary_writes_us", r.binaryWritesUs},
+                {"arg_writes_us", r.argWritesUs},
+                {"go_signal_us", r.goSignalUs},
+                {"cores", r.cores},
+                {"kernels", r.kernels},
+                {"kernel_groups", r.kernelGroups},
+                {"binaries", r.binaries},
+                {"binary_bytes", r.binaryBytes},
+                {"arg_bytes", r.argBytes}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -115,12 +92,13 @@ private:
     unsigned rtArgs_ = 0;
     unsigned semaphores_ = 0;
     unsigned chip_ = 0;
+    DispatchBench bench_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> makeDispatch() {
-    return std::make_unique<Dispatch>();
+    return std::make_unique<DispatchWorkload>();
 }
 
 }  // namespace cclsim::microbench

@@ -1,21 +1,16 @@
-// Host side of dram_bandwidth: W worker cores read (or write) one interleaved
-// DRAM buffer, each a contiguous range of its pages (every reader visits
-// every bank); or, --sharded, one reader per bank placed on the worker core
-// beside the bank's endpoint reads only that bank's pages (tt-metal's
-// sharded DRAM readers: the response travels one hop). Reports the aggregate
-// bandwidth against the channels' total.
+// The dram_bandwidth workload: its options and report. The program
+// (interleaved or sharded readers and writers) and the readback are
+// host/microbench/DramBandwidth.
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
-#include "firmware/microbench/microbench_kernels.h"
+#include "host/microbench/DramBandwidth.h"
 
 #include <fmt/format.h>
-
-#include <algorithm>
 
 namespace cclsim::microbench {
 
 namespace {
 
-class DramBandwidth final : public Workload {
+class DramBandwidthWorkload final : public Workload {
 public:
     std::string name() const override { return "dram_bandwidth"; }
     std::string description() const override { return "aggregate DRAM read or write bandwidth from many worker cores"; }
@@ -38,41 +33,26 @@ public:
                 {"write", write_},     {"chip", chip_},   {"noc", noc_},   {"sharded", sharded_}};
     }
     void build(Runtime& rt) override {
-        const ArchConfig& arch = rt.platform().descriptor().arch;
-        if (!arch.hasDram()) throw ConfigError("dram_bandwidth: the chip architecture has no DRAM");
-        if (workers_ > arch.workers.size())
-            throw ConfigError(fmt::format("--workers {}: the chip has {} worker cores", workers_, arch.workers.size()));
-        Program& p = rt.program(chip_);
-        const unsigned banks = arch.dram.banks();
-        if (sharded_) workers_ = banks;
-        pages_ = std::max<std::uint64_t>(workers_, std::uint64_t(bytes_ / page_));
-        if (sharded_) pages_ = (pages_ + banks - 1) / banks * banks;
-        const Buffer buf = p.createBuffer(pages_, page_, true);
-        const std::uint64_t per = pages_ / workers_;
-        for (unsigned w = 0; w < workers_; ++w) {
-            const CoreCoord c = sharded_ ? besideBank(arch, w) : arch.workers[w];
-            // Interleaved: a contiguous range of pages. Sharded: pages w, w + banks, ... (bank w's shard).
-            const std::uint64_t first = sharded_ ? w : w * per;
-            const std::uint64_t n = sharded_ || w + 1 < workers_ ? per : pages_ - first;
-            KernelConfig kc;
-            const unsigned noc = noc_ < 0 ? (write_ ? 1u : 0u) : unsigned(noc_);
-            kc.noc = noc == 2 ? w % 2 : noc;
-            KernelHandle k = p.createKernel("dram_bandwidth", fw::microbench::dram_bandwidth_kernel_main, c, kc);
-            p.setRuntimeArgs(k, {buf.base, page_, std::uint32_t(first), std::uint32_t(n), write_ ? 1u : 0u,
-                                 p.allocateL1(c, batch_ * page_, 32), batch_, sharded_ ? banks : 1u,
-                                 fw::microbench::kArgsEndMarker});
-        }
+        DramBandwidthParams p;
+        p.workers = workers_;
+        p.sharded = sharded_;
+        p.bytes = bytes_;
+        p.pageBytes = page_;
+        p.batch = batch_;
+        p.write = write_;
+        p.chip = chip_;
+        p.noc = noc_;
+        bench_.build(rt, p);
+        workers_ = bench_.workers();
+        pages_ = bench_.pages();
     }
     nlohmann::json results(Runtime& rt, const RunResult& run) override {
-        const DramArch& d = rt.platform().descriptor().arch.dram;
-        const double ns = ticksToNs(run.lastKernelFinish - rt.launchTime(chip_));  // from the kernels' start
-        const double gbps = double(pages_) * page_ / ns;
-        const double peak = d.channel.bytesPerNs * d.channel.pseudoChannels * d.banks();
-        return {{"GBps", gbps},
-                {"peak_GBps", peak},
-                {"peak_pct", 100.0 * gbps / peak},
-                {"bytes", double(pages_) * page_},
-                {"time_ns", ns}};
+        const DramBandwidthResult r = bench_.read(rt, run);
+        return {{"GBps", r.GBps},
+                {"peak_GBps", r.peakGBps},
+                {"peak_pct", 100.0 * r.GBps / r.peakGBps},
+                {"bytes", r.bytes},
+                {"time_ns", r.timeNs}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -83,18 +63,6 @@ public:
     }
 
 private:
-    /// The worker core one NoC0 hop after bank b's endpoint (its east
-    /// neighbour, or the nearest worker further east on that row).
-    static CoreCoord besideBank(const ArchConfig& arch, unsigned b) {
-        const CoreCoord ep = arch.dram.bankEndpoints[b];
-        for (unsigned dx = 1; dx < arch.noc.gridX; ++dx) {
-            const CoreCoord c{std::uint8_t((ep.x + dx) % arch.noc.gridX), ep.y};
-            if (std::find(arch.workers.begin(), arch.workers.end(), c) != arch.workers.end()) return c;
-        }
-        throw ConfigError(
-            fmt::format("dram_bandwidth --sharded: no worker core on the row of bank {} ({})", b, ep.str()));
-    }
-
     unsigned workers_ = 64;
     bool sharded_ = false;
     double bytes_ = 64.0 * 1024 * 1024;
@@ -104,12 +72,13 @@ private:
     unsigned chip_ = 0;
     int noc_ = -1;
     std::uint64_t pages_ = 0;
+    DramBandwidth bench_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> makeDramBandwidth() {
-    return std::make_unique<DramBandwidth>();
+    return std::make_unique<DramBandwidthWorkload>();
 }
 
 }  // namespace cclsim::microbench

@@ -1,19 +1,17 @@
-// Host side of edm_stream: worker on chip A -> EDM -> Ethernet -> EDM ->
-// worker on chip B, one worker pair per EDM channel, optionally both ways.
-// Every byte is checked where it lands; reports payload bandwidth per direction.
+// The edm_stream workload: its options and report. The program (worker ->
+// EDM -> Ethernet -> EDM -> worker per channel, every byte checked where it
+// lands) and the timing readback are host/microbench/EdmStream; the report
+// gives the payload bandwidth per direction.
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
-#include "firmware/microbench/microbench_kernels.h"
-#include "host/edm/EdmBuilder.h"
+#include "host/microbench/EdmStream.h"
 
 #include <fmt/format.h>
-
-#include <algorithm>
 
 namespace cclsim::microbench {
 
 namespace {
 
-class EdmStream final : public Workload {
+class EdmStreamWorkload final : public Workload {
 public:
     std::string name() const override { return "edm_stream"; }
     std::string description() const override {
@@ -48,76 +46,36 @@ public:
 
     void build(Runtime& rt) override {
         if (packet_ % 16) throw ConfigError(fmt::format("--packet {}: must be a multiple of 16", packet_));
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        ends_ = userLink(d, chips_[0], chips_[1], link_);
-        const auto mode = termination_ == "worker_initiated" ? edm::TerminationMode::WORKER_INITIATED
-                                                             : edm::TerminationMode::MESSAGE_COUNT_REACHED;
-        Program& pa = rt.program(ends_.chipA);
-        Program& pb = rt.program(ends_.chipB);
-        edm::EdmBuilder edmA(pa, ends_.coreA, mode, creditTxq_, buffers_);
-        edm::EdmBuilder edmB(pb, ends_.coreB, mode, creditTxq_, buffers_);
-        const unsigned dirs = bidir_ ? 2 : 1;
-        if (2 * dirs * channels_ > d.arch.workers.size())
-            throw ConfigError(fmt::format("--channels {}: needs {} worker cores per chip, the chip has {}", channels_,
-                                          dirs * channels_, d.arch.workers.size()));
-        // Direction 0: A -> B on channels [0, C); direction 1: B -> A on [C, 2C).
-        for (unsigned dir = 0; dir < dirs; ++dir) {
-            Program& src = dir == 0 ? pa : pb;
-            Program& dst = dir == 0 ? pb : pa;
-            edm::EdmBuilder& tx = dir == 0 ? edmA : edmB;
-            edm::EdmBuilder& rx = dir == 0 ? edmB : edmA;
-            for (unsigned ch = 0; ch < channels_; ++ch) {
-                const CoreCoord sw = d.arch.workers[dir * channels_ + ch];
-                const CoreCoord rw = d.arch.workers[(dirs + dir) * channels_ + ch];
-                const std::uint32_t sSem = src.createSemaphore(sw, 0, "edm_tx_sem");
-                const std::uint32_t rSem = dst.createSemaphore(rw, 0, "edm_rx_sem");
-                const edm::ChannelInterface& ti = tx.add_sender_channel(sSem, packets_, {sw}, packet_);
-                const edm::ChannelInterface& ri = rx.add_receiver_channel(rSem, packets_, {rw}, packet_);
-                const std::uint32_t stream = (dir << 16) | ch;
-                auto worker = [&](Program& p, CoreCoord core, const edm::ChannelInterface& ci, std::uint32_t sem,
-                                  bool sender) {
-                    KernelConfig kc;
-                    kc.vc = unsigned(DmaVc::Comm);  // CCL traffic rides the communication VC
-                    kc.waitTimeout = KernelConfig::WaitTimeout::Edm;
-                    KernelHandle k = p.createKernel(
-                        sender ? "edm_stream_sender" : "edm_stream_receiver",
-                        sender ? fw::microbench::edm_stream_sender_main : fw::microbench::edm_stream_receiver_main,
-                        core, kc);
-                    p.setRuntimeArgs(
-                        k, {ci.edm_core.x, ci.edm_core.y, ci.eth_buffer_l1_address, ci.eth_semaphore_l1_address, sem,
-                            packets_, packet_, p.allocateL1(core, packet_, 32), stream,
-                            mode == edm::TerminationMode::WORKER_INITIATED ? 1u : 0u, ci.num_buffers, ci.buffer_stride,
-                            fw::microbench::kArgsEndMarker});
-                };
-                worker(src, sw, ti, sSem, true);
-                worker(dst, rw, ri, rSem, false);
-            }
-        }
-        edmA.check_peer(edmB);
-        edmA.build();
-        edmB.build();
+        EdmStreamParams p;
+        p.packets = packets_;
+        p.packetBytes = packet_;
+        p.channels = channels_;
+        p.bidir = bidir_;
+        p.termination = termination_ == "worker_initiated" ? edm::TerminationMode::WORKER_INITIATED
+                                                           : edm::TerminationMode::MESSAGE_COUNT_REACHED;
+        p.creditTxq = creditTxq_;
+        p.buffers = buffers_;
+        p.chipA = chips_[0];
+        p.chipB = chips_[1];
+        p.link = link_;
+        stream_.build(rt, p);
     }
 
     nlohmann::json results(Runtime& rt, const RunResult& run) override {
-        // From the first kernel start (after dispatch).
-        const double ns =
-            ticksToNs(run.lastKernelFinish - std::min(rt.launchTime(ends_.chipA), rt.launchTime(ends_.chipB)));
-        const double bytes = double(packet_) * packets_ * channels_;
-        const double gbps = bytes / ns;
+        const EdmStreamResult r = stream_.read(rt, run);
         const EthConfig& eth = rt.platform().descriptor().arch.erisc.eth;
-        const double messages = double(packets_) * channels_ * (bidir_ ? 2 : 1);
+        const double gbps = r.payloadGBps;
         return {{"payload_GBps_per_direction", gbps},
                 {"line_rate_pct", 100.0 * gbps / eth.lineBytesPerNs},
                 {"framing_limit_pct", 100.0 * gbps / (eth.lineBytesPerNs * packet_ / eth.wireBytes(packet_))},
-                {"bytes_per_direction", bytes},
+                {"bytes_per_direction", r.bytesPerDirection},
                 {"directions", bidir_ ? 2 : 1},
                 {"buffers_per_channel", buffers_},
-                {"op_time_ns", ns},
-                {"messages", messages},
-                {"messages_per_wall_second", run.wallSeconds > 0 ? messages / run.wallSeconds : 0.0},
+                {"op_time_ns", r.opTimeNs},
+                {"messages", r.messages},
+                {"messages_per_wall_second", run.wallSeconds > 0 ? r.messages / run.wallSeconds : 0.0},
                 {"bytes_checked", double(rt.scoreboard().bytesChecked())},
-                {"link",
-                 fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
+                {"link", linkName(stream_.link())}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -139,13 +97,13 @@ private:
     unsigned buffers_ = 1;
     std::vector<unsigned> chips_{0, 1};
     unsigned link_ = 0;
-    LinkEnds ends_{};
+    EdmStream stream_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> makeEdmStream() {
-    return std::make_unique<EdmStream>();
+    return std::make_unique<EdmStreamWorkload>();
 }
 
 }  // namespace cclsim::microbench

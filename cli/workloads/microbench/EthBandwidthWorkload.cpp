@@ -1,6 +1,7 @@
-// Host side of eth_bandwidth: the same kernel on both Ethernet cores of a
-// user link; reports payload bandwidth per direction against the line rate
-// and against the framing-limited maximum 12.5 GB/s x P/(P + 50*ceil(P/1500)).
+// The eth_bandwidth workload: options, sweep and report. The program (the
+// kernel on both Ethernet cores of a user link) and the readback are
+// host/microbench/EthBandwidth; the report gives the payload bandwidth per
+// direction against the line rate and the framing-limited maximum.
 //
 // Without --channels the benchmark uses as many channels per direction as the
 // kernel region holds, capped at --max-channels. The cap is not a property of
@@ -10,7 +11,7 @@
 // which the guide names as the likely reason small packets (< 4 KB) fall
 // short of the line rate there. So the default keeps that setup.
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
-#include "firmware/microbench/microbench_kernels.h"
+#include "host/microbench/EthBandwidth.h"
 
 #include <fmt/format.h>
 
@@ -24,7 +25,7 @@ namespace {
 /// Channels per direction of the Ethernet guide's bandwidth curve (see above).
 constexpr unsigned kGuideMaxChannels = 30;
 
-class EthBandwidth final : public Workload {
+class EthBandwidthWorkload final : public Workload {
 public:
     std::string name() const override { return "eth_bandwidth"; }
     std::string description() const override {
@@ -91,75 +92,37 @@ public:
 
     void build(Runtime& rt) override {
         if (packet_ % 16) throw ConfigError(fmt::format("--packet {}: must be a multiple of 16", packet_));
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        ends_ = userLink(d, chips_[0], chips_[1], link_);
-        Program& pa = rt.program(ends_.chipA);
-        Program& pb = rt.program(ends_.chipB);
-        const std::uint32_t stride = packet_ + 16;
-        // Both directions need C tx and C rx buffers on each core.
-        const std::uint32_t free = std::min(pa.l1Free(ends_.coreA), pb.l1Free(ends_.coreB)) - 64;
-        const std::uint32_t fit = free / (2 * stride);
-        if (fit == 0)
-            throw ConfigError(
-                fmt::format("--packet {}: one tx and one rx buffer ({} B) do not fit the {} B kernel region", packet_,
-                            2 * stride, free));
-        used_ = channels_ ? channels_ : std::min(fit, maxChannels_);
-        if (used_ > fit)
-            throw ConfigError(
-                fmt::format("--channels {} x 2 buffers of {} B need {} B but the Ethernet core's kernel "
-                            "region has {} B free (at most {} channels)",
-                            used_, stride, 2ull * used_ * stride, free, fit));
-        perChannel_ = std::max<std::uint32_t>(1, std::uint32_t(std::ceil(bytes_ / (double(packet_) * used_))));
-        auto setup = [&](Program& p, CoreCoord c, bool first) {
-            const std::uint32_t tx = p.allocateL1(c, used_ * stride, 16);
-            const std::uint32_t rx = p.allocateL1(c, used_ * stride, 16);
-            const std::uint32_t res = p.allocateL1(c, 16, 16);
-            for (std::uint32_t i = 0; i < used_; ++i) {
-                p.markControl(c, tx + i * stride + packet_, 16);
-                p.markControl(c, rx + i * stride + packet_, 16);
-            }
-            p.markControl(c, res, 16);
-            const std::uint32_t send = (first || !unidir_) ? perChannel_ : 0;
-            const std::uint32_t recv = (!first || !unidir_) ? perChannel_ : 0;
-            KernelHandle k =
-                p.createKernel("eth_bandwidth", fw::microbench::eth_bandwidth_kernel_main, c, KernelConfig{});
-            p.setRuntimeArgs(k,
-                             {used_, packet_, send, recv, tx, rx, rt.platform().descriptor().arch.erisc.unreservedBase,
-                              first ? 1u : 0u, res, creditTxq_, fw::microbench::kArgsEndMarker});
-            return res;
-        };
-        resA_ = setup(pa, ends_.coreA, true);
-        resB_ = setup(pb, ends_.coreB, false);
+        EthBandwidthParams p;
+        p.packetBytes = packet_;
+        p.channels = channels_;
+        p.maxChannels = maxChannels_;
+        p.bytes = bytes_;
+        p.unidir = unidir_;
+        p.creditTxq = creditTxq_;
+        p.chipA = chips_[0];
+        p.chipB = chips_[1];
+        p.link = link_;
+        bench_.build(rt, p);
+        used_ = bench_.channelsUsed();
+        perChannel_ = bench_.packetsPerChannel();
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const ArchConfig& arch = rt.platform().descriptor().arch;
-        auto stamp = [&](CoreRef c, std::uint32_t addr) {
-            return (std::uint64_t(rt.readL1(c, addr + 4)) << 32) | rt.readL1(c, addr);
-        };
-        const CoreRef a{ends_.chipA, ends_.coreA}, b{ends_.chipB, ends_.coreB};
-        const std::uint64_t start = std::min(stamp(a, resA_), stamp(b, resB_));
-        const std::uint64_t end = std::max(stamp(a, resA_ + 8), stamp(b, resB_ + 8));
-        const double ns = double(end - start) * ticksToNs(arch.cycles(1));
-        const double bytes = double(packet_) * used_ * perChannel_;
-        const double gbps = bytes / ns;
-        const EthConfig& eth = arch.erisc.eth;
-        const double line = eth.lineBytesPerNs;
-        const double framing = line * packet_ / eth.wireBytes(packet_);
-        return {{"payload_GBps_per_direction", gbps},
-                {"line_rate_GBps", line},
-                {"line_rate_pct", 100.0 * gbps / line},
-                {"framing_limit_GBps", framing},
-                {"framing_limit_pct", 100.0 * gbps / framing},
+        const EthBandwidthResult r = bench_.read(rt);
+        const EthConfig& eth = rt.platform().descriptor().arch.erisc.eth;
+        return {{"payload_GBps_per_direction", r.payloadGBps},
+                {"line_rate_GBps", r.lineRateGBps},
+                {"line_rate_pct", 100.0 * r.payloadGBps / r.lineRateGBps},
+                {"framing_limit_GBps", r.framingLimitGBps},
+                {"framing_limit_pct", 100.0 * r.payloadGBps / r.framingLimitGBps},
                 {"frame_overhead_bytes", eth.packetOverheadBytes},
                 {"frame_payload_bytes", eth.maxPacketBytes},
-                {"bytes_per_direction", bytes},
+                {"bytes_per_direction", r.bytesPerDirection},
                 {"directions", unidir_ ? 1 : 2},
                 {"channels", used_},
                 {"packets_per_channel", perChannel_},
-                {"measured_ns", ns},
-                {"link",
-                 fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
+                {"measured_ns", r.measuredNs},
+                {"link", linkName(bench_.link())}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -186,14 +149,13 @@ private:
     unsigned link_ = 0;
     unsigned used_ = 0;
     std::uint32_t perChannel_ = 0;
-    LinkEnds ends_{};
-    std::uint32_t resA_ = 0, resB_ = 0;
+    EthBandwidth bench_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> makeEthBandwidth() {
-    return std::make_unique<EthBandwidth>();
+    return std::make_unique<EthBandwidthWorkload>();
 }
 
 }  // namespace cclsim::microbench

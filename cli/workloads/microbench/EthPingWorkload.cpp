@@ -1,37 +1,15 @@
-// Host side of eth_ping: one master and one responder kernel on the two
-// Ethernet cores of a user link; reports round trip, one-way latency and the
-// send issue cost as the Ethernet guide derives them.
+// The eth_ping workload: its options and report. The program (buffers,
+// master and responder kernels) and the readback are host/microbench/EthPing.
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
-#include "firmware/microbench/microbench_kernels.h"
+#include "host/microbench/EthPing.h"
 
 #include <fmt/format.h>
 
 namespace cclsim::microbench {
 
-LinkEnds userLink(const ClusterDescriptor& d, unsigned chipA, unsigned chipB, unsigned index) {
-    if (chipA >= d.chips.size() || chipB >= d.chips.size())
-        throw ConfigError(fmt::format("chips {} and {}: the board has chips 0..{}", chipA, chipB, d.chips.size() - 1));
-    const auto links = d.userLinksBetween(chipA, chipB);
-    if (links.empty())
-        throw ConfigError(fmt::format("no user Ethernet link between chip {} and chip {} in {}", chipA, chipB, d.file));
-    if (index >= links.size())
-        throw ConfigError(fmt::format("link {} between chip {} and chip {} does not exist: there are {} user links",
-                                      index, chipA, chipB, links.size()));
-    const LinkDesc& l = *links[index];
-    LinkEnds e;
-    const bool aFirst = l.a.chip == chipA;
-    e.chipA = chipA;
-    e.chanA = aFirst ? l.a.chan : l.b.chan;
-    e.chipB = chipB;
-    e.chanB = aFirst ? l.b.chan : l.a.chan;
-    e.coreA = d.arch.ethCores[e.chanA];
-    e.coreB = d.arch.ethCores[e.chanB];
-    return e;
-}
-
 namespace {
 
-class EthPing final : public Workload {
+class EthPingWorkload final : public Workload {
 public:
     std::string name() const override { return "eth_ping"; }
     std::string description() const override {
@@ -49,55 +27,20 @@ public:
     }
     void build(Runtime& rt) override {
         if (packet_ % 16) throw ConfigError(fmt::format("--packet {}: must be a multiple of 16", packet_));
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        ends_ = userLink(d, chips_[0], chips_[1], link_);
-        Program& pa = rt.program(ends_.chipA);
-        Program& pb = rt.program(ends_.chipB);
-        const std::uint32_t handshake = d.arch.erisc.unreservedBase;
-        auto alloc = [&](Program& p, CoreCoord c) {
-            struct B {
-                std::uint32_t tx, rx, results;
-            } b;
-            b.tx = p.allocateL1(c, packet_ + 16, 16);
-            b.rx = p.allocateL1(c, packet_ + 16, 16);
-            b.results = p.allocateL1(c, 16, 16);
-            p.markControl(c, b.tx + packet_, 16);
-            p.markControl(c, b.rx + packet_, 16);
-            p.markControl(c, b.results, 16);
-            return b;
-        };
-        const auto a = alloc(pa, ends_.coreA);
-        const auto b = alloc(pb, ends_.coreB);
-        if (a.rx != b.rx || a.tx != b.tx) throw std::logic_error("eth_ping: buffer layouts differ");
-        results_ = a.results;
-        auto kernel = [&](Program& p, CoreCoord c, bool master) {
-            KernelHandle k = p.createKernel(master ? "eth_ping_master" : "eth_ping_responder",
-                                            fw::microbench::eth_ping_kernel_main, c, KernelConfig{});
-            p.setRuntimeArgs(k, {master ? 1u : 0u, samples_, packet_, a.tx, a.rx, a.results, handshake,
-                                 fw::microbench::kArgsEndMarker});
-        };
-        kernel(pa, ends_.coreA, true);
-        kernel(pb, ends_.coreB, false);
+        EthPingParams p;
+        p.samples = samples_;
+        p.packetBytes = packet_;
+        p.chipA = chips_[0];
+        p.chipB = chips_[1];
+        p.link = link_;
+        ping_.build(rt, p);
     }
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const ArchConfig& arch = rt.platform().descriptor().arch;
-        const double cycleNs = ticksToNs(arch.cycles(1));
-        const CoreRef master{ends_.chipA, ends_.coreA};
-        const double rtt = rt.readL1(master, results_) * cycleNs / samples_;
-        const double lo = rt.readL1(master, results_ + 4) * cycleNs;
-        const double hi = rt.readL1(master, results_ + 8) * cycleNs;
-        const double issue = rt.readL1(master, results_ + 12) * cycleNs / samples_;
-        const EthConfig& eth = arch.erisc.eth;
-        // The guide's derivation: (round trip - 2 x ideal send time) / 2.
-        const double ideal = eth.wireBytes(packet_ + 16) / eth.lineBytesPerNs;
-        return {{"round_trip_ns", rtt},
-                {"round_trip_min_ns", lo},
-                {"round_trip_max_ns", hi},
-                {"one_way_ns", (rtt - 2 * ideal) / 2},
-                {"ideal_send_ns", ideal},
-                {"send_issue_ns", issue},
-                {"link",
-                 fmt::format("chip {} ch {} <-> chip {} ch {}", ends_.chipA, ends_.chanA, ends_.chipB, ends_.chanB)}};
+        const EthPingResult r = ping_.read(rt);
+        return {{"round_trip_ns", r.roundTripNs},        {"round_trip_min_ns", r.roundTripMinNs},
+                {"round_trip_max_ns", r.roundTripMaxNs}, {"one_way_ns", r.oneWayNs},
+                {"ideal_send_ns", r.idealSendNs},        {"send_issue_ns", r.sendIssueNs},
+                {"link", linkName(ping_.link())}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -115,14 +58,17 @@ private:
     unsigned packet_ = 16;
     std::vector<unsigned> chips_{0, 1};
     unsigned link_ = 0;
-    LinkEnds ends_{};
-    std::uint32_t results_ = 0;
+    EthPing ping_;
 };
 
 }  // namespace
 
+std::string linkName(const LinkEnds& e) {
+    return fmt::format("chip {} ch {} <-> chip {} ch {}", e.chipA, e.chanA, e.chipB, e.chanB);
+}
+
 std::unique_ptr<Workload> makeEthPing() {
-    return std::make_unique<EthPing>();
+    return std::make_unique<EthPingWorkload>();
 }
 
 }  // namespace cclsim::microbench

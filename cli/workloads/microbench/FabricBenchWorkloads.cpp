@@ -1,54 +1,20 @@
-// Host side of the fabric microbenchmarks.
-//
-// fabric_ping: one sender pings responders at 1, 2, ... H hops along the
-// fabric in turn (tt-metal's fabric latency test: the responder echoes a
-// packet of the same shape). Per hop latency is half the slope of the round
-// trip against the hop count (least squares), so fixed costs at both ends
-// drop out; a single distance reports round trip / (2 x hops).
-//
-// fabric_bandwidth: W workers on one chip stream fused write + increment
-// packets to W workers on a chip H hops away, one routing plane per worker
-// (round-robin); reports payload bandwidth against the link's framing limit
-// 12.5 GB/s x P / (P + header + 50 x ceil((P + header) / 1500)) per plane.
+// The fabric microbenchmark workloads: their options, sweeps, CSV and
+// reports. The programs and the readback are host/microbench/: FabricPing
+// (latency per hop, half the slope of round trip vs hops), FabricBandwidth
+// (payload bandwidth against the links' framing limit) and FabricTraffic
+// (every chip to every other chip, every message checked in order).
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
-#include "firmware/microbench/fabric_bench_args.h"
-#include "firmware/microbench/microbench_kernels.h"
-#include "host/fabric/FabricBuilder.h"
-#include "models/common/Scoreboard.h"
+#include "host/microbench/FabricBandwidth.h"
+#include "host/microbench/FabricPing.h"
+#include "host/microbench/FabricTraffic.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include <algorithm>
-#include <cmath>
-#include <map>
-#include <memory>
 
 namespace cclsim::microbench {
 
 namespace {
 
 using namespace cclsim::fabric;
-
-/// Chips at 1, 2, ... hops from `src` whose routes all leave the same way
-/// (one connection serves them all), nearest first; at most `maxHops`.
-std::vector<unsigned> targetsAlongRoute(const FabricBuilder& fab, unsigned src, unsigned maxHops) {
-    std::vector<unsigned> chips = fab.topology().chips();
-    std::vector<unsigned> out;
-    Dir first = Dir::E;
-    for (unsigned k = 1; k <= maxHops; ++k) {
-        for (unsigned c : chips) {
-            if (c == src) continue;
-            const Route r = fab.route(src, c);
-            if (r.size() != k || (!out.empty() && r.first() != first)) continue;
-            if (out.empty()) first = r.first();
-            out.push_back(c);
-            break;
-        }
-        if (out.size() != k) break;
-    }
-    return out;
-}
 
 void addFabricOptions(CLI::App& cmd, std::string& kind, std::vector<unsigned>& order, int& src) {
     cmd.add_option("--fabric", kind, "fabric topology: line, ring (over --order) or mesh, torus (the board's mesh)")
@@ -58,23 +24,7 @@ void addFabricOptions(CLI::App& cmd, std::string& kind, std::vector<unsigned>& o
     cmd.add_option("--src", src, "source chip (default: the first chip of the fabric)");
 }
 
-unsigned sourceChip(const FabricTopology& t, int src) {
-    if (src < 0) return t.chips().front();
-    if (!t.contains(unsigned(src))) throw ConfigError(fmt::format("--src {}: chip is not part of the fabric", src));
-    return unsigned(src);
-}
-
-/// The fused write + increment (or other) command of a benchmark packet.
-PacketHeader command(PacketHeader h, int mode, CoreCoord dst, std::uint32_t rx, std::uint32_t sem,
-                     std::uint32_t payload) {
-    const std::uint64_t data = nocaddr::encode(dst.x, dst.y, rx);
-    const std::uint64_t s = nocaddr::encode(dst.x, dst.y, sem);
-    if (mode == 0) return h.to_noc_unicast_write(data, payload);
-    if (mode == 1) return h.to_noc_fused_unicast_write_atomic_inc(data, s, 1, payload);
-    return h.to_noc_unicast_atomic_inc(s, 1);
-}
-
-class FabricPing final : public Workload {
+class FabricPingWorkload final : public Workload {
 public:
     std::string name() const override { return "fabric_ping"; }
     std::string description() const override {
@@ -98,125 +48,41 @@ public:
     }
 
     void build(Runtime& rt) override {
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        const int mode = mode_ == "write" ? 0 : mode_ == "fused" ? 1 : 2;
-        if (mode == 0 && packet_ < 16) throw ConfigError("--mode write needs --packet >= 16 (the sequence word)");
-        fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, kind_, order_), FabricOptions{});
-        if (packet_ > fab_->maxPayloadBytes())
-            throw ConfigError(
-                fmt::format("--packet {}: the fabric's largest payload is {} B", packet_, fab_->maxPayloadBytes()));
-        if (plane_ >= fab_->planes())
-            throw ConfigError(fmt::format("--plane {}: the fabric has {} plane(s)", plane_, fab_->planes()));
-        src_chip_ = sourceChip(fab_->topology(), src_);
-        targets_ = targetsAlongRoute(*fab_, src_chip_, hops_ ? hops_ : 64);
-        if (targets_.empty())
-            throw ConfigError(fmt::format("fabric_ping: chip {} has no other chip to ping", src_chip_));
-        if (hops_ && targets_.size() < hops_)
-            throw ConfigError(fmt::format("--hops {}: from chip {} the {} fabric reaches {} hop(s) in one direction",
-                                          hops_, src_chip_, fabricKindName(fab_->topology().kind), targets_.size()));
-        const Dir out = fab_->route(src_chip_, targets_.front()).first();
-        sender_ = freeWorkerNear(rt, src_chip_, fab_->router(src_chip_, plane_, out).core, {});
-        const std::uint32_t buf = std::max<std::uint32_t>(16, (packet_ + 15) / 16 * 16);
-        struct Core {
-            unsigned chip;
-            CoreCoord core;
-            ClientId client;
-            std::uint32_t tx, rx, sem, results;
-        };
-        std::vector<Core> cores;
-        auto place = [&](unsigned chip, CoreCoord core, Dir dir, std::uint32_t resultBytes) {
-            Program& p = rt.program(chip);
-            Core c{chip, core, fab_->addClient(chip, core, dir, plane_), 0, 0, 0, 0};
-            c.tx = p.allocateL1(core, buf, 16);
-            c.rx = p.allocateL1(core, buf, 16);
-            c.sem = p.createSemaphore(core, 0, "ping_sem");
-            c.results = p.allocateL1(core, std::max<std::uint32_t>(16, resultBytes), 16);
-            p.markControl(core, c.tx, 16);
-            p.markControl(core, c.rx, 16);
-            cores.push_back(c);
-        };
-        place(src_chip_, sender_, out, 12 * std::uint32_t(targets_.size()));
-        for (unsigned t : targets_) {
-            const Dir back = fab_->route(t, src_chip_).first();
-            place(t, freeWorkerNear(rt, t, fab_->router(t, plane_, back).core, {}), back,
-                  12 * std::uint32_t(targets_.size()));
-        }
-        for (const Core& c : cores)
-            if (c.rx != cores[0].rx || c.sem != cores[0].sem)
-                throw std::logic_error("fabric_ping: buffers differ between sender and responders");
-        results_ = cores[0].results;
-        std::vector<KernelHandle> ks;
-        for (std::size_t i = 0; i < cores.size(); ++i) {
-            KernelConfig kc;
-            kc.vc = 1;  // communication traffic: vc_comm
-            ks.push_back(rt.program(cores[i].chip)
-                             .createKernel(i == 0 ? "fabric_ping_sender" : "fabric_ping_responder",
-                                           fw::microbench::fabric_ping_main, cores[i].core, kc));
-        }
-        fab_->build();
-        for (std::size_t i = 0; i < cores.size(); ++i) {
-            const Core& c = cores[i];
-            FabricPingArgs a;
-            a.role = i == 0 ? 0 : 1;
-            a.mode = std::uint32_t(mode);
-            a.samples = samples_;
-            a.payload = packet_;
-            a.tx = c.tx;
-            a.rx = c.rx;
-            a.sem = c.sem;
-            a.results = c.results;
-            a.header_words = fab_->headerBytes() / 4;
-            a.conn = fab_->connection(c.client);
-            std::vector<PacketHeader> headers;
-            if (i == 0) {
-                a.targets = std::uint32_t(targets_.size());
-                for (std::size_t t = 0; t < targets_.size(); ++t)
-                    headers.push_back(
-                        command(fab_->header(src_chip_, targets_[t]), mode, cores[t + 1].core, c.rx, c.sem, packet_));
-            } else {
-                a.targets = std::uint32_t(i - 1);
-                headers.push_back(command(fab_->header(c.chip, src_chip_), mode, sender_, c.rx, c.sem, packet_));
-            }
-            rt.program(c.chip).setRuntimeArgs(ks[i], packFabricBench(a, headers));
-        }
+        const BenchCommand mode = mode_ == "write"   ? BenchCommand::Write
+                                  : mode_ == "fused" ? BenchCommand::FusedWriteInc
+                                                     : BenchCommand::AtomicInc;
+        if (mode == BenchCommand::Write && packet_ < 16)
+            throw ConfigError("--mode write needs --packet >= 16 (the sequence word)");
+        FabricPingParams p;
+        p.fabric = {kind_, order_};
+        p.src = src_;
+        p.hops = hops_;
+        p.packetBytes = packet_;
+        p.mode = mode;
+        p.samples = samples_;
+        p.plane = plane_;
+        ping_.build(rt, p);
+        src_chip_ = ping_.srcChip();
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const double cycleNs = ticksToNs(rt.platform().descriptor().arch.cycles(1));
+        const FabricPingResult r = ping_.read(rt);
         nlohmann::json byHops = nlohmann::json::array();
-        std::vector<double> xs, ys;
-        for (std::size_t t = 0; t < targets_.size(); ++t) {
-            const CoreRef s{src_chip_, sender_};
-            const double rtt = rt.readL1(s, results_ + 12 * std::uint32_t(t)) * cycleNs / samples_;
-            const unsigned hops = fab_->route(src_chip_, targets_[t]).size();
-            xs.push_back(hops);
-            ys.push_back(rtt);
-            byHops.push_back({{"hops", hops},
-                              {"chip", targets_[t]},
-                              {"round_trip_ns", rtt},
-                              {"round_trip_min_ns", rt.readL1(s, results_ + 12 * std::uint32_t(t) + 4) * cycleNs},
-                              {"round_trip_max_ns", rt.readL1(s, results_ + 12 * std::uint32_t(t) + 8) * cycleNs}});
-        }
-        double perHop;
-        if (xs.size() >= 2) {
-            const double n = double(xs.size());
-            double sx = 0, sy = 0, sxx = 0, sxy = 0;
-            for (std::size_t i = 0; i < xs.size(); ++i)
-                sx += xs[i], sy += ys[i], sxx += xs[i] * xs[i], sxy += xs[i] * ys[i];
-            perHop = (n * sxy - sx * sy) / (n * sxx - sx * sx) / 2.0;
-        } else {
-            perHop = ys[0] / (2.0 * xs[0]);
-        }
-        return {
-            {"per_hop_ns", perHop},
-            {"fit", xs.size() >= 2 ? "half the least-squares slope of round trip vs hops" : "round trip / (2 x hops)"},
-            {"by_hops", byHops},
-            {"src_chip", src_chip_},
-            {"header_bytes", fab_->headerBytes()},
-            {"topology", fabricKindName(fab_->topology().kind)},
-            {"sender_slots", fab_->senderSlots()},
-            {"receiver_slots", fab_->receiverSlots()},
-            {"planes", fab_->planes()}};
+        for (const FabricPingResult::Distance& h : r.byHops)
+            byHops.push_back({{"hops", h.hops},
+                              {"chip", h.chip},
+                              {"round_trip_ns", h.roundTripNs},
+                              {"round_trip_min_ns", h.roundTripMinNs},
+                              {"round_trip_max_ns", h.roundTripMaxNs}});
+        return {{"per_hop_ns", r.perHopNs},
+                {"fit", r.fitted ? "half the least-squares slope of round trip vs hops" : "round trip / (2 x hops)"},
+                {"by_hops", byHops},
+                {"src_chip", src_chip_},
+                {"header_bytes", r.headerBytes},
+                {"topology", fabricKindName(r.topology)},
+                {"sender_slots", r.senderSlots},
+                {"receiver_slots", r.receiverSlots},
+                {"planes", r.planes}};
     }
     std::string summary(const nlohmann::json& r) const override {
         std::string out =
@@ -240,18 +106,15 @@ private:
     std::string mode_ = "write";
     unsigned samples_ = 20;
     unsigned plane_ = 0;
-    std::unique_ptr<FabricBuilder> fab_;
+    FabricPing ping_;
     unsigned src_chip_ = 0;
-    std::vector<unsigned> targets_;
-    CoreCoord sender_;
-    std::uint32_t results_ = 0;
 };
 
 // ---- fabric_bandwidth ------------------------------------------------------------
 
 const std::vector<unsigned> kBwSizes{64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 4352};
 
-class FabricBandwidth final : public Workload {
+class FabricBandwidthWorkload final : public Workload {
 public:
     std::string name() const override { return "fabric_bandwidth"; }
     std::string description() const override {
@@ -301,112 +164,41 @@ public:
     }
 
     void build(Runtime& rt) override {
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, kind_, order_), FabricOptions{});
-        packetUsed_ = packet_ ? packet_ : fab_->maxPayloadBytes();
-        if (packetUsed_ > fab_->maxPayloadBytes())
-            throw ConfigError(
-                fmt::format("--packet {}: the fabric's largest payload is {} B", packetUsed_, fab_->maxPayloadBytes()));
-        planesUsed_ = planes_ ? planes_ : fab_->planes();
-        if (planesUsed_ > fab_->planes())
-            throw ConfigError(fmt::format("--planes {}: the fabric has {} plane(s)", planesUsed_, fab_->planes()));
-        planesUsed_ = std::min(planesUsed_, workers_);
-        src_chip_ = sourceChip(fab_->topology(), src_);
-        const auto along = targetsAlongRoute(*fab_, src_chip_, hops_);
-        if (along.size() < hops_)
-            throw ConfigError(fmt::format("--hops {}: from chip {} the {} fabric reaches {} hop(s) in one direction",
-                                          hops_, src_chip_, fabricKindName(fab_->topology().kind), along.size()));
-        dst_chip_ = along.back();
-        const Dir out = fab_->route(src_chip_, dst_chip_).first();
-        const Dir back = fab_->route(dst_chip_, src_chip_).first();
-        const double bytes = double(parseBytes(bytesText_, "--bytes"));
-        packets_ = std::max<std::uint32_t>(1, std::uint32_t(std::ceil(bytes / packetUsed_)));
-        const std::uint32_t buf = (packetUsed_ + 15) / 16 * 16;
-        std::vector<CoreCoord> takenS, takenR;
-        pairs_.clear();
-        for (unsigned w = 0; w < workers_; ++w) {
-            Pair p;
-            p.plane = w % planesUsed_;
-            p.sender = freeWorkerNear(rt, src_chip_, fab_->router(src_chip_, p.plane, out).core, takenS);
-            p.receiver = freeWorkerNear(rt, dst_chip_, fab_->router(dst_chip_, p.plane, back).core, takenR);
-            takenS.push_back(p.sender);
-            takenR.push_back(p.receiver);
-            Program& ps = rt.program(src_chip_);
-            Program& pr = rt.program(dst_chip_);
-            p.client = fab_->addClient(src_chip_, p.sender, out, p.plane);
-            p.srcBuf = ps.allocateL1(p.sender, buf, 16);
-            p.srcRes = ps.allocateL1(p.sender, 16, 16);
-            p.dstBuf = pr.allocateL1(p.receiver, buf, 16);
-            p.dstSem = pr.createSemaphore(p.receiver, 0, "fbw_sem");
-            p.dstRes = pr.allocateL1(p.receiver, 16, 16);
-            ps.markControl(p.sender, p.srcRes, 16);
-            pr.markControl(p.receiver, p.dstRes, 16);
-            KernelConfig kc;
-            kc.vc = 1;
-            p.ks = ps.createKernel("fabric_bw_sender", fw::microbench::fabric_bandwidth_main, p.sender, kc);
-            p.kr = pr.createKernel("fabric_bw_receiver", fw::microbench::fabric_bandwidth_main, p.receiver, kc);
-            pairs_.push_back(p);
-        }
-        fab_->build();
-        for (unsigned w = 0; w < workers_; ++w) {
-            const Pair& p = pairs_[w];
-            FabricBandwidthArgs s;
-            s.role = 0;
-            s.packets = packets_;
-            s.payload = packetUsed_;
-            s.buffer = p.srcBuf;
-            s.results = p.srcRes;
-            s.stream = w + 1;
-            s.header_words = fab_->headerBytes() / 4;
-            s.conn = fab_->connection(p.client);
-            const PacketHeader h =
-                command(fab_->header(src_chip_, dst_chip_), 1, p.receiver, p.dstBuf, p.dstSem, packetUsed_);
-            rt.program(src_chip_).setRuntimeArgs(p.ks, packFabricBench(s, {h}));
-            FabricBandwidthArgs r;
-            r.role = 1;
-            r.packets = packets_;
-            r.payload = packetUsed_;
-            r.buffer = p.dstBuf;
-            r.sem = p.dstSem;
-            r.results = p.dstRes;
-            r.stream = w + 1;
-            r.header_words = s.header_words;
-            rt.program(dst_chip_).setRuntimeArgs(p.kr, packFabricBench(r, {}));
-        }
+        FabricBandwidthParams p;
+        p.fabric = {kind_, order_};
+        p.src = src_;
+        p.hops = hops_;
+        p.packetBytes = packet_;
+        p.workers = workers_;
+        p.planes = planes_;
+        p.bytes = double(parseBytes(bytesText_, "--bytes"));
+        bench_.build(rt, p);
+        packetUsed_ = bench_.packetBytes();
+        planesUsed_ = bench_.planesUsed();
+        src_chip_ = bench_.srcChip();
+        dst_chip_ = bench_.dstChip();
+        packets_ = bench_.packets();
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const double cycleNs = ticksToNs(rt.platform().descriptor().arch.cycles(1));
-        auto stamp = [&](unsigned chip, CoreCoord c, std::uint32_t addr) {
-            return double((std::uint64_t(rt.readL1({chip, c}, addr + 4)) << 32) | rt.readL1({chip, c}, addr)) * cycleNs;
-        };
-        double t0 = 1e300, t1 = 0;
-        for (const Pair& p : pairs_) {
-            t0 = std::min(t0, stamp(src_chip_, p.sender, p.srcRes));
-            t1 = std::max(t1, stamp(dst_chip_, p.receiver, p.dstRes));
-        }
-        const double bytes = double(packets_) * packetUsed_ * workers_;
-        const double gbps = bytes / (t1 - t0);
-        const EthConfig& e = rt.platform().descriptor().arch.erisc.eth;
-        const double wire = double(fab_->headerBytes() + (packetUsed_ + 15) / 16 * 16);
-        const double frames = std::ceil(wire / e.maxPacketBytes);
-        const double limit = planesUsed_ * e.lineBytesPerNs * packetUsed_ / (wire + e.packetOverheadBytes * frames);
+        const FabricBandwidthResult r = bench_.read(rt);
+        const double gbps = r.payloadGBps;
         return {{"payload_GBps", gbps},
                 {"payload_GBps_per_plane", gbps / planesUsed_},
-                {"framing_limit_GBps", limit},
-                {"framing_limit_pct", 100.0 * gbps / limit},
-                {"line_rate_pct", 100.0 * gbps / (planesUsed_ * e.lineBytesPerNs)},
+                {"framing_limit_GBps", r.framingLimitGBps},
+                {"framing_limit_pct", 100.0 * gbps / r.framingLimitGBps},
+                {"line_rate_pct", 100.0 * gbps / r.lineRateGBps},
                 {"packet_bytes", packetUsed_},
-                {"header_bytes", fab_->headerBytes()},
+                {"header_bytes", r.headerBytes},
                 {"packets_per_worker", packets_},
                 {"workers", workers_},
                 {"planes_used", planesUsed_},
-                {"via_mux", fab_->muxCount() > 0},
+                {"via_mux", r.viaMux},
                 {"hops", hops_},
                 {"src_chip", src_chip_},
                 {"dst_chip", dst_chip_},
-                {"time_ns", t1 - t0},
-                {"topology", fabricKindName(fab_->topology().kind)}};
+                {"time_ns", r.timeNs},
+                {"topology", fabricKindName(r.topology)}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -420,13 +212,6 @@ public:
     }
 
 private:
-    struct Pair {
-        unsigned plane = 0;
-        CoreCoord sender, receiver;
-        ClientId client;
-        std::uint32_t srcBuf = 0, srcRes = 0, dstBuf = 0, dstSem = 0, dstRes = 0;
-        KernelHandle ks, kr;
-    };
     std::string kind_ = "line";
     std::vector<unsigned> order_;
     int src_ = -1;
@@ -436,16 +221,15 @@ private:
     unsigned planes_ = 1;
     std::string bytesText_ = "4M";
     bool sweep_ = false;
-    std::unique_ptr<FabricBuilder> fab_;
+    FabricBandwidth bench_;
     unsigned packetUsed_ = 0, planesUsed_ = 1;
     unsigned src_chip_ = 0, dst_chip_ = 0;
     std::uint32_t packets_ = 0;
-    std::vector<Pair> pairs_;
 };
 
 // ---- fabric_traffic ----------------------------------------------------------------
 
-class FabricTraffic final : public Workload {
+class FabricTrafficWorkload final : public Workload {
 public:
     std::string name() const override { return "fabric_traffic"; }
     std::string description() const override {
@@ -467,140 +251,24 @@ public:
     }
 
     void build(Runtime& rt) override {
-        const ClusterDescriptor& d = rt.platform().descriptor();
         if (maxBytes_ % 16) throw ConfigError(fmt::format("--max-bytes {}: must be a multiple of 16", maxBytes_));
-        fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, kind_, order_), FabricOptions{});
-        if (maxBytes_ > fab_->maxPayloadBytes())
-            throw ConfigError(fmt::format("--max-bytes {}: the fabric's largest payload is {} B", maxBytes_,
-                                          fab_->maxPayloadBytes()));
-        if (plane_ >= fab_->planes())
-            throw ConfigError(fmt::format("--plane {}: the fabric has {} plane(s)", plane_, fab_->planes()));
-        chips_ = fab_->topology().chips();
-        if (chips_.size() - 1 > kTrafficMaxPeers)
-            throw ConfigError(fmt::format("fabric_traffic: at most {} peers per chip", kTrafficMaxPeers));
-        // Receivers first (their read regions at the same address everywhere).
-        std::vector<std::uint32_t> readSrc;
-        const std::uint32_t readBytes = maxBytes_ + 16 * reads_;
-        for (unsigned c : chips_) {
-            Rx r;
-            r.chip = c;
-            const RouterInfo& any = fab_->routers().front();
-            r.core = freeWorkerNear(rt, c, c == any.chip ? any.core : firstRouterCore(c), {});
-            Program& p = rt.program(c);
-            r.readSrc = p.allocateL1(r.core, readBytes, 16);
-            std::vector<std::uint8_t> bytes(readBytes);
-            refStreamFill(trafficReadStream(c), 0, bytes.data(), readBytes);
-            rt.platform().chip(c).core(r.core)->l1.writeBytes(r.readSrc, readBytes, bytes.data());
-            for (unsigned s : chips_) {
-                if (s == c) continue;
-                r.sources.push_back(s);
-                r.region.push_back(p.allocateL1(r.core, messages_ * maxBytes_, 16));
-                r.counter.push_back(p.createSemaphore(r.core, 0, fmt::format("from_chip{}", s)));
-                for (unsigned i = 0; i < messages_; ++i) p.markControl(r.core, r.region.back() + i * maxBytes_, 16);
-            }
-            KernelConfig kc;
-            kc.vc = 1;
-            r.kernel = p.createKernel("fabric_traffic_rx", fw::microbench::fabric_traffic_main, r.core, kc);
-            rxs_.push_back(r);
-        }
-        for (const Rx& r : rxs_)
-            if (r.readSrc != rxs_.front().readSrc) throw std::logic_error("fabric_traffic: read regions differ");
-        // One sender per chip and first-hop direction.
-        for (unsigned c : chips_) {
-            std::map<unsigned, Tx> byDir;
-            for (unsigned dst : chips_) {
-                if (dst == c) continue;
-                const Dir dir = fab_->route(c, dst).first();
-                byDir[unsigned(dir)].dests.push_back(dst);
-            }
-            std::vector<CoreCoord> taken;
-            for (auto& [dir, t] : byDir) {
-                t.chip = c;
-                t.dir = Dir(dir);
-                t.core = freeWorkerNear(rt, c, fab_->router(c, plane_, t.dir).core, taken);
-                taken.push_back(t.core);
-                Program& p = rt.program(c);
-                t.client = fab_->addClient(c, t.core, t.dir, plane_);
-                t.staging = p.allocateL1(t.core, 2 * maxBytes_, 16);
-                t.reply = p.allocateL1(
-                    t.core, std::max<std::uint32_t>(16, reads_ * std::uint32_t(t.dests.size()) * maxBytes_), 16);
-                t.replySem = p.createSemaphore(t.core, 0, "reply_sem");
-                p.markControl(t.core, t.staging, 16);
-                p.markControl(t.core, t.staging + maxBytes_, 16);
-                KernelConfig kc;
-                kc.vc = 1;
-                t.kernel = p.createKernel(fmt::format("fabric_traffic_tx_{}", dirName(t.dir)),
-                                          fw::microbench::fabric_traffic_main, t.core, kc);
-                txs_.push_back(t);
-            }
-        }
-        fab_->build();
-        auto rxOf = [&](unsigned chip) -> const Rx& {
-            for (const Rx& r : rxs_)
-                if (r.chip == chip) return r;
-            throw std::logic_error("no receiver");
-        };
-        for (const Tx& t : txs_) {
-            FabricTrafficArgs a = common();
-            a.role = 0;
-            a.chip = t.chip;
-            a.staging = t.staging;
-            a.reply = t.reply;
-            a.reply_sem = t.replySem;
-            a.read_src = rxs_.front().readSrc;
-            a.n_peers = std::uint32_t(t.dests.size());
-            a.conn = fab_->connection(t.client);
-            std::vector<PacketHeader> headers;
-            for (std::size_t i = 0; i < t.dests.size(); ++i) {
-                const Rx& r = rxOf(t.dests[i]);
-                const std::size_t k =
-                    std::size_t(std::find(r.sources.begin(), r.sources.end(), t.chip) - r.sources.begin());
-                a.peer_chip[i] = r.chip;
-                a.peer_xy[i] = packXY(r.core.x, r.core.y);
-                a.peer_region[i] = r.region[k];
-                a.peer_counter[i] = r.counter[k];
-                PacketHeader h = fab_->header(t.chip, r.chip);
-                if (reads_) fab_->setReadReply(h, t.chip, r.chip);
-                headers.push_back(h);
-            }
-            rt.program(t.chip).setRuntimeArgs(t.kernel, packFabricBench(a, headers));
-        }
-        for (const Rx& r : rxs_) {
-            FabricTrafficArgs a = common();
-            a.role = 1;
-            a.chip = r.chip;
-            a.read_src = r.readSrc;
-            a.n_peers = std::uint32_t(r.sources.size());
-            for (std::size_t i = 0; i < r.sources.size(); ++i) {
-                a.peer_chip[i] = r.sources[i];
-                a.peer_region[i] = r.region[i];
-                a.peer_counter[i] = r.counter[i];
-            }
-            rt.program(r.chip).setRuntimeArgs(r.kernel, packFabricBench(a, {}));
-        }
+        FabricTrafficParams p;
+        p.fabric = {kind_, order_};
+        p.messages = messages_;
+        p.maxBytes = maxBytes_;
+        p.reads = reads_;
+        p.seed = seed_;
+        p.plane = plane_;
+        traffic_.build(rt, p);
     }
 
     nlohmann::json results(Runtime&, const RunResult& run) override {
-        std::uint64_t bytes = 0, packets = 0;
-        for (unsigned s : chips_)
-            for (unsigned d : chips_) {
-                if (s == d) continue;
-                for (unsigned i = 0; i < messages_; ++i) {
-                    const auto m = trafficMessage(seed_, s, d, i, maxBytes_);
-                    bytes += m.kind == 3 ? 4 : m.bytes;
-                    packets += m.kind < 2 ? 1 : 2;
-                }
-            }
-        const std::uint64_t readPackets = std::uint64_t(reads_) * chips_.size() * (chips_.size() - 1);
-        return {{"chips", chips_.size()},
-                {"messages", messages_ * chips_.size() * (chips_.size() - 1)},
-                {"packets", packets + 2 * readPackets},
-                {"payload_bytes", bytes},
-                {"reads", readPackets},
-                {"senders", txs_.size()},
-                {"muxes", fab_->muxCount()},
-                {"topology", fabricKindName(fab_->topology().kind)},
-                {"time_us", ticksToNs(run.lastKernelFinish) / 1000.0}};
+        const FabricTrafficResult r = traffic_.read(run);
+        return {{"chips", r.chips},     {"messages", r.messages},
+                {"packets", r.packets}, {"payload_bytes", r.payloadBytes},
+                {"reads", r.reads},     {"senders", r.senders},
+                {"muxes", r.muxes},     {"topology", fabricKindName(r.topology)},
+                {"time_us", r.timeUs}};
     }
     std::string summary(const nlohmann::json& r) const override {
         return fmt::format(
@@ -612,40 +280,6 @@ public:
     }
 
 private:
-    struct Rx {
-        unsigned chip = 0;
-        CoreCoord core;
-        std::uint32_t readSrc = 0;
-        std::vector<unsigned> sources;
-        std::vector<std::uint32_t> region, counter;
-        KernelHandle kernel;
-    };
-    struct Tx {
-        unsigned chip = 0;
-        Dir dir = Dir::E;
-        CoreCoord core;
-        ClientId client;
-        std::vector<unsigned> dests;
-        std::uint32_t staging = 0, reply = 0, replySem = 0;
-        KernelHandle kernel;
-    };
-    FabricTrafficArgs common() const {
-        FabricTrafficArgs a;
-        a.messages = messages_;
-        a.max_bytes = maxBytes_;
-        a.slot_bytes = maxBytes_;
-        a.seed = seed_;
-        a.reads = reads_;
-        a.read_max = std::min(maxBytes_, fab_->readMaxBytes());
-        a.header_words = fab_->headerBytes() / 4;
-        return a;
-    }
-    CoreCoord firstRouterCore(unsigned chip) const {
-        for (const RouterInfo& r : fab_->routers())
-            if (r.chip == chip) return r.core;
-        return CoreCoord{1, 1};
-    }
-
     std::string kind_ = "ring";
     std::vector<unsigned> order_;
     int src_ = -1;
@@ -654,23 +288,20 @@ private:
     unsigned reads_ = 1;
     unsigned seed_ = 1;
     unsigned plane_ = 0;
-    std::unique_ptr<FabricBuilder> fab_;
-    std::vector<unsigned> chips_;
-    std::vector<Rx> rxs_;
-    std::vector<Tx> txs_;
+    FabricTraffic traffic_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> makeFabricTraffic() {
-    return std::make_unique<FabricTraffic>();
+    return std::make_unique<FabricTrafficWorkload>();
 }
 
 std::unique_ptr<Workload> makeFabricPing() {
-    return std::make_unique<FabricPing>();
+    return std::make_unique<FabricPingWorkload>();
 }
 std::unique_ptr<Workload> makeFabricBandwidth() {
-    return std::make_unique<FabricBandwidth>();
+    return std::make_unique<FabricBandwidthWorkload>();
 }
 
 }  // namespace cclsim::microbench

@@ -1,10 +1,14 @@
-// Host launchers of the Ethernet microbenchmarks (workloads of the boards).
+// The microbenchmark workloads of the boards: Ethernet, DRAM, dispatch and
+// fabric. Each is its options and report; the programs they build and the
+// figures they read back are host/microbench/.
 #pragma once
 
 #include "cli/Workload.h"
-#include "models/common/Report.h"
+#include "host/microbench/LinkEnds.h"
+#include "models/common/ConfigError.h"
 
 #include <memory>
+#include <string>
 
 namespace cclsim::microbench {
 
@@ -18,12 +22,7 @@ std::unique_ptr<Workload> makeFabricPing();
 std::unique_ptr<Workload> makeFabricBandwidth();
 std::unique_ptr<Workload> makeFabricTraffic();
 
-/// The Ethernet cores at both ends of a user (non-dispatch) link.
-struct LinkEnds {
-    unsigned chipA, chanA, chipB, chanB;
-    CoreCoord coreA, coreB;
-};
-/// The `index`-th user link between two chips; ConfigError if there is none.
-LinkEnds userLink(const ClusterDescriptor& d, unsigned chipA, unsigned chipB, unsigned index);
+/// "chip A ch X <-> chip B ch Y": a link as the reports name it.
+std::string linkName(const LinkEnds& e);
 
 }  // namespace cclsim::microbench

@@ -1,29 +1,21 @@
+// The pto workload: its options, their checks (in the flags' terms) and the
+// report. The program (ranks, fabric, staging tiles, kernels, arguments)
+// and the golden check are host/pto/PtoProgram.
 #include "cli/workloads/pto/PtoWorkload.h"
 
-#include "firmware/api/compute_api.h"
-#include "firmware/api/kernel_api.h"
-#include "firmware/pto/pto_args.h"
-#include "firmware/pto/pto_kernels.h"
-#include "golden/PtoGolden.h"
 #include "host/ccl/TensorFiles.h"
-#include "host/common/DataCodes.h"
-#include "host/fabric/FabricBuilder.h"
+#include "host/pto/PtoProgram.h"
 #include "models/common/Report.h"
-#include "models/common/Scoreboard.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cstring>
 
 namespace cclsim::pto {
 
 namespace {
 
-using namespace cclsim::fabric;
-
-const char* kOps[] = {"put", "get", "put_async", "get_async", "notify", "broadcast", "scatter", "gather", "reduce"};
 const char* kMisuse[] = {"none", "nonroot", "group", "overlap", "small-dst", "no-dst", "remote-wait"};
 
 /// "ROWSxCOLS" -> (rows, cols).
@@ -53,7 +45,7 @@ std::uint32_t parseValid(const std::string& s, const char* option) {
     throw ConfigError(fmt::format("{} {}: expected a positive count or 'dynamic'", option, s));
 }
 
-class Pto final : public Workload {
+class PtoWorkload final : public Workload {
 public:
     std::string name() const override { return "pto"; }
     std::string description() const override {
@@ -61,7 +53,8 @@ public:
                "fabric, one kernel per chip, data checked";
     }
     void addOptions(CLI::App& cmd) override {
-        std::vector<std::string> ops(std::begin(kOps), std::end(kOps));
+        std::vector<std::string> ops;
+        for (unsigned i = 0; i <= unsigned(PtoOp::Reduce); ++i) ops.push_back(ptoOpName(PtoOp(i)));
         cmd.add_option("--op", op_, "put, get, put_async, get_async, notify, broadcast, scatter, gather, reduce")
             ->check(CLI::IsMember(ops));
         cmd.add_option("--ranks", ranks_, "ranks: the first N chips of the board's ring order (default: all)")
@@ -110,199 +103,12 @@ public:
                 {"misuse", misuse_}};
     }
 
-    void build(Runtime& rt) override {
-        const ClusterDescriptor& d = rt.platform().descriptor();
-        op_i_ = PtoOp(std::find(std::begin(kOps), std::end(kOps), op_) - std::begin(kOps));
-        misuse_i_ = PtoMisuse(std::find(std::begin(kMisuse), std::end(kMisuse), misuse_) - std::begin(kMisuse));
-        try {
-            dtype_t_ = golden::parseDType(dtype_);
-            redop_ = golden::parseRedOp(reduce_);
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(e.what());
-        }
-        if (op_i_ == PtoOp::Reduce && !golden::supports(redop_, dtype_t_))
-            throw ConfigError(fmt::format("--reduce {} does not support --dtype {}; {} takes: {}", reduce_, dtype_,
-                                          reduce_, golden::supportedTypes(redop_)));
-        // Ranks: the first N chips of the ring order.
-        std::vector<unsigned> order = d.ringOrder;
-        if (order.empty())
-            for (unsigned c = 0; c < d.chips.size(); ++c) order.push_back(c);
-        const unsigned n = ranks_ ? ranks_ : unsigned(order.size());
-        if (n > order.size())
-            throw ConfigError(fmt::format("--ranks {}: the board's ring order has {} chips", n, order.size()));
-        if (n < 2 && op_i_ != PtoOp::Put && op_i_ != PtoOp::Get)
-            throw ConfigError(fmt::format("--ranks {}: {} needs at least two ranks", n, op_));
-        chips_.assign(order.begin(), order.begin() + n);
-        if (root_ >= n) throw ConfigError(fmt::format("--root {}: there are {} ranks", root_, n));
-        peer_i_ = peer_ < 0 ? (root_ + 1) % n : unsigned(peer_);
-        if (peer_i_ >= n) throw ConfigError(fmt::format("--peer {}: there are {} ranks", peer_, n));
-        if (isP2p() && peer_i_ == root_ && op_i_ == PtoOp::Notify)
-            throw ConfigError("--op notify: the peer must differ from the root");
-        if (misuse_i_ == PtoMisuse::NonRoot && isP2p())
-            throw ConfigError("--misuse nonroot applies to the root-only ops (broadcast, scatter, gather, reduce)");
-        if (misuse_i_ != PtoMisuse::None && peer_i_ == root_)
-            throw ConfigError("--misuse needs a peer rank other than the root");
-
-        std::tie(rows_, cols_) = parseShape(shape_, "--shape");
-        std::tie(tileRows_, tileCols_) = parseShape(tile_, "--tile");
-        validRow_i_ = parseValid(validRow_, "--valid-row");
-        validCol_i_ = parseValid(validCol_, "--valid-col");
-        const std::uint32_t e = std::uint32_t(golden::elementBytes(dtype_t_));
-        const std::uint32_t rowBytes = (cols_ * e + 31) / 32 * 32;
-        const std::uint32_t localRows = op_i_ == PtoOp::Scatter || op_i_ == PtoOp::Gather ? n * rows_ : rows_;
-
-        // The fabric over the ranks.
-        const bool closes = n >= 3 && n == d.ringOrder.size() && !d.ringOrder.empty();
-        const std::string kind = fabric_.empty() ? (closes ? "ring" : "line") : fabric_;
-        if (kind == "ring" && !closes)
-            throw ConfigError(
-                fmt::format("--fabric ring: the {} ranks do not close a ring (use all {} chips of the "
-                            "ring order, or --fabric line)",
-                            n, d.ringOrder.size()));
-        if (n >= 2)
-            fab_ = std::make_unique<FabricBuilder>(
-                rt, makeTopology1d(kind == "ring" ? FabricKind::Ring : FabricKind::Line, chips_), FabricOptions{1, 0});
-        fabricKind_ = n >= 2 ? kind : "none";
-
-        // Per rank: kernel core, L1 (identical layout on every rank), DRAM tensors, fabric clients.
-        const std::uint32_t tileBytes = tileRows_ * tileCols_ * e;
-        std::vector<Rank> rs(n);
-        for (unsigned r = 0; r < n; ++r) {
-            Rank& k = rs[r];
-            k.chip = chips_[r];
-            const CoreCoord near = fab_ ? firstRouterCore(*fab_, k.chip) : CoreCoord{1, 1};
-            k.core = freeWorkerNear(rt, k.chip, near, {});
-            Program& p = rt.program(k.chip);
-            k.tile[0] = p.allocateL1(k.core, std::max<std::uint32_t>(tileBytes, 32), 32);
-            k.tile[1] = p.allocateL1(k.core, std::max<std::uint32_t>(tileBytes, 32), 32);
-            k.tile[2] = p.allocateL1(k.core, std::max<std::uint32_t>(tileBytes, 32), 32);
-            k.signal = p.createSemaphore(k.core, 0, "pto_signal");
-            k.groupWord = p.createSemaphore(k.core, 0, "pto_group");
-            k.replySem = p.allocateL1(k.core, 16 * 8, 16);
-            p.markControl(k.core, k.replySem, 16 * 8);
-            k.fence = p.allocateL1(k.core, 32, 16);
-            p.markControl(k.core, k.fence, 32);
-            k.stamps = p.allocateL1(k.core, 32, 16);
-            p.markControl(k.core, k.stamps, 32);
-            k.group = p.createBuffer(rows_, rowBytes, true);
-            k.local = p.createBuffer(localRows, rowBytes, true);
-            KernelConfig kc;
-            kc.vc = 1;  // communication: vc_comm
-            k.kernel = p.createKernel(fmt::format("pto_rank{}", r), fw::pto::pto_bench_main, k.core, kc);
-            if (fab_)
-                for (Dir dir : {Dir::E, Dir::W})
-                    if (fab_->topology().neighbour(k.chip, dir)) {
-                        k.client[unsigned(dir)] = fab_->addClient(k.chip, k.core, dir, 0);
-                        k.hasClient[unsigned(dir)] = true;
-                    }
-        }
-        for (const Rank& k : rs)
-            if (k.signal != rs[0].signal || k.groupWord != rs[0].groupWord)
-                throw std::logic_error("pto: signal words differ between ranks");
-        if (fab_) fab_->build();
-
-        // Inputs: every rank's source tensor.
-        const bool srcIsLocal =
-            op_i_ == PtoOp::Put || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::Broadcast || op_i_ == PtoOp::Scatter;
-        const std::uint64_t srcRows = srcIsLocal ? localRows : rows_;
-        const std::uint64_t srcElems = srcRows * cols_;
-        std::vector<golden::Tensor> inputs;
-        if (!inputs_.empty()) {
-            inputs = ccl::loadInputs(inputs_, dtype_t_, n);
-            if (inputs[0].size() != srcElems * e)
-                throw ConfigError(
-                    fmt::format("--inputs {}: {} elements per rank, the {} source tensor holds {} ({}x{})", inputs_,
-                                inputs[0].size() / e, op_, srcElems, srcRows, cols_));
-        } else {
-            for (unsigned r = 0; r < n; ++r) {
-                inputs.emplace_back(srcElems * e);
-                golden::fillInput(seed_, chips_[r], dtype_t_, redop_, 0, srcElems, inputs.back().data());
-            }
-        }
-        sources_ = inputs;
-        for (unsigned r = 0; r < n; ++r) writeRows(rt, srcIsLocal ? rs[r].local : rs[r].group, inputs[r], e);
-
-        // Arguments.
-        for (unsigned r = 0; r < n; ++r) {
-            const Rank& k = rs[r];
-            PtoKernelArgs a;
-            a.op = std::uint32_t(op_i_);
-            a.misuse = std::uint32_t(misuse_i_);
-            a.rank = r;
-            a.ranks = n;
-            a.root = root_;
-            a.peer = peer_i_;
-            a.dtype = std::uint32_t(cclsim::dtypeCode(dtype_t_));
-            a.redop = std::uint32_t(cclsim::reduceCode(redop_));
-            a.ping_pong = pingPong_ ? 1 : 0;
-            a.tile_rows = tileRows_;
-            a.tile_cols = tileCols_;
-            a.valid_row = validRow_i_;
-            a.valid_col = validCol_i_;
-            for (unsigned i = 0; i < 3; ++i) a.tile[i] = k.tile[i];
-            a.signal = k.signal;
-            a.stamps = k.stamps;
-            a.repeat = repeat_;
-            for (unsigned q = 0; q < n; ++q) a.group_base[q] = rs[q].group.base;
-            a.group_rows = rows_;
-            a.group_cols = cols_;
-            a.group_row_bytes = rowBytes;
-            a.local_base = k.local.base;
-            a.local_rows = localRows;
-            a.local_cols = cols_;
-            a.local_row_bytes = rowBytes;
-            for (unsigned q = 0; q < n; ++q) {
-                a.peer_xy[q] = packXY(rs[q].core.x, rs[q].core.y);
-                if (q != r && fab_) {
-                    const Route route = fab_->route(k.chip, rs[q].chip);
-                    a.peer_dir[q] = unsigned(route.first());
-                    PacketHeader h = fab_->header(k.chip, rs[q].chip);
-                    fab_->setReadReply(h, k.chip, rs[q].chip);
-                    std::memcpy(a.header[q], h.words, sizeof h.words);
-                }
-            }
-            a.group_word = k.groupWord;
-            a.reply_sem = k.replySem;
-            a.fence = k.fence;
-            a.max_payload = fab_ ? fab_->maxPayloadBytes() : 0;
-            a.read_max = fab_ ? fab_->readMaxBytes() : 0;
-            for (unsigned dir = 0; dir < 2; ++dir)
-                if (k.hasClient[dir]) {
-                    a.has_conn[dir] = 1;
-                    a.conn[dir] = fab_->connection(k.client[dir]);
-                }
-            rt.program(k.chip).setRuntimeArgs(k.kernel, fw::pack_layout_args(a, kPtoArgsEnd));
-        }
-        ranks_v_ = std::move(rs);
-        rowBytes_ = rowBytes;
-        localRows_ = localRows;
-    }
+    void build(Runtime& rt) override { program_.build(rt, resolve(rt.platform().descriptor())); }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
-        const ArchConfig& arch = rt.platform().descriptor().arch;
-        const double cycleNs = ticksToNs(arch.cycles(1));
-        const std::uint32_t e = std::uint32_t(golden::elementBytes(dtype_t_));
-        const unsigned n = unsigned(ranks_v_.size());
-        auto stamp = [&](const Rank& k, unsigned i) {
-            const CoreRef c{k.chip, k.core};
-            return double(std::uint64_t(rt.readL1(c, k.stamps + 8 * i)) |
-                          (std::uint64_t(rt.readL1(c, k.stamps + 8 * i + 4)) << 32)) *
-                   cycleNs;
-        };
-        const Rank& root = ranks_v_[root_];
-        const double t0 = stamp(root, 0), t2 = stamp(root, 2);
-        const double opNs = (t2 - t0) / repeat_;
-        // Bytes one operation moves over the fabric (or the NoC, same rank).
-        const std::uint64_t tensorBytes = std::uint64_t(rows_) * cols_ * e;
-        std::uint64_t bytes = 0;
-        switch (op_i_) {
-            case PtoOp::Put:
-            case PtoOp::Get:
-            case PtoOp::PutAsync:
-            case PtoOp::GetAsync: bytes = tensorBytes; break;
-            case PtoOp::Notify: bytes = 4; break;
-            default: bytes = tensorBytes * (n - 1); break;
-        }
+        const PtoResult res = program_.read(rt);
+        const unsigned n = unsigned(chips_.size());
+        const double opNs = res.opNs;
         nlohmann::json r{{"op", op_},
                          {"ranks", n},
                          {"chips", chips_},
@@ -315,19 +121,22 @@ public:
                          {"valid_col", validCol_i_ ? nlohmann::json(validCol_i_) : nlohmann::json("dynamic")},
                          {"ping_pong", pingPong_},
                          {"repeat", repeat_},
-                         {"bytes", bytes},
+                         {"bytes", res.bytes},
                          {"op_time_us", opNs / 1000.0},
-                         {"bandwidth_GBps", opNs > 0 ? double(bytes) / opNs : 0.0}};
-        if (isP2p()) {
+                         {"bandwidth_GBps", opNs > 0 ? double(res.bytes) / opNs : 0.0}};
+        if (isPointToPoint(op_i_)) {
             r["peer"] = peer_i_;
-            r["hops"] = fab_ && peer_i_ != root_ ? fab_->route(root.chip, ranks_v_[peer_i_].chip).size() : 0;
+            r["hops"] = res.hops;
         }
-        if (op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::GetAsync) r["issue_us"] = (stamp(root, 1) - t0) / 1000.0;
+        if (op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::GetAsync) r["issue_us"] = res.issueNs / 1000.0;
         if (op_i_ == PtoOp::Notify) r["one_way_us"] = opNs / 2000.0;
-        if (op_i_ == PtoOp::Put && peer_i_ != root_)
-            r["delivered_us"] = (stamp(ranks_v_[peer_i_], 3) - t0) / 1000.0;  // put + notify seen by the peer
+        if (op_i_ == PtoOp::Put && peer_i_ != root_) r["delivered_us"] = res.deliveredNs / 1000.0;
         if (op_i_ == PtoOp::Reduce) r["reduce"] = golden::redOpName(redop_);
-        check(rt, r);
+        check_ = res.check.status;
+        r["data_check"] = check_;
+        r["elements_checked"] = res.check.checked;
+        r["wrong_elements"] = res.check.wrong;
+        if (!dump_.empty()) ccl::writeOutputs(dump_, res.outputs, dtype_t_);
         return r;
     }
 
@@ -361,106 +170,76 @@ public:
     }
 
 private:
-    struct Rank {
-        unsigned chip = 0;
-        CoreCoord core;
-        std::uint32_t tile[3] = {};
-        std::uint32_t signal = 0, groupWord = 0, replySem = 0, fence = 0, stamps = 0;
-        Buffer group, local;
-        KernelHandle kernel;
-        ClientId client[2];
-        bool hasClient[2] = {false, false};
-    };
+    /// The options as the program's parameters, checked in the order the
+    /// flags are documented; ConfigError naming the flag.
+    PtoParams resolve(const ClusterDescriptor& d) {
+        for (unsigned i = 0; i <= unsigned(PtoOp::Reduce); ++i)
+            if (op_ == ptoOpName(PtoOp(i))) op_i_ = PtoOp(i);
+        misuse_i_ = PtoMisuse(std::find(std::begin(kMisuse), std::end(kMisuse), misuse_) - std::begin(kMisuse));
+        try {
+            dtype_t_ = golden::parseDType(dtype_);
+            redop_ = golden::parseRedOp(reduce_);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(e.what());
+        }
+        if (op_i_ == PtoOp::Reduce && !golden::supports(redop_, dtype_t_))
+            throw ConfigError(fmt::format("--reduce {} does not support --dtype {}; {} takes: {}", reduce_, dtype_,
+                                          reduce_, golden::supportedTypes(redop_)));
+        // Ranks: the first N chips of the ring order.
+        std::vector<unsigned> order = d.ringOrder;
+        if (order.empty())
+            for (unsigned c = 0; c < d.chips.size(); ++c) order.push_back(c);
+        const unsigned n = ranks_ ? ranks_ : unsigned(order.size());
+        if (n > order.size())
+            throw ConfigError(fmt::format("--ranks {}: the board's ring order has {} chips", n, order.size()));
+        if (n < 2 && op_i_ != PtoOp::Put && op_i_ != PtoOp::Get)
+            throw ConfigError(fmt::format("--ranks {}: {} needs at least two ranks", n, op_));
+        chips_.assign(order.begin(), order.begin() + n);
+        if (root_ >= n) throw ConfigError(fmt::format("--root {}: there are {} ranks", root_, n));
+        peer_i_ = peer_ < 0 ? (root_ + 1) % n : unsigned(peer_);
+        if (peer_i_ >= n) throw ConfigError(fmt::format("--peer {}: there are {} ranks", peer_, n));
+        if (isPointToPoint(op_i_) && peer_i_ == root_ && op_i_ == PtoOp::Notify)
+            throw ConfigError("--op notify: the peer must differ from the root");
+        if (misuse_i_ == PtoMisuse::NonRoot && isPointToPoint(op_i_))
+            throw ConfigError("--misuse nonroot applies to the root-only ops (broadcast, scatter, gather, reduce)");
+        if (misuse_i_ != PtoMisuse::None && peer_i_ == root_)
+            throw ConfigError("--misuse needs a peer rank other than the root");
 
-    bool isP2p() const {
-        return op_i_ == PtoOp::Put || op_i_ == PtoOp::Get || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::GetAsync ||
-               op_i_ == PtoOp::Notify;
-    }
+        std::tie(rows_, cols_) = parseShape(shape_, "--shape");
+        std::tie(tileRows_, tileCols_) = parseShape(tile_, "--tile");
+        validRow_i_ = parseValid(validRow_, "--valid-row");
+        validCol_i_ = parseValid(validCol_, "--valid-col");
 
-    static CoreCoord firstRouterCore(const FabricBuilder& f, unsigned chip) {
-        for (const RouterInfo& r : f.routers())
-            if (r.chip == chip) return r.core;
-        return CoreCoord{1, 1};
-    }
+        // The fabric over the ranks.
+        const bool closes = n >= 3 && n == d.ringOrder.size() && !d.ringOrder.empty();
+        const std::string kind = fabric_.empty() ? (closes ? "ring" : "line") : fabric_;
+        if (kind == "ring" && !closes)
+            throw ConfigError(
+                fmt::format("--fabric ring: the {} ranks do not close a ring (use all {} chips of the "
+                            "ring order, or --fabric line)",
+                            n, d.ringOrder.size()));
+        fabricKind_ = n >= 2 ? kind : "none";
 
-    void writeRows(Runtime& rt, const Buffer& b, const golden::Tensor& t, std::uint32_t e) {
-        std::vector<std::uint8_t> page(b.pageBytes, 0);
-        const std::uint64_t rowData = std::uint64_t(cols_) * e;
-        for (std::uint64_t row = 0; row < b.pages; ++row) {
-            std::fill(page.begin(), page.end(), 0);
-            std::memcpy(page.data(), t.data() + row * rowData, rowData);
-            rt.writePage(b, row, page.data());
-        }
-    }
-    golden::Tensor readRows(Runtime& rt, const Buffer& b, std::uint32_t e) const {
-        const std::uint64_t rowData = std::uint64_t(cols_) * e;
-        golden::Tensor out(b.pages * rowData);
-        std::vector<std::uint8_t> page(b.pageBytes);
-        for (std::uint64_t row = 0; row < b.pages; ++row) {
-            rt.readPage(b, row, page.data());
-            std::memcpy(out.data() + row * rowData, page.data(), rowData);
-        }
-        return out;
-    }
-
-    /// Every rank's destination tensor against the golden reference (zeros where nothing lands).
-    void check(Runtime& rt, nlohmann::json& r) {
-        const unsigned n = unsigned(ranks_v_.size());
-        const std::uint32_t e = std::uint32_t(golden::elementBytes(dtype_t_));
-        const bool dstIsGroup =
-            op_i_ == PtoOp::Put || op_i_ == PtoOp::PutAsync || op_i_ == PtoOp::Broadcast || op_i_ == PtoOp::Scatter;
-        std::vector<golden::Tensor> got, want;
-        for (unsigned q = 0; q < n; ++q) {
-            got.push_back(readRows(rt, dstIsGroup ? ranks_v_[q].group : ranks_v_[q].local, e));
-            want.emplace_back(got.back().size(), 0);
-        }
-        switch (op_i_) {
-            case PtoOp::Put:
-            case PtoOp::PutAsync: want[peer_i_] = sources_[root_]; break;
-            case PtoOp::Get:
-            case PtoOp::GetAsync: want[root_] = sources_[peer_i_]; break;
-            case PtoOp::Broadcast:
-                for (unsigned q = 0; q < n; ++q)
-                    want[q] = golden::ptoScatterPart(sources_[root_], 0, rows_, cols_, dtype_t_);
-                break;
-            case PtoOp::Scatter:
-                for (unsigned q = 0; q < n; ++q)
-                    want[q] = golden::ptoScatterPart(sources_[root_], q, rows_, cols_, dtype_t_);
-                break;
-            case PtoOp::Gather: want[root_] = golden::ptoGather(sources_); break;
-            case PtoOp::Reduce: want[root_] = golden::ptoReduce(sources_, root_, redop_, dtype_t_); break;
-            case PtoOp::Notify: break;
-        }
-        std::uint64_t checked = 0, wrong = 0;
-        std::string first;
-        if (op_i_ == PtoOp::Notify) {
-            // The peer's signal was set to the last round, the root's counted every round.
-            const std::uint32_t peerSig =
-                rt.readL1(CoreRef{ranks_v_[peer_i_].chip, ranks_v_[peer_i_].core}, ranks_v_[peer_i_].signal);
-            const std::uint32_t rootSig =
-                rt.readL1(CoreRef{ranks_v_[root_].chip, ranks_v_[root_].core}, ranks_v_[root_].signal);
-            checked = 2;
-            if (peerSig != repeat_ || rootSig != repeat_) {
-                wrong = 1;
-                first = fmt::format("signals: peer {} root {}, expected {} each", peerSig, rootSig, repeat_);
-            }
-        } else if (rt.platform().chip(ranks_v_[0].chip).core(ranks_v_[0].core)->l1.storesPayload()) {
-            for (unsigned q = 0; q < n; ++q)
-                for (std::size_t i = 0; i < got[q].size(); i += e) {
-                    ++checked;
-                    if (std::memcmp(got[q].data() + i, want[q].data() + i, e) == 0) continue;
-                    if (wrong++ == 0)
-                        first = fmt::format("{}: rank {} (chip {}) element {} is {}, the golden reference has {}", op_,
-                                            q, ranks_v_[q].chip, i / e, golden::toDouble(dtype_t_, got[q].data() + i),
-                                            golden::toDouble(dtype_t_, want[q].data() + i));
-                }
-        }
-        check_ = checked == 0 ? "off" : wrong ? "fail" : "pass";
-        r["data_check"] = check_;
-        r["elements_checked"] = checked;
-        r["wrong_elements"] = wrong;
-        if (check_ != "off") rt.scoreboard().record(checked * e, wrong == 0, first);
-        if (!dump_.empty()) ccl::writeOutputs(dump_, got, dtype_t_);
+        PtoParams p;
+        p.op = op_i_;
+        p.misuse = misuse_i_;
+        p.chips = chips_;
+        p.root = root_;
+        p.peer = peer_i_;
+        p.ring = kind == "ring";
+        p.rows = rows_;
+        p.cols = cols_;
+        p.tileRows = tileRows_;
+        p.tileCols = tileCols_;
+        p.validRow = validRow_i_;
+        p.validCol = validCol_i_;
+        p.pingPong = pingPong_;
+        p.dtype = dtype_t_;
+        p.redop = redop_;
+        p.repeat = repeat_;
+        p.inputs = inputs_;
+        p.seed = seed_;
+        return p;
     }
 
     std::string op_ = "put";
@@ -482,19 +261,16 @@ private:
     golden::RedOp redop_ = golden::RedOp::Add;
     unsigned peer_i_ = 1;
     std::uint32_t rows_ = 0, cols_ = 0, tileRows_ = 0, tileCols_ = 0, validRow_i_ = 0, validCol_i_ = 0;
-    std::uint32_t rowBytes_ = 0, localRows_ = 0;
     std::vector<unsigned> chips_;
     std::string fabricKind_;
-    std::unique_ptr<FabricBuilder> fab_;
-    std::vector<Rank> ranks_v_;
-    std::vector<golden::Tensor> sources_;
+    PtoProgram program_;
     std::string check_ = "off";
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> makePto() {
-    return std::make_unique<Pto>();
+    return std::make_unique<PtoWorkload>();
 }
 
 }  // namespace cclsim::pto

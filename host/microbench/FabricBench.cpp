@@ -1,0 +1,44 @@
+#include "host/microbench/FabricBench.h"
+
+#include "models/common/ConfigError.h"
+
+#include <fmt/format.h>
+
+namespace cclsim::microbench {
+
+using namespace cclsim::fabric;
+
+std::vector<unsigned> targetsAlongRoute(const FabricBuilder& fab, unsigned src, unsigned maxHops) {
+    std::vector<unsigned> chips = fab.topology().chips();
+    std::vector<unsigned> out;
+    Dir first = Dir::E;
+    for (unsigned k = 1; k <= maxHops; ++k) {
+        for (unsigned c : chips) {
+            if (c == src) continue;
+            const Route r = fab.route(src, c);
+            if (r.size() != k || (!out.empty() && r.first() != first)) continue;
+            if (out.empty()) first = r.first();
+            out.push_back(c);
+            break;
+        }
+        if (out.size() != k) break;
+    }
+    return out;
+}
+
+unsigned sourceChip(const FabricTopology& t, int src) {
+    if (src < 0) return t.chips().front();
+    if (!t.contains(unsigned(src))) throw ConfigError(fmt::format("--src {}: chip is not part of the fabric", src));
+    return unsigned(src);
+}
+
+PacketHeader benchCommand(PacketHeader h, BenchCommand cmd, CoreCoord dst, std::uint32_t rx, std::uint32_t sem,
+                          std::uint32_t payload) {
+    const std::uint64_t data = nocaddr::encode(dst.x, dst.y, rx);
+    const std::uint64_t s = nocaddr::encode(dst.x, dst.y, sem);
+    if (cmd == BenchCommand::Write) return h.to_noc_unicast_write(data, payload);
+    if (cmd == BenchCommand::FusedWriteInc) return h.to_noc_fused_unicast_write_atomic_inc(data, s, 1, payload);
+    return h.to_noc_unicast_atomic_inc(s, 1);
+}
+
+}  // namespace cclsim::microbench
