@@ -73,12 +73,9 @@ void KernelContext::run() {
     state_ = State::Done;
     finishedAt_ = now();
     setWaypoint("DONE");
-    for (const PollRecord& r : polls_)
+    for (const SpinLoopDetector::PollRecord& r : spin_.records())
         if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
-    polls_.clear();
-    pollSlots_.clear();
-    wordHeads_.clear();
-    lastFound_ = kNone;
+    spin_.clear();
     current_ = nullptr;
     if (launch_.onFinish) launch_.onFinish();
     core_.kernelFinished();
@@ -144,21 +141,19 @@ void KernelContext::wakeIfBlocked() {
 
 void KernelContext::bump() {
     ++epoch_;
-    novelty();
+    spin_.noteNovelty();
     wakeIfBlocked();
 }
 
 void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
     ++epoch_;
-    novelty();
     // Every test of the written word must be read again.
-    const std::uint64_t key = l1WordKey(watchedAddr);
-    for (const auto& [k, head] : wordHeads_) {
-        if (k != key) continue;
-        for (std::uint32_t i = head; i != kNone; i = polls_[i].nextOfWord) polls_[i].readSinceChange = false;
-        break;
-    }
+    spin_.wordWritten(l1WordKey(watchedAddr));
     wakeIfBlocked();
+}
+
+void KernelContext::watchWord(std::uint32_t addr) {
+    core_.l1.watch(addr, 4, this);
 }
 
 void KernelContext::sleepUntilChange() {
@@ -197,8 +192,8 @@ bool KernelContext::idleRound(bool didSomething, std::uint64_t idleRounds) {
     idleLimit_ = idleRounds;
     // An idle round costs the status reads of one pass of the loop: the
     // cheapest round seen so far (a busy round reads the same and acts too).
-    const std::uint64_t polls = pollSeq_ - lastRoundPoll_;
-    lastRoundPoll_ = pollSeq_;
+    const std::uint64_t polls = spin_.polls() - lastRoundPoll_;
+    lastRoundPoll_ = spin_.polls();
     if (polls && (!roundTime_ || Tick(polls) * costs_.pollIteration < roundTime_))
         roundTime_ = Tick(polls) * costs_.pollIteration;
     if (didSomething) {
@@ -235,110 +230,6 @@ void KernelContext::tookTurnAsleep(Tick at, Tick cost) {
     idleRounds_ = 0;
 }
 
-KernelContext::PollRecord* KernelContext::find(std::uint64_t key, const PollDesc& desc) {
-    auto same = [&](const PollRecord& r) {
-        return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect;
-    };
-    if (lastFound_ != kNone && same(polls_[lastFound_])) return &polls_[lastFound_];
-    const std::int32_t slot = slotOf(key, desc.api);
-    if (slot < 0) return nullptr;
-    for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
-        if (polls_[i].desc.expect == desc.expect) {
-            lastFound_ = i;
-            return &polls_[i];
-        }
-    }
-    return nullptr;
-}
-
-std::int32_t KernelContext::slotOf(std::uint64_t key, const char* api) const {
-    if (pollSlots_.empty()) return -1;
-    const std::size_t mask = pollSlots_.size() - 1;
-    for (std::size_t i = hashOf(key, api) & mask;; i = (i + 1) & mask) {
-        const std::uint32_t idx = pollSlots_[i];
-        if (idx == kNone) return -1;
-        if (polls_[idx].key == key && polls_[idx].desc.api == api) return std::int32_t(i);
-    }
-}
-
-void KernelContext::indexHead(std::uint32_t index) {
-    // Keep the table at most half full (chain heads only).
-    std::size_t heads = 1;
-    for (std::uint32_t h : pollSlots_) heads += h != kNone;
-    if (2 * heads > pollSlots_.size()) {
-        std::size_t size = 16;
-        while (size < 4 * heads) size *= 2;  // a power of two
-        std::vector<std::uint32_t> old;
-        for (std::uint32_t h : pollSlots_)
-            if (h != kNone) old.push_back(h);
-        pollSlots_.assign(size, kNone);
-        for (std::uint32_t h : old) indexHead(h);
-    }
-    const std::size_t mask = pollSlots_.size() - 1;
-    std::size_t j = hashOf(polls_[index].key, polls_[index].desc.api) & mask;
-    while (pollSlots_[j] != kNone) j = (j + 1) & mask;
-    pollSlots_[j] = index;
-}
-
-void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
-    PollRecord* r = find(key, desc);
-    // A read that is not an exact repeat (a new condition, a changed word, a
-    // different result) means the loop has not gone round unchanged yet.
-    const bool novel = !r || !r->readSinceChange || r->lastResult != result;
-    if (!r) {
-        const std::int32_t slot = slotOf(key, desc.api);
-        unsigned variants = 0;
-        std::uint32_t lru = kNone;
-        if (slot >= 0) {
-            for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
-                ++variants;
-                if (lru == kNone || polls_[i].lastSeq < polls_[lru].lastSeq) lru = i;
-            }
-        }
-        if (variants >= kMaxVariants) {
-            // Reuse the variant read longest ago: a new condition.
-            r = &polls_[lru];
-            r->lastSeq = r->prevSeq = 0;
-            r->prefixAfter = readSum_;
-            lastFound_ = lru;
-        } else {
-            const auto index = std::uint32_t(polls_.size());
-            std::uint32_t nextOfWord = kNone;
-            if (desc.kind == PollDesc::L1Word) {
-                core_.l1.watch(desc.addr, 4, this);
-                bool linked = false;
-                for (auto& [k, head] : wordHeads_) {
-                    if (k != key) continue;
-                    nextOfWord = head;
-                    head = index;
-                    linked = true;
-                    break;
-                }
-                if (!linked) wordHeads_.emplace_back(key, index);
-            }
-            const std::uint32_t nextVariant = slot >= 0 ? pollSlots_[std::size_t(slot)] : kNone;
-            polls_.push_back(PollRecord{key, desc, result, true, 0, 0, 0, 0, nextVariant, nextOfWord});
-            if (slot >= 0)
-                pollSlots_[std::size_t(slot)] = index;  // the new record heads its chain
-            else
-                indexHead(index);
-            lastFound_ = index;
-            r = &polls_.back();
-        }
-    }
-    r->desc = desc;
-    r->lastResult = result;
-    r->readSinceChange = true;
-    // The reads since this condition's last read form its latest segment.
-    r->lastSegment = readSum_ - r->prefixAfter;
-    r->prevSeq = r->lastSeq;
-    r->lastSeq = ++pollSeq_;
-    const std::uint64_t id = std::uint64_t(r - polls_.data()) + 1;
-    readSum_ += (id * 0x9E3779B97F4A7C15ull) ^ (result ? 0xD6E8FEB86659FD93ull : 0);
-    r->prefixAfter = readSum_;
-    if (novel) novelty();
-}
-
 std::uint32_t KernelContext::rtArg(std::size_t i) const {
     if (i >= launch_.rtArgs.size())
         CCLSIM_ERROR(fullName_, "get_arg_val({}) but the kernel has {} runtime arguments", i, launch_.rtArgs.size());
@@ -365,8 +256,8 @@ void KernelContext::trace(TraceFile& tf) {
 std::string KernelContext::describeWait() const {
     std::string out;
     if (!sleepDesc_.empty()) return "    sleeps on " + sleepDesc_ + "\n";
-    for (const PollRecord& r : polls_) {
-        if (r.lastResult || pollSeq_ - r.lastSeq > kPollWindow) continue;  // only what it spins on now
+    for (const SpinLoopDetector::PollRecord& r : spin_.records()) {
+        if (r.lastResult || spin_.polls() - r.lastSeq > kPollWindow) continue;  // only what it spins on now
         std::string line = fmt::format("    polls {}", r.desc.api);
         switch (r.desc.kind) {
             case PollDesc::L1Word:
@@ -389,8 +280,8 @@ std::string KernelContext::describeWait() const {
     }
     if (out.empty()) out = "    (no outstanding poll)\n";
     if (std::getenv("CCLSIM_DEBUG_POLLS")) {
-        out += fmt::format("    [debug] epoch {} novelty {} seq {}\n", epoch_, lastNoveltySeq_, pollSeq_);
-        for (const PollRecord& r : polls_)
+        out += fmt::format("    [debug] epoch {} novelty {} seq {}\n", epoch_, spin_.lastNovelty(), spin_.polls());
+        for (const SpinLoopDetector::PollRecord& r : spin_.records())
             out += fmt::format("    [debug] {} 0x{:x} expect {} value {} last {} fresh {} seq {}\n", r.desc.api,
                                r.desc.addr, r.desc.expect,
                                r.desc.kind == PollDesc::L1Word ? core_.l1.readU32(r.desc.addr) : 0, r.lastResult,

@@ -7,15 +7,14 @@
 // context switch.
 //
 // Spin loops are modelled, not executed: every status read goes through
-// `poll()`, which remembers each condition the kernel reads (an L1 word, a tx
-// queue, a NoC counter, tested against a value) and what it found. A kernel
-// about to re-read a condition it found unmet is idle when its loop has
-// provably gone round unchanged: nothing it reads has been written and it has
-// taken no action since that condition's second-to-last read, and the reads
-// between its last two reads repeat exactly the reads before them (so a
-// condition read twice per pass is not mistaken for a full pass). An idle
-// kernel sleeps until a watched word is written (or its core's queues or NoC
-// counters change) and is charged one poll iteration on wake-up. The reads
+// `poll()`, which records each condition the kernel reads (an L1 word, a tx
+// queue, a NoC counter, tested against a value) and what it found in a
+// SpinLoopDetector. A kernel about to re-read a condition it found unmet is
+// idle when its loop has provably gone round unchanged (the detector's rule:
+// nothing it reads has been written, no action, and the last pass repeated
+// the one before it). An idle kernel sleeps until a watched word is written
+// (or its core's queues or NoC counters change) and is charged one poll
+// iteration on wake-up. The reads
 // before it sleeps are charged like the real loop's, so timing is that of the
 // spinning firmware; waiting costs no wall-clock time; and a kernel that
 // waits forever is Blocked on described polls, which the deadlock report
@@ -27,6 +26,7 @@
 #include "models/common/Time.h"
 #include "models/common/Trace.h"
 #include "models/core/FirmwareCosts.h"
+#include "models/core/SpinLoopDetector.h"
 #include "models/memory/L1Memory.h"
 #include "models/noc/Niu.h"
 
@@ -61,15 +61,6 @@ struct KernelLaunch {
     /// A wait that sees no change for this long gives up (0: never).
     Tick waitTimeout = 0;
     std::string waitTimeoutKey;  ///< the arch YAML key it came from, for the report
-};
-
-/// What a poll read, for the blocked-kernel report.
-struct PollDesc {
-    enum Kind : std::uint8_t { L1Word, TxQueue, NocCounter, Other };
-    Kind kind = Other;
-    const char* api = "";
-    std::uint32_t addr = 0;    ///< L1 address, queue index or NoC index
-    std::uint32_t expect = 0;  ///< what the caller waits for (for the report)
 };
 
 class KernelContext final : public MemoryWatcher {
@@ -121,7 +112,7 @@ public:
     void bump();
     /// The kernel changed state (sent, wrote, issued): its loop may now take
     /// another path, so it must go round once more before it can sleep.
-    void acted() { novelty(); }
+    void acted() { spin_.noteNovelty(); }
     /// A watched L1 word changed: the reads of that word are no longer fresh.
     void onWatchedWrite(std::uint32_t watchedAddr) override;
 
@@ -190,45 +181,9 @@ public:
     void trace(TraceFile& tf);
 
 private:
-    /// One condition the kernel's loop reads: the thing read (`key`) and
-    /// the test applied to it (`desc.api` with `desc.expect`). The same word
-    /// tested against different values in one pass is several conditions;
-    /// a test whose value keeps changing (a free-running counter) reuses its
-    /// least recently read variant, so records stay bounded.
-    struct PollRecord {
-        std::uint64_t key;
-        PollDesc desc;
-        bool lastResult;
-        bool readSinceChange;           ///< nothing it reads changed since its last read
-        std::uint64_t lastSeq;          ///< poll sequence number of the last read
-        std::uint64_t prevSeq = 0;      ///< ... and of the read before it
-        std::uint64_t prefixAfter = 0;  ///< readSum_ just after the last read
-        std::uint64_t lastSegment = 0;  ///< readSum_ difference between the last two reads
-        std::uint32_t nextVariant;      ///< next record of the same (key, api), another expected value
-        std::uint32_t nextOfWord;       ///< next record reading the same L1 word
-    };
-    static constexpr std::uint32_t kNone = ~0u;
-    /// Expected values kept per (key, api): enough for a loop that tests one
-    /// word against a few counters.
-    static constexpr unsigned kMaxVariants = 4;
     /// Reads within this many polls count as what the kernel "spins on now"
     /// in deadlock reports.
     static constexpr std::uint64_t kPollWindow = 64;
-    PollRecord* find(std::uint64_t key, const PollDesc& desc);
-    static std::size_t hashOf(std::uint64_t key, const char* api) {
-        const std::uint64_t h =
-            key * 0x9E3779B97F4A7C15ull ^ std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0xC2B2AE3D27D4EB4Full;
-        return std::size_t(h ^ (h >> 31));
-    }
-    /// Re-reading `r` now cannot show anything new: it was unmet and nothing
-    /// it reads has changed; no novelty since its second-to-last read; and
-    /// the reads since its last read repeat the reads between its last two.
-    bool loopIsIdle(const PollRecord* r) const {
-        return r && !r->lastResult && r->readSinceChange && r->prevSeq > lastNoveltySeq_ &&
-               readSum_ - r->prefixAfter == r->lastSegment;
-    }
-    /// Something happened that the loop has not seen yet.
-    void novelty() { lastNoveltySeq_ = pollSeq_; }
     void run();
     /// Watches the words of a sleepUntil wait (separate from the poll watches).
     struct SleepWatcher final : MemoryWatcher {
@@ -246,7 +201,8 @@ private:
     void waitStarts();
     void waitEnds() { waitingSince_ = kNever; }
     void wakeIfBlocked();
-    void record(std::uint64_t key, const PollDesc& desc, bool result);
+    /// Watch the L1 word at `addr` for the spin-loop detector (onWatchedWrite).
+    void watchWord(std::uint32_t addr);
 
     static thread_local KernelContext* current_;
 
@@ -256,19 +212,8 @@ private:
     const FirmwareCosts& costs_;
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
-    std::uint64_t pollSeq_ = 0;
-    std::uint64_t lastNoveltySeq_ = 0;  ///< poll after which the last novelty happened
-    std::uint64_t readSum_ = 0;         ///< running sum of a hash of every read (condition, result)
     sc_core::sc_event wake_;
-    std::vector<PollRecord> polls_;
-    /// (key, api) -> first record of its variant chain: open addressing,
-    /// linear probing, power-of-two size (a kernel reads a few dozen keys).
-    std::vector<std::uint32_t> pollSlots_;
-    std::int32_t slotOf(std::uint64_t key, const char* api) const;
-    void indexHead(std::uint32_t index);
-    /// L1 word key -> first record reading it (chained through nextOfWord).
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> wordHeads_;
-    std::uint32_t lastFound_ = kNone;  ///< index of the last record looked up
+    SpinLoopDetector spin_;  ///< the status reads of the kernel's loops
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;
@@ -310,10 +255,11 @@ template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc
     // Sleep only if the read would really find the condition unmet: one word
     // may be tested several ways (different values) in one pass, and its
     // record holds the last test's result.
-    if (loopIsIdle(find(key, desc)) && !eval()) sleepUntilChange();
+    if (spin_.wouldSpin(key, desc) && !eval()) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);
-    record(key, desc, ok);
+    // A new test of an L1 word: its writes must reach the detector.
+    if (spin_.record(key, desc, ok)) watchWord(desc.addr);
     return ok;
 }
 
