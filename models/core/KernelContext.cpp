@@ -18,7 +18,8 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
       launch_(std::move(launch)),
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
       costs_(core.costs()),
-      dmaVc_(launch_.vc) {
+      dmaVc_(launch_.vc),
+      turns_(costs_.pollIteration) {
     sleepWatcher_.k = this;
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (const TraceSlot& s : launch_.traceSlots) slots_.emplace_back(32, TraceFormat::Decimal, s.values);
@@ -168,66 +169,22 @@ void KernelContext::sleepUntilChange() {
     state_ = State::Blocked;
     if (!pending_) waypoint_.set(waypointWord_);
     pending_ = 0;
-    ++sleeps_;
-    asleep_ = true;
-    sleepFrom_ = until;
+    turns_.sleeps(until);
     core_.kernelSleeps(*this);
     waitStarts();
     while (epoch_ == seen) sc_core::wait(wake_);
     waitEnds();
-    asleep_ = false;
+    turns_.wakes();
     current_ = this;
     state_ = before;
     // A turn the base firmware took meanwhile may still be running.
-    const Tick resume = std::max(until, busyUntil_);
+    const Tick resume = turns_.resumeAt(until);
     if (now() < resume)
         pending_ = resume - now();
     else
         waypoint_.set(waypointWord_);
     // Detecting the change takes one iteration of the spin loop.
     advance(costs_.pollIteration);
-}
-
-bool KernelContext::idleRound(bool didSomething, std::uint64_t idleRounds) {
-    idleLimit_ = idleRounds;
-    // An idle round costs the status reads of one pass of the loop: the
-    // cheapest round seen so far (a busy round reads the same and acts too).
-    const std::uint64_t polls = spin_.polls() - lastRoundPoll_;
-    lastRoundPoll_ = spin_.polls();
-    if (polls && (!roundTime_ || Tick(polls) * costs_.pollIteration < roundTime_))
-        roundTime_ = Tick(polls) * costs_.pollIteration;
-    if (didSomething) {
-        idleRounds_ = 0;
-        return false;
-    }
-    if (++idleRounds_ < idleLimit_) return false;
-    idleRounds_ = 0;
-    return true;
-}
-
-void KernelContext::beginYieldingWait() {
-    savedRounds_.push_back({idleLimit_, idleRounds_, roundTime_});
-    idleLimit_ = 1;
-    idleRounds_ = 0;
-    roundTime_ = costs_.pollIteration;
-}
-
-void KernelContext::endYieldingWait() {
-    idleLimit_ = savedRounds_.back().limit;
-    idleRounds_ = savedRounds_.back().rounds;
-    roundTime_ = savedRounds_.back().roundTime;
-    savedRounds_.pop_back();
-}
-
-Tick KernelContext::idleTurnAt() const {
-    if (!asleep_ || !idleLimit_ || !roundTime_) return kNever;
-    const std::uint64_t left = idleLimit_ > idleRounds_ ? idleLimit_ - idleRounds_ : 1;
-    return std::max(sleepFrom_, busyUntil_) + Tick(left) * roundTime_;
-}
-
-void KernelContext::tookTurnAsleep(Tick at, Tick cost) {
-    busyUntil_ = at + cost;
-    idleRounds_ = 0;
 }
 
 std::uint32_t KernelContext::rtArg(std::size_t i) const {

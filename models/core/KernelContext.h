@@ -26,6 +26,7 @@
 #include "models/common/Time.h"
 #include "models/common/Trace.h"
 #include "models/core/FirmwareCosts.h"
+#include "models/core/IdleTurnCounter.h"
 #include "models/core/SpinLoopDetector.h"
 #include "models/memory/L1Memory.h"
 #include "models/noc/Niu.h"
@@ -122,24 +123,26 @@ public:
     /// WAIT_FOR_IDLE context switching). True: the count was reached now, the
     /// caller must call run_routing(). An idle round takes the status reads
     /// of the kernel's cheapest round so far (poll_iteration_cycles each).
-    bool idleRound(bool didSomething, std::uint64_t idleRounds);
+    bool idleRound(bool didSomething, std::uint64_t idleRounds) {
+        return turns_.round(didSomething, idleRounds, spin_.polls());
+    }
     /// While the kernel sleeps in a modelled spin loop of a main loop that
     /// counts idle rounds: when that loop reaches its turn (kNever if it does
     /// not count rounds, has no measured round time, or is not asleep).
-    Tick idleTurnAt() const;
+    Tick idleTurnAt() const { return turns_.turnAt(); }
     /// A blocking wait that yields while it spins (tt-metal's Ethernet waits
     /// call run_routing() every iteration): until it ends, the base firmware
     /// may take its turn one poll after the wait went idle. Without a turn
     /// wanted it costs nothing extra (the calibrated poll cost covers the
     /// visits). Nested in a main loop's counting, which it restores.
-    void beginYieldingWait();
-    void endYieldingWait();
+    void beginYieldingWait() { turns_.beginYieldingWait(); }
+    void endYieldingWait() { turns_.endYieldingWait(); }
     /// Identifies the current sleep (changes every time the kernel sleeps).
-    std::uint64_t sleepId() const { return sleeps_; }
-    bool asleep() const { return asleep_; }
+    std::uint64_t sleepId() const { return turns_.sleepId(); }
+    bool asleep() const { return turns_.asleep(); }
     /// The base firmware took the turn at `at` while the kernel slept: the
     /// core is busy with it until `at + cost`, and the idle count restarts.
-    void tookTurnAsleep(Tick at, Tick cost);
+    void tookTurnAsleep(Tick at, Tick cost) { turns_.tookTurnAsleep(at, cost); }
 
     // --- identity and arguments -----------------------------------------------
     ProgrammableCore& core() { return core_; }
@@ -224,20 +227,7 @@ private:
     Tick finishedAt_ = kNever;
     SleepWatcher sleepWatcher_;
     std::string sleepDesc_;
-    // Idle-round counting (idleRound).
-    std::uint64_t idleLimit_ = 0;      ///< rounds before a turn; 0: the kernel does not count
-    std::uint64_t idleRounds_ = 0;     ///< idle rounds in a row so far
-    std::uint64_t lastRoundPoll_ = 0;  ///< pollSeq_ at the last round
-    Tick roundTime_ = 0;               ///< time of one idle round (its status reads)
-    std::uint64_t sleeps_ = 0;         ///< sleeps so far
-    bool asleep_ = false;
-    Tick sleepFrom_ = 0;  ///< local time the current sleep stands for
-    Tick busyUntil_ = 0;  ///< a turn taken while asleep ends here
-    struct SavedRounds {
-        std::uint64_t limit, rounds;
-        Tick roundTime;
-    };
-    std::vector<SavedRounds> savedRounds_;  ///< main-loop counting under yielding waits
+    IdleTurnCounter turns_;  ///< idle rounds and the base firmware's turn (idleRound)
     // Wait timeouts (launch_.waitTimeout).
     Tick waitingSince_ = kNever;  ///< the wait in progress began here
     std::string timedOut_;        ///< the sleepUntil wait in progress, for reports
