@@ -19,7 +19,8 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
       costs_(core.costs()),
       dmaVc_(launch_.vc),
-      turns_(costs_.pollIteration) {
+      turns_(costs_.pollIteration),
+      timeout_(launch_.waitTimeout, launch_.waitTimeoutKey) {
     sleepWatcher_.k = this;
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (const TraceSlot& s : launch_.traceSlots) slots_.emplace_back(32, TraceFormat::Decimal, s.values);
@@ -31,20 +32,12 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
 }
 
-void KernelContext::waitStarts() {
-    if (launch_.waitTimeout) waitingSince_ = scNow();
-}
-
 Tick KernelContext::waitDeadline() const {
-    if (!launch_.waitTimeout || waitingSince_ == kNever || state_ == State::Done) return kNever;
-    return waitingSince_ + launch_.waitTimeout;
+    return state_ == State::Done ? kNever : timeout_.deadline();
 }
 
 void KernelContext::giveUp() {
-    timedOut_ = fmt::format(
-        "{} gave up its wait at {:.3f} us after {:.3f} ms without a change ({} in the arch "
-        "YAML)\n",
-        fullName_, ticksToNs(scNow()) / 1000.0, ticksToNs(launch_.waitTimeout) / 1e6, launch_.waitTimeoutKey);
+    timeout_.giveUp(fullName_, scNow());
 }
 
 KernelContext::~KernelContext() {

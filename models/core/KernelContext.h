@@ -28,6 +28,7 @@
 #include "models/core/FirmwareCosts.h"
 #include "models/core/IdleTurnCounter.h"
 #include "models/core/SpinLoopDetector.h"
+#include "models/core/WaitTimeout.h"
 #include "models/memory/L1Memory.h"
 #include "models/noc/Niu.h"
 
@@ -178,7 +179,7 @@ public:
     /// The firmware gave up its wait (now >= waitDeadline()): the run ends.
     void giveUp();
     /// Why the kernel gave up (empty: it did not).
-    const std::string& timedOut() const { return timedOut_; }
+    const std::string& timedOut() const { return timeout_.gaveUp(); }
     bool persistent() const { return launch_.persistent; }
 
     void trace(TraceFile& tf);
@@ -201,8 +202,8 @@ private:
     void blockUntilChange();
     void sleepUntilChange();
     /// Wait timeouts: a wait starts/ends.
-    void waitStarts();
-    void waitEnds() { waitingSince_ = kNever; }
+    void waitStarts() { timeout_.starts(scNow()); }
+    void waitEnds() { timeout_.ends(); }
     void wakeIfBlocked();
     /// Watch the L1 word at `addr` for the spin-loop detector (onWatchedWrite).
     void watchWord(std::uint32_t addr);
@@ -228,9 +229,7 @@ private:
     SleepWatcher sleepWatcher_;
     std::string sleepDesc_;
     IdleTurnCounter turns_;  ///< idle rounds and the base firmware's turn (idleRound)
-    // Wait timeouts (launch_.waitTimeout).
-    Tick waitingSince_ = kNever;  ///< the wait in progress began here
-    std::string timedOut_;        ///< the sleepUntil wait in progress, for reports
+    WaitTimeout timeout_;    ///< the wait in progress gives up (launch_.waitTimeout)
 
     friend class ProgrammableCore;
     class Scoreboard;
