@@ -14,13 +14,16 @@
 // nothing it reads has been written, no action, and the last pass repeated
 // the one before it). An idle kernel sleeps until a watched word is written
 // (or its core's queues or NoC counters change) and is charged one poll
-// iteration on wake-up. The reads
-// before it sleeps are charged like the real loop's, so timing is that of the
-// spinning firmware; waiting costs no wall-clock time; and a kernel that
-// waits forever is Blocked on described polls, which the deadlock report
-// prints. (A loop that gives up after N iterations without any change sees
-// the limit only if something changes: firmware waits on state, not on
-// counts.)
+// iteration on wake-up. The reads before it sleeps are charged like the real
+// loop's, so timing is that of the spinning firmware; waiting costs no
+// wall-clock time; and a kernel that waits forever is Blocked on described
+// polls, which the deadlock report prints. (A loop that gives up after N
+// iterations without any change sees the limit only if something changes:
+// firmware waits on state, not on counts.)
+//
+// The base firmware's turn while a main loop idles is counted by an
+// IdleTurnCounter, and a wait that gives up by a WaitTimeout; this class
+// feeds them from the kernel's thread.
 #pragma once
 
 #include "models/common/Time.h"
