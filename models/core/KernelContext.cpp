@@ -18,7 +18,9 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
       launch_(std::move(launch)),
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
       costs_(core.costs()),
-      dmaVc_(launch_.vc) {
+      dmaVc_(launch_.vc),
+      turns_(costs_.pollIteration),
+      timeout_(launch_.waitTimeout, launch_.waitTimeoutKey) {
     sleepWatcher_.k = this;
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (const TraceSlot& s : launch_.traceSlots) slots_.emplace_back(32, TraceFormat::Decimal, s.values);
@@ -30,20 +32,12 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
 }
 
-void KernelContext::waitStarts() {
-    if (launch_.waitTimeout) waitingSince_ = scNow();
-}
-
 Tick KernelContext::waitDeadline() const {
-    if (!launch_.waitTimeout || waitingSince_ == kNever || state_ == State::Done) return kNever;
-    return waitingSince_ + launch_.waitTimeout;
+    return state_ == State::Done ? kNever : timeout_.deadline();
 }
 
 void KernelContext::giveUp() {
-    timedOut_ = fmt::format(
-        "{} gave up its wait at {:.3f} us after {:.3f} ms without a change ({} in the arch "
-        "YAML)\n",
-        fullName_, ticksToNs(scNow()) / 1000.0, ticksToNs(launch_.waitTimeout) / 1e6, launch_.waitTimeoutKey);
+    timeout_.giveUp(fullName_, scNow());
 }
 
 KernelContext::~KernelContext() {
@@ -73,12 +67,9 @@ void KernelContext::run() {
     state_ = State::Done;
     finishedAt_ = now();
     setWaypoint("DONE");
-    for (const PollRecord& r : polls_)
+    for (const SpinLoopDetector::PollRecord& r : spin_.records())
         if (r.desc.kind == PollDesc::L1Word) core_.l1.unwatch(r.desc.addr, 4, this);
-    polls_.clear();
-    pollSlots_.clear();
-    wordHeads_.clear();
-    lastFound_ = kNone;
+    spin_.clear();
     current_ = nullptr;
     if (launch_.onFinish) launch_.onFinish();
     core_.kernelFinished();
@@ -144,21 +135,19 @@ void KernelContext::wakeIfBlocked() {
 
 void KernelContext::bump() {
     ++epoch_;
-    novelty();
+    spin_.noteNovelty();
     wakeIfBlocked();
 }
 
 void KernelContext::onWatchedWrite(std::uint32_t watchedAddr) {
     ++epoch_;
-    novelty();
     // Every test of the written word must be read again.
-    const std::uint64_t key = l1WordKey(watchedAddr);
-    for (const auto& [k, head] : wordHeads_) {
-        if (k != key) continue;
-        for (std::uint32_t i = head; i != kNone; i = polls_[i].nextOfWord) polls_[i].readSinceChange = false;
-        break;
-    }
+    spin_.wordWritten(l1WordKey(watchedAddr));
     wakeIfBlocked();
+}
+
+void KernelContext::watchWord(std::uint32_t addr) {
+    core_.l1.watch(addr, 4, this);
 }
 
 void KernelContext::sleepUntilChange() {
@@ -173,170 +162,22 @@ void KernelContext::sleepUntilChange() {
     state_ = State::Blocked;
     if (!pending_) waypoint_.set(waypointWord_);
     pending_ = 0;
-    ++sleeps_;
-    asleep_ = true;
-    sleepFrom_ = until;
+    turns_.sleeps(until);
     core_.kernelSleeps(*this);
     waitStarts();
     while (epoch_ == seen) sc_core::wait(wake_);
     waitEnds();
-    asleep_ = false;
+    turns_.wakes();
     current_ = this;
     state_ = before;
     // A turn the base firmware took meanwhile may still be running.
-    const Tick resume = std::max(until, busyUntil_);
+    const Tick resume = turns_.resumeAt(until);
     if (now() < resume)
         pending_ = resume - now();
     else
         waypoint_.set(waypointWord_);
     // Detecting the change takes one iteration of the spin loop.
     advance(costs_.pollIteration);
-}
-
-bool KernelContext::idleRound(bool didSomething, std::uint64_t idleRounds) {
-    idleLimit_ = idleRounds;
-    // An idle round costs the status reads of one pass of the loop: the
-    // cheapest round seen so far (a busy round reads the same and acts too).
-    const std::uint64_t polls = pollSeq_ - lastRoundPoll_;
-    lastRoundPoll_ = pollSeq_;
-    if (polls && (!roundTime_ || Tick(polls) * costs_.pollIteration < roundTime_))
-        roundTime_ = Tick(polls) * costs_.pollIteration;
-    if (didSomething) {
-        idleRounds_ = 0;
-        return false;
-    }
-    if (++idleRounds_ < idleLimit_) return false;
-    idleRounds_ = 0;
-    return true;
-}
-
-void KernelContext::beginYieldingWait() {
-    savedRounds_.push_back({idleLimit_, idleRounds_, roundTime_});
-    idleLimit_ = 1;
-    idleRounds_ = 0;
-    roundTime_ = costs_.pollIteration;
-}
-
-void KernelContext::endYieldingWait() {
-    idleLimit_ = savedRounds_.back().limit;
-    idleRounds_ = savedRounds_.back().rounds;
-    roundTime_ = savedRounds_.back().roundTime;
-    savedRounds_.pop_back();
-}
-
-Tick KernelContext::idleTurnAt() const {
-    if (!asleep_ || !idleLimit_ || !roundTime_) return kNever;
-    const std::uint64_t left = idleLimit_ > idleRounds_ ? idleLimit_ - idleRounds_ : 1;
-    return std::max(sleepFrom_, busyUntil_) + Tick(left) * roundTime_;
-}
-
-void KernelContext::tookTurnAsleep(Tick at, Tick cost) {
-    busyUntil_ = at + cost;
-    idleRounds_ = 0;
-}
-
-KernelContext::PollRecord* KernelContext::find(std::uint64_t key, const PollDesc& desc) {
-    auto same = [&](const PollRecord& r) {
-        return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect;
-    };
-    if (lastFound_ != kNone && same(polls_[lastFound_])) return &polls_[lastFound_];
-    const std::int32_t slot = slotOf(key, desc.api);
-    if (slot < 0) return nullptr;
-    for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
-        if (polls_[i].desc.expect == desc.expect) {
-            lastFound_ = i;
-            return &polls_[i];
-        }
-    }
-    return nullptr;
-}
-
-std::int32_t KernelContext::slotOf(std::uint64_t key, const char* api) const {
-    if (pollSlots_.empty()) return -1;
-    const std::size_t mask = pollSlots_.size() - 1;
-    for (std::size_t i = hashOf(key, api) & mask;; i = (i + 1) & mask) {
-        const std::uint32_t idx = pollSlots_[i];
-        if (idx == kNone) return -1;
-        if (polls_[idx].key == key && polls_[idx].desc.api == api) return std::int32_t(i);
-    }
-}
-
-void KernelContext::indexHead(std::uint32_t index) {
-    // Keep the table at most half full (chain heads only).
-    std::size_t heads = 1;
-    for (std::uint32_t h : pollSlots_) heads += h != kNone;
-    if (2 * heads > pollSlots_.size()) {
-        std::size_t size = 16;
-        while (size < 4 * heads) size *= 2;  // a power of two
-        std::vector<std::uint32_t> old;
-        for (std::uint32_t h : pollSlots_)
-            if (h != kNone) old.push_back(h);
-        pollSlots_.assign(size, kNone);
-        for (std::uint32_t h : old) indexHead(h);
-    }
-    const std::size_t mask = pollSlots_.size() - 1;
-    std::size_t j = hashOf(polls_[index].key, polls_[index].desc.api) & mask;
-    while (pollSlots_[j] != kNone) j = (j + 1) & mask;
-    pollSlots_[j] = index;
-}
-
-void KernelContext::record(std::uint64_t key, const PollDesc& desc, bool result) {
-    PollRecord* r = find(key, desc);
-    // A read that is not an exact repeat (a new condition, a changed word, a
-    // different result) means the loop has not gone round unchanged yet.
-    const bool novel = !r || !r->readSinceChange || r->lastResult != result;
-    if (!r) {
-        const std::int32_t slot = slotOf(key, desc.api);
-        unsigned variants = 0;
-        std::uint32_t lru = kNone;
-        if (slot >= 0) {
-            for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
-                ++variants;
-                if (lru == kNone || polls_[i].lastSeq < polls_[lru].lastSeq) lru = i;
-            }
-        }
-        if (variants >= kMaxVariants) {
-            // Reuse the variant read longest ago: a new condition.
-            r = &polls_[lru];
-            r->lastSeq = r->prevSeq = 0;
-            r->prefixAfter = readSum_;
-            lastFound_ = lru;
-        } else {
-            const auto index = std::uint32_t(polls_.size());
-            std::uint32_t nextOfWord = kNone;
-            if (desc.kind == PollDesc::L1Word) {
-                core_.l1.watch(desc.addr, 4, this);
-                bool linked = false;
-                for (auto& [k, head] : wordHeads_) {
-                    if (k != key) continue;
-                    nextOfWord = head;
-                    head = index;
-                    linked = true;
-                    break;
-                }
-                if (!linked) wordHeads_.emplace_back(key, index);
-            }
-            const std::uint32_t nextVariant = slot >= 0 ? pollSlots_[std::size_t(slot)] : kNone;
-            polls_.push_back(PollRecord{key, desc, result, true, 0, 0, 0, 0, nextVariant, nextOfWord});
-            if (slot >= 0)
-                pollSlots_[std::size_t(slot)] = index;  // the new record heads its chain
-            else
-                indexHead(index);
-            lastFound_ = index;
-            r = &polls_.back();
-        }
-    }
-    r->desc = desc;
-    r->lastResult = result;
-    r->readSinceChange = true;
-    // The reads since this condition's last read form its latest segment.
-    r->lastSegment = readSum_ - r->prefixAfter;
-    r->prevSeq = r->lastSeq;
-    r->lastSeq = ++pollSeq_;
-    const std::uint64_t id = std::uint64_t(r - polls_.data()) + 1;
-    readSum_ += (id * 0x9E3779B97F4A7C15ull) ^ (result ? 0xD6E8FEB86659FD93ull : 0);
-    r->prefixAfter = readSum_;
-    if (novel) novelty();
 }
 
 std::uint32_t KernelContext::rtArg(std::size_t i) const {
@@ -365,8 +206,8 @@ void KernelContext::trace(TraceFile& tf) {
 std::string KernelContext::describeWait() const {
     std::string out;
     if (!sleepDesc_.empty()) return "    sleeps on " + sleepDesc_ + "\n";
-    for (const PollRecord& r : polls_) {
-        if (r.lastResult || pollSeq_ - r.lastSeq > kPollWindow) continue;  // only what it spins on now
+    for (const SpinLoopDetector::PollRecord& r : spin_.records()) {
+        if (r.lastResult || spin_.polls() - r.lastSeq > kPollWindow) continue;  // only what it spins on now
         std::string line = fmt::format("    polls {}", r.desc.api);
         switch (r.desc.kind) {
             case PollDesc::L1Word:
@@ -389,8 +230,8 @@ std::string KernelContext::describeWait() const {
     }
     if (out.empty()) out = "    (no outstanding poll)\n";
     if (std::getenv("CCLSIM_DEBUG_POLLS")) {
-        out += fmt::format("    [debug] epoch {} novelty {} seq {}\n", epoch_, lastNoveltySeq_, pollSeq_);
-        for (const PollRecord& r : polls_)
+        out += fmt::format("    [debug] epoch {} novelty {} seq {}\n", epoch_, spin_.lastNovelty(), spin_.polls());
+        for (const SpinLoopDetector::PollRecord& r : spin_.records())
             out += fmt::format("    [debug] {} 0x{:x} expect {} value {} last {} fresh {} seq {}\n", r.desc.api,
                                r.desc.addr, r.desc.expect,
                                r.desc.kind == PollDesc::L1Word ? core_.l1.readU32(r.desc.addr) : 0, r.lastResult,

@@ -7,26 +7,31 @@
 // context switch.
 //
 // Spin loops are modelled, not executed: every status read goes through
-// `poll()`, which remembers each condition the kernel reads (an L1 word, a tx
-// queue, a NoC counter, tested against a value) and what it found. A kernel
-// about to re-read a condition it found unmet is idle when its loop has
-// provably gone round unchanged: nothing it reads has been written and it has
-// taken no action since that condition's second-to-last read, and the reads
-// between its last two reads repeat exactly the reads before them (so a
-// condition read twice per pass is not mistaken for a full pass). An idle
-// kernel sleeps until a watched word is written (or its core's queues or NoC
-// counters change) and is charged one poll iteration on wake-up. The reads
-// before it sleeps are charged like the real loop's, so timing is that of the
-// spinning firmware; waiting costs no wall-clock time; and a kernel that
-// waits forever is Blocked on described polls, which the deadlock report
-// prints. (A loop that gives up after N iterations without any change sees
-// the limit only if something changes: firmware waits on state, not on
-// counts.)
+// `poll()`, which records each condition the kernel reads (an L1 word, a tx
+// queue, a NoC counter, tested against a value) and what it found in a
+// SpinLoopDetector. A kernel about to re-read a condition it found unmet is
+// idle when its loop has provably gone round unchanged (the detector's rule:
+// nothing it reads has been written, no action, and the last pass repeated
+// the one before it). An idle kernel sleeps until a watched word is written
+// (or its core's queues or NoC counters change) and is charged one poll
+// iteration on wake-up. The reads before it sleeps are charged like the real
+// loop's, so timing is that of the spinning firmware; waiting costs no
+// wall-clock time; and a kernel that waits forever is Blocked on described
+// polls, which the deadlock report prints. (A loop that gives up after N
+// iterations without any change sees the limit only if something changes:
+// firmware waits on state, not on counts.)
+//
+// The base firmware's turn while a main loop idles is counted by an
+// IdleTurnCounter, and a wait that gives up by a WaitTimeout; this class
+// feeds them from the kernel's thread.
 #pragma once
 
 #include "models/common/Time.h"
 #include "models/common/Trace.h"
 #include "models/core/FirmwareCosts.h"
+#include "models/core/IdleTurnCounter.h"
+#include "models/core/SpinLoopDetector.h"
+#include "models/core/WaitTimeout.h"
 #include "models/memory/L1Memory.h"
 #include "models/noc/Niu.h"
 
@@ -61,15 +66,6 @@ struct KernelLaunch {
     /// A wait that sees no change for this long gives up (0: never).
     Tick waitTimeout = 0;
     std::string waitTimeoutKey;  ///< the arch YAML key it came from, for the report
-};
-
-/// What a poll read, for the blocked-kernel report.
-struct PollDesc {
-    enum Kind : std::uint8_t { L1Word, TxQueue, NocCounter, Other };
-    Kind kind = Other;
-    const char* api = "";
-    std::uint32_t addr = 0;    ///< L1 address, queue index or NoC index
-    std::uint32_t expect = 0;  ///< what the caller waits for (for the report)
 };
 
 class KernelContext final : public MemoryWatcher {
@@ -121,7 +117,7 @@ public:
     void bump();
     /// The kernel changed state (sent, wrote, issued): its loop may now take
     /// another path, so it must go round once more before it can sleep.
-    void acted() { novelty(); }
+    void acted() { spin_.noteNovelty(); }
     /// A watched L1 word changed: the reads of that word are no longer fresh.
     void onWatchedWrite(std::uint32_t watchedAddr) override;
 
@@ -131,24 +127,26 @@ public:
     /// WAIT_FOR_IDLE context switching). True: the count was reached now, the
     /// caller must call run_routing(). An idle round takes the status reads
     /// of the kernel's cheapest round so far (poll_iteration_cycles each).
-    bool idleRound(bool didSomething, std::uint64_t idleRounds);
+    bool idleRound(bool didSomething, std::uint64_t idleRounds) {
+        return turns_.round(didSomething, idleRounds, spin_.polls());
+    }
     /// While the kernel sleeps in a modelled spin loop of a main loop that
     /// counts idle rounds: when that loop reaches its turn (kNever if it does
     /// not count rounds, has no measured round time, or is not asleep).
-    Tick idleTurnAt() const;
+    Tick idleTurnAt() const { return turns_.turnAt(); }
     /// A blocking wait that yields while it spins (tt-metal's Ethernet waits
     /// call run_routing() every iteration): until it ends, the base firmware
     /// may take its turn one poll after the wait went idle. Without a turn
     /// wanted it costs nothing extra (the calibrated poll cost covers the
     /// visits). Nested in a main loop's counting, which it restores.
-    void beginYieldingWait();
-    void endYieldingWait();
+    void beginYieldingWait() { turns_.beginYieldingWait(); }
+    void endYieldingWait() { turns_.endYieldingWait(); }
     /// Identifies the current sleep (changes every time the kernel sleeps).
-    std::uint64_t sleepId() const { return sleeps_; }
-    bool asleep() const { return asleep_; }
+    std::uint64_t sleepId() const { return turns_.sleepId(); }
+    bool asleep() const { return turns_.asleep(); }
     /// The base firmware took the turn at `at` while the kernel slept: the
     /// core is busy with it until `at + cost`, and the idle count restarts.
-    void tookTurnAsleep(Tick at, Tick cost);
+    void tookTurnAsleep(Tick at, Tick cost) { turns_.tookTurnAsleep(at, cost); }
 
     // --- identity and arguments -----------------------------------------------
     ProgrammableCore& core() { return core_; }
@@ -184,51 +182,15 @@ public:
     /// The firmware gave up its wait (now >= waitDeadline()): the run ends.
     void giveUp();
     /// Why the kernel gave up (empty: it did not).
-    const std::string& timedOut() const { return timedOut_; }
+    const std::string& timedOut() const { return timeout_.gaveUp(); }
     bool persistent() const { return launch_.persistent; }
 
     void trace(TraceFile& tf);
 
 private:
-    /// One condition the kernel's loop reads: the thing read (`key`) and
-    /// the test applied to it (`desc.api` with `desc.expect`). The same word
-    /// tested against different values in one pass is several conditions;
-    /// a test whose value keeps changing (a free-running counter) reuses its
-    /// least recently read variant, so records stay bounded.
-    struct PollRecord {
-        std::uint64_t key;
-        PollDesc desc;
-        bool lastResult;
-        bool readSinceChange;           ///< nothing it reads changed since its last read
-        std::uint64_t lastSeq;          ///< poll sequence number of the last read
-        std::uint64_t prevSeq = 0;      ///< ... and of the read before it
-        std::uint64_t prefixAfter = 0;  ///< readSum_ just after the last read
-        std::uint64_t lastSegment = 0;  ///< readSum_ difference between the last two reads
-        std::uint32_t nextVariant;      ///< next record of the same (key, api), another expected value
-        std::uint32_t nextOfWord;       ///< next record reading the same L1 word
-    };
-    static constexpr std::uint32_t kNone = ~0u;
-    /// Expected values kept per (key, api): enough for a loop that tests one
-    /// word against a few counters.
-    static constexpr unsigned kMaxVariants = 4;
     /// Reads within this many polls count as what the kernel "spins on now"
     /// in deadlock reports.
     static constexpr std::uint64_t kPollWindow = 64;
-    PollRecord* find(std::uint64_t key, const PollDesc& desc);
-    static std::size_t hashOf(std::uint64_t key, const char* api) {
-        const std::uint64_t h =
-            key * 0x9E3779B97F4A7C15ull ^ std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0xC2B2AE3D27D4EB4Full;
-        return std::size_t(h ^ (h >> 31));
-    }
-    /// Re-reading `r` now cannot show anything new: it was unmet and nothing
-    /// it reads has changed; no novelty since its second-to-last read; and
-    /// the reads since its last read repeat the reads between its last two.
-    bool loopIsIdle(const PollRecord* r) const {
-        return r && !r->lastResult && r->readSinceChange && r->prevSeq > lastNoveltySeq_ &&
-               readSum_ - r->prefixAfter == r->lastSegment;
-    }
-    /// Something happened that the loop has not seen yet.
-    void novelty() { lastNoveltySeq_ = pollSeq_; }
     void run();
     /// Watches the words of a sleepUntil wait (separate from the poll watches).
     struct SleepWatcher final : MemoryWatcher {
@@ -243,10 +205,11 @@ private:
     void blockUntilChange();
     void sleepUntilChange();
     /// Wait timeouts: a wait starts/ends.
-    void waitStarts();
-    void waitEnds() { waitingSince_ = kNever; }
+    void waitStarts() { timeout_.starts(scNow()); }
+    void waitEnds() { timeout_.ends(); }
     void wakeIfBlocked();
-    void record(std::uint64_t key, const PollDesc& desc, bool result);
+    /// Watch the L1 word at `addr` for the spin-loop detector (onWatchedWrite).
+    void watchWord(std::uint32_t addr);
 
     static thread_local KernelContext* current_;
 
@@ -256,19 +219,8 @@ private:
     const FirmwareCosts& costs_;
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
-    std::uint64_t pollSeq_ = 0;
-    std::uint64_t lastNoveltySeq_ = 0;  ///< poll after which the last novelty happened
-    std::uint64_t readSum_ = 0;         ///< running sum of a hash of every read (condition, result)
     sc_core::sc_event wake_;
-    std::vector<PollRecord> polls_;
-    /// (key, api) -> first record of its variant chain: open addressing,
-    /// linear probing, power-of-two size (a kernel reads a few dozen keys).
-    std::vector<std::uint32_t> pollSlots_;
-    std::int32_t slotOf(std::uint64_t key, const char* api) const;
-    void indexHead(std::uint32_t index);
-    /// L1 word key -> first record reading it (chained through nextOfWord).
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> wordHeads_;
-    std::uint32_t lastFound_ = kNone;  ///< index of the last record looked up
+    SpinLoopDetector spin_;  ///< the status reads of the kernel's loops
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;
@@ -279,23 +231,8 @@ private:
     Tick finishedAt_ = kNever;
     SleepWatcher sleepWatcher_;
     std::string sleepDesc_;
-    // Idle-round counting (idleRound).
-    std::uint64_t idleLimit_ = 0;      ///< rounds before a turn; 0: the kernel does not count
-    std::uint64_t idleRounds_ = 0;     ///< idle rounds in a row so far
-    std::uint64_t lastRoundPoll_ = 0;  ///< pollSeq_ at the last round
-    Tick roundTime_ = 0;               ///< time of one idle round (its status reads)
-    std::uint64_t sleeps_ = 0;         ///< sleeps so far
-    bool asleep_ = false;
-    Tick sleepFrom_ = 0;  ///< local time the current sleep stands for
-    Tick busyUntil_ = 0;  ///< a turn taken while asleep ends here
-    struct SavedRounds {
-        std::uint64_t limit, rounds;
-        Tick roundTime;
-    };
-    std::vector<SavedRounds> savedRounds_;  ///< main-loop counting under yielding waits
-    // Wait timeouts (launch_.waitTimeout).
-    Tick waitingSince_ = kNever;  ///< the wait in progress began here
-    std::string timedOut_;        ///< the sleepUntil wait in progress, for reports
+    IdleTurnCounter turns_;  ///< idle rounds and the base firmware's turn (idleRound)
+    WaitTimeout timeout_;    ///< the wait in progress gives up (launch_.waitTimeout)
 
     friend class ProgrammableCore;
     class Scoreboard;
@@ -310,10 +247,11 @@ template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc
     // Sleep only if the read would really find the condition unmet: one word
     // may be tested several ways (different values) in one pass, and its
     // record holds the last test's result.
-    if (loopIsIdle(find(key, desc)) && !eval()) sleepUntilChange();
+    if (spin_.wouldSpin(key, desc) && !eval()) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);
-    record(key, desc, ok);
+    // A new test of an L1 word: its writes must reach the detector.
+    if (spin_.record(key, desc, ok)) watchWord(desc.addr);
     return ok;
 }
 
