@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PE_IPCQ benchmarks of pe-ipcq-adr.md (not part of the test run).
+# PE_IPCQ benchmarks of docs/design/pe-ipcq.md (not part of the test run).
 #
 #   bench/ipcq_benchmarks.sh [build-dir] [ring|vc|all] [size-per-rank]   (or: ninja -C build bench-ipcq)
 #

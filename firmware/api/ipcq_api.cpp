@@ -64,7 +64,7 @@ WorkerToFabricEdmSender& connection(std::map<unsigned, WorkerToFabricEdmSender>&
 }
 
 /// Issue the NoC commands of one transfer on PE_DMA's vc_comm (the
-/// IpcqDmaToken of ADR D8): the kernel's VC is restored afterwards.
+/// IpcqDmaToken of docs/design/pe-ipcq.md#d12): the kernel's VC is restored afterwards.
 template <class F> void onVcComm(KernelContext& k, F&& issue) {
     const unsigned saved = k.dmaVc();
     k.setDmaVc(kVcComm);
@@ -97,7 +97,7 @@ void waitRegister(KernelContext& k, PeIpcq& p, std::uint32_t reg, std::uint32_t 
 /// Emit the credit of one consumed slot of `q` (returns when it is emitted).
 void emitCredit(KernelContext& k, PeIpcq& p, IpcqQueuePair& q) {
     if (p.policy().credit == CreditMode::FastPath) {
-        // The credit travels the path's latency; the receiver waits it out (ADR D9).
+        // The credit travels the path's latency; the receiver waits it out (docs/design/pe-ipcq.md#d9).
         k.advance(q.creditLatency);
         p.emitFastCredit(q, k.localTime());
         k.acted();
@@ -202,7 +202,8 @@ void ipcq_send(ipcq_dir dir, std::uint32_t src, std::uint32_t nbytes, std::uint3
     detail::checkLocal(k, "ipcq_send", src, nbytes);
     k.setWaypoint("IQSW");
     k.advance(p.config().opCost);
-    // D7 backpressure: my_head - peer_tail_cache < peer.n_slots.
+    // The send condition (docs/design/pe-ipcq.md#d5): my_head - peer_tail_cache <
+    // peer.n_slots; waiting for it is the backpressure of #d7.
     if (q.my_head + 1 > q.peer.n_slots)
         waitRegister(k, p, p.tailReg(q.direction), std::uint32_t(q.my_head + 1 - q.peer.n_slots),
                      IpcqWait{IpcqWait::Send, q.direction}, "ipcq_send");

@@ -1,4 +1,4 @@
-// Kernel API of PE_IPCQ (pe-ipcq-adr.md D4): send and receive tiles between
+// Kernel API of PE_IPCQ (docs/design/pe-ipcq.md#d4): send and receive tiles between
 // worker cores ("PEs", ranks) by logical direction. The host installed the
 // queue pairs (ipcq init); a kernel never sees the topology, only directions.
 //
@@ -17,9 +17,10 @@
 // Giving a slot back emits its credit (the receiver's my_tail) to the sender:
 // on the fast path (default) after the path's latency, which the receiver
 // waits out; with credit_return_mode fabric as a real NoC / fabric atomic
-// increment. (The ADR emits the credit inside recv also for return_slot; the
-// sender could then overwrite the slot while the kernel still reads it, so
-// here a returned slot is credited when the kernel releases it.)
+// increment. (The design record, docs/design/pe-ipcq.md#d4, emits the credit
+// inside recv also for return_slot; the sender could then overwrite the slot
+// while the kernel still reads it, so here a returned slot is credited when
+// the kernel releases it.)
 //
 // Like noc_async_write, a send reads its source when the DMA starts: keep
 // the source unchanged until noc_async_writes_flushed() says it has left.

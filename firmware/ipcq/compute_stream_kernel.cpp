@@ -1,4 +1,4 @@
-// vc_compute load for the ipcq_latency microbenchmark (pe-ipcq-adr.md T5
+// vc_compute load for the ipcq_latency microbenchmark (docs/design/pe-ipcq.md#t5
 // under load): back-to-back NoC writes from the initiator's core to DRAM on
 // vc_compute, so the ping's vc_comm traffic meets PE_DMA's VC arbitration.
 // It streams until the ping kernel sets the stop word, then drains its

@@ -1,6 +1,6 @@
 // PE_IPCQ all-reduce kernels (one per rank, on its worker core). They see
 // only directions (ipcq_send / ipcq_recv); the host's neighbour tables decide
-// where a direction leads (pe-ipcq-adr.md D3).
+// where a direction leads (docs/design/pe-ipcq.md#d3).
 //
 // Ring (ring_allreduce): reduce-scatter then all-gather around a ring of n
 // ranks, the tensor in n chunks, each chunk streamed in pieces of one slot.

@@ -1,4 +1,4 @@
-// T5 latency microbenchmark (pe-ipcq-adr.md D13): two neighbouring ranks
+// T5 latency microbenchmark (docs/design/pe-ipcq.md#t5): two neighbouring ranks
 // bounce one payload back and forth, first with raw PE_DMA writes, then with
 // IPCQ send/recv, and the initiator times every round trip.
 //

@@ -1,4 +1,4 @@
-// The PE_IPCQ algorithm registry (pe-ipcq-adr.md D11 "algorithm module"):
+// The PE_IPCQ algorithm registry (docs/design/pe-ipcq.md#d11 "algorithm module"):
 // an algorithm is a kernel registered by name with
 //   kernelArgs   the runtime arguments of one rank (required),
 //   neighbors    an optional hook that edits or replaces the builtin
@@ -8,7 +8,7 @@
 //                  pattern C: no hook, or return nullopt untouched;
 //   golden       what every rank's tensor holds afterwards.
 // ccl.yaml entries name an algorithm with `kernel:` (default: the entry's
-// name). See README "Adding an IPCQ algorithm".
+// name). See docs/extending.md#an-ipcq-algorithm.
 #pragma once
 
 #include "firmware/ipcq/ipcq_args.h"

@@ -1,4 +1,4 @@
-// ccl.yaml: the process group configuration of PE_IPCQ (pe-ipcq-adr.md D11).
+// ccl.yaml: the process group configuration of PE_IPCQ (docs/design/pe-ipcq.md#d11).
 //
 // The file keeps the name the PE_IPCQ design record gives it, but it
 // configures PE_IPCQ's process groups, not the collectives (those read

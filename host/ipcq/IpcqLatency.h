@@ -1,4 +1,4 @@
-// Host side of ipcq_latency (pe-ipcq-adr.md T5): one IPCQ send/recv between
+// Host side of ipcq_latency (docs/design/pe-ipcq.md#t5): one IPCQ send/recv between
 // two neighbouring ranks against the raw PE_DMA write of the same bytes,
 // optionally under a concurrent vc_compute stream from the initiator's core.
 //

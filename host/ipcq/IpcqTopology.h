@@ -1,4 +1,4 @@
-// Logical neighbour maps of a process group (pe-ipcq-adr.md D3, D11): which
+// Logical neighbour maps of a process group (docs/design/pe-ipcq.md#d3, #d11): which
 // rank each rank reaches in each direction. Pure logic, no simulation.
 //
 //   ring_1d         E = rank + 1, W = rank - 1 (mod world_size)

@@ -161,7 +161,7 @@ void ProcessGroup::place() {
     all.resize(ws);
     ranks_ = std::move(all);
     shape_.worldSize = ws;
-    // I4: one buffer kind for the whole group (first cut of the ADR).
+    // I4: one buffer kind for the whole group (first cut of docs/design/pe-ipcq.md#i4).
     for (const RankInfo& r : ranks_)
         if (r.bufferKind != ranks_.front().bufferKind)
             fail(where, fmt::format("I4 buffer_kind consistency: rank {} uses {} but rank {} uses {} (all ranks of a "
@@ -206,7 +206,7 @@ void ProcessGroup::allocateRings() {
     const ArchConfig& arch = rt_.platform().descriptor().arch;
     const std::uint64_t ringBytes = std::uint64_t(cfg_.nSlots.value) * cfg_.slotSize.value;
     rings_.assign(world_size(), {});
-    // Every rank's rings first (ADR D2.5): the tables need every endpoint.
+    // Every rank's rings first (docs/design/pe-ipcq.md#d2-5): the tables need every endpoint.
     for (RankInfo& ri : ranks_) {
         Program& prog = rt_.program(ri.chip);
         const BankMap& banks = rt_.platform().chip(ri.chip).banks();
@@ -355,7 +355,7 @@ Tick ProcessGroup::pathLatency(unsigned fromChip, CoreCoord from, unsigned toChi
     const ArchConfig& arch = pf.descriptor().arch;
     const NocConfig& noc = arch.noc;
     // Per-node overheads + per-hop latency + bytes over the path's bottleneck
-    // (ADR D9 compute_path_latency_ns), from the same parameters as data traffic.
+    // (docs/design/pe-ipcq.md#d9 compute_path_latency_ns), from the same parameters as data traffic.
     // A credit takes the shorter of the two NoCs (NoC0 +x/+y, NoC1 -y/-x).
     auto nocHop = [&](unsigned chip, CoreCoord a, CoreCoord b) {
         return std::min(pf.chip(chip).noc(0).unloadedLatency(a, b), pf.chip(chip).noc(1).unloadedLatency(a, b));

@@ -1,5 +1,5 @@
-// The host side of PE_IPCQ, shaped like torch.distributed (pe-ipcq-adr.md
-// D10): init_process_group reads ccl.yaml and prepares every rank's PE_IPCQ;
+// The host side of PE_IPCQ, shaped like torch.distributed
+// (docs/design/pe-ipcq.md#d10): init_process_group reads ccl.yaml and prepares every rank's PE_IPCQ;
 // all_reduce launches the chosen algorithm's kernel on every rank. Host code
 // never sees an IPCQ knob.
 //
@@ -52,7 +52,9 @@ struct RankInfo {
 struct GroupOptions {
     std::FILE* trace = nullptr;  ///< CCL trace: one line per send / recv
     /// Check invariants I1, I2, I5, I6 (payload hashes in data mode) on every
-    /// send, arrival, recv and credit. I7 and the F-errors are always checked.
+    /// send, arrival, recv and credit, and F2's strict validation (both live
+    /// in the IpcqEdge checker this installs). I7 and the other F-errors are
+    /// always checked.
     bool checkInvariants = true;
     /// Several ops at once (cli/workloads/ccl/ConcurrentWorkload): the persistent fabric the
     /// group shares with them. The group adds its clients to it; the caller
@@ -104,7 +106,7 @@ public:
     /// Queue pairs that cross chips.
     unsigned crossChipLinks() const { return crossChipLinks_; }
 
-    /// Every queue's four pointers (ADR pointer dump).
+    /// Every queue's four pointers (the pointer dump of docs/design/pe-ipcq.md#d14).
     std::string pointerDump() const;
     /// Who waits for whom among ranks whose kernels did not finish, and the
     /// cycle (or the finished rank) that makes the wait permanent.

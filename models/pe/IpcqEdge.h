@@ -1,5 +1,5 @@
 // The invariant checker of one IPCQ link: the sends of rank A in direction d
-// into rank B's rx ring of direction d' (pe-ipcq-adr.md D14).
+// into rank B's rx ring of direction d' (docs/design/pe-ipcq.md#i1 to #i7, #f2).
 //
 //   I1 slot lifecycle exactly once: every recv consumes the next sent slot,
 //      and no send lands in a slot that has not been consumed yet;

@@ -1,7 +1,7 @@
 // PE_DMA: the worker core's DMA engine with two virtual channels.
 //
 // Every noc_async_* command of a worker kernel is a DMA job on one of two
-// virtual channels (pe-ipcq-adr.md, D8):
+// virtual channels (docs/design/pe-ipcq.md#d8):
 //   vc_compute - tile loads/stores of compute kernels (default for noc_async_*)
 //   vc_comm    - communication traffic (CCL workers, IPCQ sends)
 // Each VC is its own FIFO; both share the core's NoC injection bandwidth by

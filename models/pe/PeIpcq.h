@@ -1,5 +1,5 @@
 // PE_IPCQ: the inter-PE queue control plane of a worker core
-// (pe-ipcq-adr.md, D1-D14).
+// (docs/design/pe-ipcq.md: D1-D15).
 //
 // Every worker core has one, beside PE_DMA. It holds the core's queue pairs,
 // one per logical direction (N, S, E, W, and parent / child_left /
@@ -48,14 +48,14 @@
 
 namespace cclsim {
 
-/// Logical directions of a queue pair (ADR D3; trees: parent and children).
+/// Logical directions of a queue pair (docs/design/pe-ipcq.md#d3; trees: parent and children).
 enum class IpcqDir : std::uint8_t { N = 0, S, E, W, Parent, ChildLeft, ChildRight };
 constexpr unsigned kIpcqDirs = 7;
 const char* ipcqDirName(IpcqDir d);
 /// "N", "S", "E", "W", "parent", "child_left", "child_right".
 std::optional<IpcqDir> parseIpcqDir(const std::string& s);
 
-/// Where a rank's IPCQ ring buffers live (ADR D6).
+/// Where a rank's IPCQ ring buffers live (docs/design/pe-ipcq.md#d6).
 enum class BufferKind : std::uint8_t { Tcm, Hbm, Sram };
 const char* bufferKindName(BufferKind k);
 std::optional<BufferKind> parseBufferKind(const std::string& s);
@@ -67,7 +67,7 @@ struct PeIpcqConfig {
     Tick wakeCost = 20 * kTicksPerNs;      ///< sleep-mode wake-up
 };
 
-/// A rank's rx ring as its senders see it (ADR D2.5 IpcqEndpoint).
+/// A rank's rx ring as its senders see it (docs/design/pe-ipcq.md#d2-5 IpcqEndpoint).
 struct IpcqEndpoint {
     unsigned rank = 0;
     unsigned chip = 0;
@@ -93,7 +93,7 @@ struct IpcqPolicy {
     std::FILE* trace = nullptr;  ///< CCL trace: one line per send / recv
 };
 
-/// The fast-path credit wire to a sender (ADR D9: a dedicated channel outside
+/// The fast-path credit wire to a sender (docs/design/pe-ipcq.md#d9: a dedicated channel outside
 /// vc_comm contention): increments the sender's peer_tail_cache register.
 struct IpcqCreditWire {
     EventQueue* eq = nullptr;
@@ -102,7 +102,7 @@ struct IpcqCreditWire {
     std::uint32_t reg = 0;            ///< its peer_tail_cache word
 };
 
-/// One direction of a rank (ADR D2 IpcqQueuePair).
+/// One direction of a rank (docs/design/pe-ipcq.md#d2 IpcqQueuePair).
 struct IpcqQueuePair {
     IpcqDir direction = IpcqDir::E;
     bool canSend = true;            ///< false: receive-only (ring_1d_unidir's implied W)
@@ -169,7 +169,7 @@ public:
         if (w.kind != IpcqWait::None) waitDirSig_.set(unsigned(w.dir));
     }
     IpcqWait wait() const { return wait_; }
-    /// Round-robin recv cursor (ADR D4 last_polled_dir).
+    /// Round-robin recv cursor (docs/design/pe-ipcq.md#d4 last_polled_dir).
     unsigned& lastPolledDir() { return lastPolled_; }
 
     void setPolicy(const IpcqPolicy& p) { policy_ = p; }
@@ -181,7 +181,7 @@ public:
     L1Memory& l1() { return l1_; }
     unsigned chip() const { return chip_; }
     CoreCoord coord() const { return self_; }
-    /// One line per queue: the four pointers (ADR pointer dump).
+    /// One line per queue: the four pointers (the pointer dump of docs/design/pe-ipcq.md#d14).
     std::string pointerDump() const;
 
     void trace(TraceFile& tf);

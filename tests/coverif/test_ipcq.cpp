@@ -1,4 +1,4 @@
-// PE_IPCQ end to end (pe-ipcq-adr.md T2-T5): every shipped all-reduce
+// PE_IPCQ end to end (docs/design/pe-ipcq.md#t2 to #t5): every shipped all-reduce
 // algorithm byte-exact against the golden reference on N300, T3000 and
 // Galaxy, with every buffer kind and backpressure mode; ccl.yaml and
 // topology errors at init (F4); deadlocks reported with the pointer dump and

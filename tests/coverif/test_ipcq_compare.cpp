@@ -1,5 +1,5 @@
 // PE_IPCQ behaviour that compares runs (each run a subprocess of a board
-// executable): the PE_DMA virtual channels under IPCQ load (ADR T1 "VC
+// executable): the PE_DMA virtual channels under IPCQ load (docs/design/pe-ipcq.md#t1 "VC
 // independence, interleave, split"), timing-only runs keeping the timing,
 // the bidirectional ring when bandwidth-bound, and the invariant checks
 // changing nothing but wall time.

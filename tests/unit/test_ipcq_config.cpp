@@ -1,4 +1,4 @@
-// PE_IPCQ host logic without simulation (pe-ipcq-adr.md T1 "builtin
+// PE_IPCQ host logic without simulation (docs/design/pe-ipcq.md#t1 "builtin
 // topology", T3 ccl.yaml loading, F4 errors): ccl.yaml parsing and
 // resolution, the builtin topologies, neighbors() hooks, I3 symmetry, and the
 // golden reduction orders of the algorithms.
@@ -158,7 +158,7 @@ TEST(IpcqTopology, Mesh2dWrapsAndNeedsASquare) {
     EXPECT_EQ(g[5].at(IpcqDir::S).peer, 9u);
     EXPECT_EQ(g[5].at(IpcqDir::E).peer, 6u);
     EXPECT_EQ(g[5].at(IpcqDir::W).peer, 4u);
-    // rank 0 wraps (the ADR's torus map)
+    // rank 0 wraps (the design record's torus map)
     EXPECT_EQ(g[0].at(IpcqDir::N).peer, 12u);
     EXPECT_EQ(g[0].at(IpcqDir::W).peer, 3u);
     EXPECT_EQ(checkSymmetry(g), "");

@@ -1,4 +1,4 @@
-// PE_IPCQ unit tests (pe-ipcq-adr.md T1): hand-written kernels on two or
+// PE_IPCQ unit tests (docs/design/pe-ipcq.md#t1): hand-written kernels on two or
 // three ranks of one N300 chip, timed by the kernels' own timestamps.
 //   send without backpressure leaves at once; a full ring stalls the sender
 //   (poll and sleep); recv waits and wakes on arrival; recv_any rotates
@@ -369,7 +369,7 @@ TEST(IpcqEdge, InvariantViolationsNameInvariantQueueAndValues) {
 }
 
 namespace {
-/// ADR T3: after init_process_group every queue's peer endpoint is the
+/// docs/design/pe-ipcq.md#t3: after init_process_group every queue's peer endpoint is the
 /// peer's own rx ring, registers and routes point at the peer, and the rings
 /// sit where the buffer kind says.
 void checkInit(BufferKind kind) {
