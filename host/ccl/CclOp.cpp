@@ -1,6 +1,7 @@
 #include "host/ccl/CclOp.h"
 
 #include "firmware/ccl/ccl_kernels.h"
+#include "host/ccl/CclOpError.h"
 #include "host/common/DataCodes.h"
 #include "host/fabric/FabricBuilder.h"
 #include "models/common/Report.h"
@@ -60,12 +61,14 @@ public:
         : pool_(own.empty() ? arch.workers : own), own_(!own.empty()), next_(chips, 0) {}
     CoreCoord take(unsigned chip, const CclSpec& s) {
         if (next_[chip] >= pool_.size())
-            throw ConfigError(fmt::format(
-                "{} with {} link(s) x {} worker(s) needs more than the {} worker cores {}of chip {}{}; use fewer "
-                "--workers or --links{}",
-                opName(s.op), s.links, s.workers, pool_.size(), own_ ? "given to it (--cores) " : "", chip,
-                s.relay ? " (relayed hops take a worker per stream on every chip they cross)" : "",
-                own_ ? ", or give it more --cores" : ""));
+            throw CclOpError(
+                "workers",
+                fmt::format("{} with {} link(s) x {} worker(s) needs more than the {} worker cores {}of chip {}{}; use "
+                            "fewer {} or {}{}",
+                            opName(s.op), s.links, s.workers, pool_.size(),
+                            own_ ? fmt::format("given to it ({}) ", specRef("cores")) : "", chip,
+                            s.relay ? " (relayed hops take a worker per stream on every chip they cross)" : "",
+                            specRef("workers"), specRef("links"), own_ ? ", or give it more " + specRef("cores") : ""));
         return pool_[next_[chip]++];
     }
     unsigned maxUsed() const { return next_.empty() ? 0 : *std::max_element(next_.begin(), next_.end()); }
@@ -551,14 +554,16 @@ struct CclOp::Impl {
         using namespace cclsim::fabric;
         const CclTopology& t = g.topo;
         for (const CclHop& h : t.hops)
-            if (h.relayed()) return "relayed groups run on the EDM streams (--impl edm)";
+            if (h.relayed()) return fmt::format("relayed groups run on the EDM streams ({})", specRef("impl", "edm"));
         if (n > kMaxExchangeRanks) return fmt::format("at most {} ranks", kMaxExchangeRanks);
         const bool ring = t.ring() && n >= 3;
         if (s.sharing.fabric || s.sharing.edm)
-            throw ConfigError(fmt::format(
-                "{} (method {}) runs a packet fabric of its own, which cannot share the "
-                "Ethernet cores with other ops; run the ops with --impl edm (a reduction: or another --method)",
-                opName(s.op), golden::methodName(s.method)));
+            throw CclOpError(
+                "impl",
+                fmt::format("{} (method {}) runs a packet fabric of its own, which cannot share the "
+                            "Ethernet cores with other ops; run the ops with {} (a reduction: or "
+                            "another {})",
+                            opName(s.op), golden::methodName(s.method), specRef("impl", "edm"), specRef("method")));
         auto fab = std::make_unique<FabricBuilder>(
             rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order), FabricOptions{1, 0});
         if (s.pageBytes > fab->maxPayloadBytes())
@@ -696,7 +701,7 @@ struct CclOp::Impl {
         x.batch = kGatherBatchPages;
         x.kernelName = "gather_fabric";
         const std::string why = buildFabricExchange(g, x);
-        if (!why.empty()) throw ConfigError("--impl fabric: " + why);
+        if (!why.empty()) throw CclOpError("impl", fmt::format("{}: {}", specRef("impl", "fabric"), why));
     }
 
     /// --impl fabric all-gather, reduce-scatter and all-reduce as tt-metal's
@@ -710,7 +715,9 @@ struct CclOp::Impl {
         namespace rs = cclsim::ccl::ring_step;
         const CclTopology& t = g.topo;
         for (const CclHop& h : t.hops)
-            if (h.relayed()) throw ConfigError("--impl fabric: relayed groups run on the EDM streams (--impl edm)");
+            if (h.relayed())
+                throw CclOpError("impl", fmt::format("{}: relayed groups run on the EDM streams ({})",
+                                                     specRef("impl", "fabric"), specRef("impl", "edm")));
         const bool ring = t.ring() && n >= 3;
         // The op's own fabric, or the persistent one it shares with other ops.
         std::unique_ptr<FabricBuilder> own;
@@ -718,14 +725,16 @@ struct CclOp::Impl {
         if (fab) {
             const FabricTopology& ft = fab->topology();
             if (ft.order != t.order || (ft.kind == FabricKind::Ring) != ring)
-                throw ConfigError(fmt::format(
-                    "{} --impl fabric: the shared fabric runs over the chips {} as a {}, this op over {} as a {}; "
-                    "ops sharing the fabric use one chip order and topology (or use --impl edm)",
-                    opName(s.op), fmt::join(ft.order, ","), ft.kind == FabricKind::Ring ? "ring" : "line",
-                    fmt::join(t.order, ","), ring ? "ring" : "line"));
+                throw CclOpError("impl",
+                                 fmt::format("{} {}: the shared fabric runs over the chips {} as a {}, this op "
+                                             "over {} as a {}; ops sharing the fabric use one chip order and "
+                                             "topology (or use {})",
+                                             opName(s.op), specRef("impl", "fabric"), fmt::join(ft.order, ","),
+                                             ft.kind == FabricKind::Ring ? "ring" : "line", fmt::join(t.order, ","),
+                                             ring ? "ring" : "line", specRef("impl", "edm")));
             if (fab->planes() < s.links)
-                throw ConfigError(fmt::format("{}: --links {} but the shared fabric has {} routing plane(s)",
-                                              opName(s.op), s.links, fab->planes()));
+                throw CclOpError("links", fmt::format("{}: {} but the shared fabric has {} routing plane(s)",
+                                                      opName(s.op), specRef("links", s.links), fab->planes()));
         } else {
             own = std::make_unique<FabricBuilder>(
                 rt, makeTopology1d(ring ? FabricKind::Ring : FabricKind::Line, t.order), FabricOptions{s.links, 0});
@@ -733,8 +742,8 @@ struct CclOp::Impl {
         }
         const std::uint32_t payload = fab->maxPayloadBytes();
         if (s.pageBytes > payload)
-            throw ConfigError(fmt::format("--impl fabric: a {} B page does not fit the fabric's {} B packet payload",
-                                          s.pageBytes, payload));
+            throw CclOpError("page_bytes", fmt::format("{}: a {} B page does not fit the fabric's {} B packet payload",
+                                                       specRef("impl", "fabric"), s.pageBytes, payload));
         // tt-metal: scatter writes carry at most two pages per packet.
         const std::uint32_t ppp = std::min<std::uint32_t>(2, payload / s.pageBytes);
         const std::uint32_t G = ppp < 4 ? 4 * ppp : 8;  // reduce-scatter tile_granularity
@@ -776,7 +785,9 @@ struct CclOp::Impl {
         };
         auto addStep = [](FabricRingArgs& a, std::uint32_t kind, std::uint32_t block, std::uint32_t dst,
                           std::uint32_t sel = 0) {
-            if (a.steps >= kMaxRingSteps) throw ConfigError("--impl fabric: too many ranks for one worker's steps");
+            if (a.steps >= kMaxRingSteps)
+                throw CclOpError("impl",
+                                 fmt::format("{}: too many ranks for one worker's steps", specRef("impl", "fabric")));
             a.kind[a.steps] = kind, a.block[a.steps] = block, a.dst[a.steps] = dst, a.sem_sel[a.steps] = sel;
             ++a.steps;
         };
@@ -1024,7 +1035,7 @@ struct CclOp::Impl {
         x.allToAll = true;
         x.kernelName = "all_to_all_fabric";
         const std::string why = buildFabricExchange(g, x);
-        if (!why.empty()) throw ConfigError("--impl fabric: " + why);
+        if (!why.empty()) throw CclOpError("impl", fmt::format("{}: {}", specRef("impl", "fabric"), why));
     }
 
     void buildBroadcastMethod(CclGroup& g, EdmFabric& fab) {
@@ -1132,18 +1143,21 @@ struct CclOp::Impl {
         if (packet == 0) {
             packet = std::min(fit, std::max(page, kMaxAutoPacket / page * page));
             if (packet < page)
-                throw ConfigError(fmt::format(
-                    "{}: {} EDM channels of {} buffer(s) per Ethernet core leave {} B per buffer, less than one {} B "
-                    "page; use fewer --workers or --edm-buffers",
-                    opName(s.op), ch, slots, perSlot, page));
+                throw CclOpError(
+                    "edm_buffers",
+                    fmt::format("{}: {} EDM channels of {} buffer(s) per Ethernet core leave {} B per "
+                                "buffer, less than one {} B page; use fewer {} or {}",
+                                opName(s.op), ch, slots, perSlot, page, specRef("workers"), specRef("edm_buffers")));
         } else {
             if (packet % page)
-                throw ConfigError(fmt::format("--packet {}: must be a whole number of {} B pages", packet, page));
+                throw CclOpError("packet_bytes", fmt::format("{}: must be a whole number of {} B pages",
+                                                             specRef("packet_bytes", packet), page));
             if (packet > fit)
-                throw ConfigError(fmt::format(
-                    "--packet {}: {} EDM channels per Ethernet core ({} link(s) x {} worker(s)) of {} buffer(s) fit at "
-                    "most {} B per buffer in the {} B kernel region",
-                    packet, ch, s.links, s.workers, slots, fit, region));
+                throw CclOpError(
+                    "packet_bytes",
+                    fmt::format("{}: {} EDM channels per Ethernet core ({} link(s) x {} worker(s)) of {} "
+                                "buffer(s) fit at most {} B per buffer in the {} B kernel region",
+                                specRef("packet_bytes", packet), ch, s.links, s.workers, slots, fit, region));
         }
         // Chunks never span blocks.
         op.pagesPerChunk_ = std::uint32_t(std::min<std::uint64_t>(packet / page, op.blockPages_));
@@ -1158,27 +1172,30 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     const ClusterDescriptor& d = rt.platform().descriptor();
     const CclSpec& s = spec_;
     using golden::Method;
-    if (s.groups.empty()) throw ConfigError("a collective needs a chip order");
+    if (s.groups.empty()) throw CclOpError("groups", "a collective needs a chip order");
     const std::uint32_t e = std::uint32_t(golden::elementBytes(s.dtype));
     if (s.pageBytes == 0 || s.pageBytes % 32)
-        throw ConfigError(fmt::format("--page-bytes {}: must be a non-zero multiple of 32", s.pageBytes));
+        throw CclOpError("page_bytes",
+                         fmt::format("{}: must be a non-zero multiple of 32", specRef("page_bytes", s.pageBytes)));
     if (s.pageBytes % e)
-        throw ConfigError(
-            fmt::format("--page-bytes {} does not hold whole {} elements", s.pageBytes, golden::dtypeName(s.dtype)));
-    if (s.workers == 0) throw ConfigError("--workers must be at least 1");
+        throw CclOpError("page_bytes", fmt::format("{} does not hold whole {} elements",
+                                                   specRef("page_bytes", s.pageBytes), golden::dtypeName(s.dtype)));
+    if (s.workers == 0) throw CclOpError("workers", fmt::format("{} must be at least 1", specRef("workers")));
     if (s.edmBuffers < 1 || s.edmBuffers > edm::kMaxBuffersPerChannel)
-        throw ConfigError(fmt::format("--edm-buffers {}: must be 1..{}", s.edmBuffers, edm::kMaxBuffersPerChannel));
+        throw CclOpError("edm_buffers", fmt::format("{}: must be 1..{}", specRef("edm_buffers", s.edmBuffers),
+                                                    edm::kMaxBuffersPerChannel));
     const bool reduces = s.op == Op::ReduceScatter || s.op == Op::AllReduce;
     if (reduces && !golden::supports(s.redop, s.dtype))
-        throw ConfigError(fmt::format("--op {} does not support --dtype {}: {} takes {}", golden::redOpName(s.redop),
-                                      golden::dtypeName(s.dtype), golden::redOpName(s.redop),
-                                      golden::supportedTypes(s.redop)));
+        throw CclOpError(
+            "redop", fmt::format("{} does not support {}: {} takes {}", specRef("redop", golden::redOpName(s.redop)),
+                                 specRef("dtype", golden::dtypeName(s.dtype)), golden::redOpName(s.redop),
+                                 golden::supportedTypes(s.redop)));
     std::map<const LinkDesc*, unsigned> linkLoad;  // relayed hops of all groups spread over the links
     for (const auto& order : s.groups)
         groups_.push_back(CclGroup{buildTopology(d, order, s.topology(), s.links, s.relay, &linkLoad), {}, {}, {}});
     const unsigned n = unsigned(groups_.front().topo.size());
     for (const CclGroup& g : groups_)
-        if (g.topo.size() != n) throw ConfigError("every group of a collective must have the same size");
+        if (g.topo.size() != n) throw CclOpError("groups", "every group of a collective must have the same size");
     // The fabric implementation moves data between neighbours only: relayed
     // groups run on the EDM unless the user asked for the fabric (an error below).
     for (const CclGroup& g : groups_)
@@ -1187,12 +1204,11 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
 
     // Shapes (GCL user guide 3.3) and their page layouts.
     const std::uint64_t E = s.count;
-    if (E == 0) throw ConfigError(fmt::format("{}: the input has no elements", opName(s.op)));
+    if (E == 0) throw CclOpError("count", fmt::format("{}: the input has no elements", opName(s.op)));
     if (s.op == Op::AllToAll && E % n)
-        throw ConfigError(
-            fmt::format("all_to_all: the input's first dimension must equal the {} replicas: {} elements "
-                        "do not split into {} equal blocks",
-                        n, E, n));
+        throw CclOpError("count", fmt::format("all_to_all: the input's first dimension must equal the {} replicas: {} "
+                                              "elements do not split into {} equal blocks",
+                                              n, E, n));
     std::uint64_t K = E, inBlocks = 1, outBlocks = 1;
     switch (s.op) {
         case Op::AllGather: outBlocks = n; break;
@@ -1204,7 +1220,7 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     const std::uint32_t P = s.pageBytes / e;
     blockPages_ = (K + P - 1) / P;
     if (blockPages_ * std::max(inBlocks, outBlocks) > 0xffffffffull)
-        throw ConfigError(fmt::format("{} elements is too large", E));
+        throw CclOpError("count", fmt::format("{} elements is too large", E));
     inLayout_ =
         BlockLayout{inBlocks, K, s.op == Op::ReduceScatter || s.op == Op::AllReduce ? E : inBlocks * K, s.pageBytes, e};
     outLayout_ = BlockLayout{outBlocks, K, s.op == Op::AllReduce ? E : outBlocks * K, s.pageBytes, e};
@@ -1213,20 +1229,20 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
         blockPages_ = (E + P - 1) / P;
         inLayout_ = BlockLayout{1, E, E, s.pageBytes, e};
         if (s.op == Op::AllReduce) outLayout_ = BlockLayout{1, E, E, s.pageBytes, e};
-        if (E > 0xffffffffull) throw ConfigError(fmt::format("{} elements is too large", E));
+        if (E > 0xffffffffull) throw CclOpError("count", fmt::format("{} elements is too large", E));
     }
     if (s.op == Op::AllGather && s.dim == 1) {
         const std::uint64_t row = std::uint64_t(s.rowPages) * P;
         if (s.rowPages == 0 || K % row)
-            throw ConfigError(
-                fmt::format("all_gather --dim 1: the {} elements per rank do not split into rows of {} "
-                            "pages ({} elements; --row-pages)",
-                            K, s.rowPages, row));
+            throw CclOpError("row_pages", fmt::format("all_gather {}: the {} elements per rank do not split into rows "
+                                                      "of {} pages ({} elements; {})",
+                                                      specRef("dim", 1), K, s.rowPages, row, specRef("row_pages")));
         outLayout_ = BlockLayout{1, n * K, n * K, s.pageBytes, e};  // rows interleave: pages in order are the output
     }
-    if (s.op == Op::AllGather && s.dim > 1) throw ConfigError(fmt::format("--dim {}: must be 0 or 1", s.dim));
+    if (s.op == Op::AllGather && s.dim > 1)
+        throw CclOpError("dim", fmt::format("{}: must be 0 or 1", specRef("dim", s.dim)));
     if (s.op == Op::Broadcast && s.root >= n)
-        throw ConfigError(fmt::format("--root {}: the collective has ranks 0..{}", s.root, n - 1));
+        throw CclOpError("root", fmt::format("{}: the collective has ranks 0..{}", specRef("root", s.root), n - 1));
     if (s.method == Method::Line && s.topology() != TopologyKind::Line) throw std::logic_error("line method on a ring");
 
     const bool ring = s.topology() == TopologyKind::Ring;
@@ -1246,8 +1262,9 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
     if (s.sharing.edm) {
         fabric_ = s.sharing.edm;
         if (fabric_->buffersPerChannel() != s.edmBuffers)
-            throw ConfigError(fmt::format("{}: --edm-buffers {} but the ops sharing the EDMs use {}", opName(s.op),
-                                          s.edmBuffers, fabric_->buffersPerChannel()));
+            throw CclOpError("edm_buffers",
+                             fmt::format("{}: {} but the ops sharing the EDMs use {}", opName(s.op),
+                                         specRef("edm_buffers", s.edmBuffers), fabric_->buffersPerChannel()));
     } else {
         ownEdm_ =
             std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
@@ -1340,7 +1357,8 @@ CclOp::CclOp(Runtime& rt, const CclSpec& spec) : spec_(spec) {
             if (!s.inputs.empty()) {
                 const golden::Tensor& t = s.inputs[gi].at(pos);
                 if (t.size() != E * e)
-                    throw ConfigError(fmt::format("input of rank {}: {} elements, expected {}", pos, t.size() / e, E));
+                    throw CclOpError("inputs",
+                                     fmt::format("input of rank {}: {} elements, expected {}", pos, t.size() / e, E));
                 g.inputs.push_back(t);
             } else if (s.data) {
                 // Timing mode stores and checks no payload: no input to make.

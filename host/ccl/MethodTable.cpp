@@ -1,5 +1,6 @@
 #include "host/ccl/MethodTable.h"
 
+#include "host/ccl/CclOpError.h"
 #include "models/common/Report.h"
 #include "models/common/Yaml.h"
 
@@ -35,7 +36,8 @@ std::string methodFits(golden::Method m, golden::Op op, TopologyKind topo) {
     using golden::Method;
     if (topo == TopologyKind::Line && m != Method::Line)
         return fmt::format("a line of chips runs method line, not {}", golden::methodName(m));
-    if (topo == TopologyKind::Ring && m == Method::Line) return "method line needs --topology line";
+    if (topo == TopologyKind::Ring && m == Method::Line)
+        return fmt::format("method line needs {}", specRef("topology", "line"));
     if (m == Method::Broadcast && op != golden::Op::ReduceScatter && op != golden::Op::AllReduce)
         return fmt::format(
             "method broadcast (broadcast everything, reduce locally) applies to reduce_scatter and "

@@ -13,6 +13,7 @@
 // dispatcher sees it, and the dispatch of the chip that started last.
 #include "cli/workloads/ccl/CollectiveWorkloads.h"
 
+#include "cli/workloads/ccl/CclFlags.h"
 #include "host/ccl/CclOp.h"
 #include "host/ccl/CommGroups.h"
 #include "host/ccl/MethodTable.h"
@@ -262,7 +263,7 @@ public:
         } else {
             s.method = topo == TopologyKind::Line ? golden::Method::Line : golden::parseMethod(m);
             const std::string why = methodFits(s.method, op_, topo);
-            if (!why.empty()) throw ConfigError(fmt::format("--method {}: {}", m, why));
+            if (!why.empty()) throw ConfigError(fmt::format("--method {}: {}", m, withFlags(why)));
             methodRule_ = "given";
         }
         if (topo == TopologyKind::Line) s.method = golden::Method::Line;
@@ -314,7 +315,11 @@ public:
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
         s.sharing = sharing_;
-        op_impl_ = std::make_unique<CclOp>(rt, s);
+        try {
+            op_impl_ = std::make_unique<CclOp>(rt, s);
+        } catch (const CclOpError& e) {
+            throw asFlagError(e);  // the op's terms -> the options the user gave
+        }
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
