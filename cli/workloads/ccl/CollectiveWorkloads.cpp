@@ -15,6 +15,7 @@
 
 #include "cli/workloads/ccl/CclFlags.h"
 #include "host/ccl/CclOp.h"
+#include "host/ccl/CclResults.h"
 #include "host/ccl/CommGroups.h"
 #include "host/ccl/MethodTable.h"
 #include "host/ccl/TensorFiles.h"
@@ -345,15 +346,15 @@ public:
         const unsigned n = op.ranks();
         const std::uint64_t sizeBytes = sizeBytesOf(op_, s.count, n, s.dtype);
         const double algbw = double(sizeBytes) / ns;  // bytes per ns == GB/s
-        const double linkbw = op.busiestPairBytes(rt.platform()) / (ns * s.links * op.directions());
+        const double linkbw = busiestPairBytes(op, rt.platform()) / (ns * s.links * op.directions());
         const EthConfig& eth = rt.platform().descriptor().arch.erisc.eth;  // the links' framing limit (plots)
-        check_ = op.check(rt);
+        check_ = checkOutputs(rt, op);
         if (check_.status != "off")
             rt.scoreboard().record(check_.elementsChecked * golden::elementBytes(s.dtype), check_.wrongElements == 0,
                                    check_.firstFailure);
         if (!dump_.empty()) {
             // Back to replica order.
-            const auto outs = op.outputs(rt);
+            const auto outs = readOutputs(rt, op);
             std::vector<golden::Tensor> byReplica(replicas_.size());
             for (std::size_t gi = 0; gi < groupIdx_.size(); ++gi)
                 for (std::size_t p = 0; p < groupIdx_[gi].size(); ++p) byReplica[groupIdx_[gi][p]] = outs[gi][p];
@@ -431,7 +432,7 @@ public:
 
     double progress(Runtime& rt) const override {
         if (!op_impl_) return -1;
-        return std::min(1.0, rt.platform().ethStats().payloadBytes / op_impl_->expectedEthBytes());
+        return std::min(1.0, rt.platform().ethStats().payloadBytes / expectedEthBytes(*op_impl_));
     }
 
     std::string summary(const nlohmann::json& r) const override {
