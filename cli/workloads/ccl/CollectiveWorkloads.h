@@ -6,12 +6,17 @@
 
 #include "cli/Workload.h"
 #include "host/ccl/CclOp.h"
+#include "host/ccl/Collectives.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
 namespace cclsim::ccl {
+
+/// One workload per registered collective (host/ccl/Collectives), in the
+/// registry's order: a collective added to the registry is a workload.
+std::vector<WorkloadFactory> collectiveWorkloads();
 
 std::unique_ptr<Workload> makeAllGather();
 std::unique_ptr<Workload> makeReduceScatter();
@@ -30,7 +35,7 @@ public:
     virtual CclOp* op() = 0;
 };
 
-/// The collective `name` (all_gather, reduce_scatter, all_reduce,
+/// The registered collective `name` (all_gather, reduce_scatter, all_reduce,
 /// all_to_all, broadcast); null for any other name.
 std::unique_ptr<CollectiveOp> makeCollective(const std::string& name);
 
