@@ -1,3 +1,4 @@
+// The collective op: validate, plan, select the program factory, build every group, load the inputs.
 #include "host/ccl/CclOp.h"
 
 #include "host/ccl/CclOpError.h"

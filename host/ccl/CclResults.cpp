@@ -1,3 +1,4 @@
+// Readback of every rank's output, the golden check, and the Ethernet figures of a finished op.
 #include "host/ccl/CclResults.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// Checks of a CclSpec on its own and of its groups, as CclOpErrors naming the field.
 #include "host/ccl/CclValidator.h"
 
 #include "firmware/edm/edm_types.h"

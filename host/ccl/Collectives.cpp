@@ -1,3 +1,4 @@
+// The registry of collectives (one line each) and the helpers the definitions share.
 #include "host/ccl/Collectives.h"
 
 #include "host/ccl/CclOpError.h"

@@ -1,3 +1,4 @@
+// Worker cores handed out per chip in a fixed order.
 #include "host/ccl/CoreAllocator.h"
 
 #include "host/ccl/CclOpError.h"

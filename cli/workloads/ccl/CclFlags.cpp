@@ -1,6 +1,6 @@
+// CclSpec fields -> the command-line options that set them.
 #include "cli/workloads/ccl/CclFlags.h"
 
-#include <array>
 #include <utility>
 
 namespace cclsim::ccl {
@@ -9,7 +9,7 @@ namespace {
 
 /// Field (CclOpError reference) -> the option of the collective workloads
 /// (and of the board or the concurrent workload) that sets it.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kFlags{{
+constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
     {"page_bytes", "--page-bytes"},
     {"packet_bytes", "--packet"},
     {"workers", "--workers"},
@@ -29,7 +29,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kFlags{{
     {"torus", "--torus"},
     {"axis", "--axis"},
     {"group", "--group"},
-}};
+};
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+// tt-metal's default links per hop and workers per link.
 #include "cli/workloads/ccl/CollectiveDefaults.h"
 
 #include <algorithm>

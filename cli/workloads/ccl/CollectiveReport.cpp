@@ -1,3 +1,4 @@
+// Text forms of a collective's report, from its JSON results.
 #include "cli/workloads/ccl/CollectiveReport.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The broadcast method: exchange whole inputs, then reduce locally on every rank.
 #include "host/ccl/factory/BroadcastMethodProgramFactory.h"
 
 #include "firmware/ccl/ccl_kernels.h"

@@ -1,3 +1,4 @@
+// The Impl::Edm program factory: gather streams, reduce movers, all-to-all streams.
 #include "host/ccl/factory/EdmProgramFactory.h"
 
 #include "firmware/ccl/ccl_kernels.h"

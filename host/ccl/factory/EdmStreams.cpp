@@ -1,3 +1,4 @@
+// EDM channel pairs between the streams of neighbouring chips, and relay workers.
 #include "host/ccl/factory/EdmStreams.h"
 
 #include "firmware/ccl/ccl_kernels.h"

@@ -1,3 +1,4 @@
+// The packet-fabric exchange of a group: kernels, fabric clients, arguments.
 #include "host/ccl/factory/FabricExchange.h"
 
 #include "firmware/ccl/ccl_kernels.h"

@@ -1,3 +1,4 @@
+// The Impl::Fabric program factory: the ring, the gather and the all-to-all exchanges.
 #include "host/ccl/factory/FabricProgramFactory.h"
 
 #include "host/ccl/CclOpError.h"

@@ -1,3 +1,4 @@
+// Buffers, cores, L1, semaphores, readers and fabric clients of the fabric ring.
 #include "host/ccl/factory/FabricRingAllocation.h"
 
 #include "firmware/ccl/ccl_kernels.h"

@@ -1,3 +1,4 @@
+// Wiring of the fabric ring's workers to the next chip, and their writers.
 #include "host/ccl/factory/FabricRingConnection.h"
 
 #include "firmware/ccl/ccl_kernels.h"

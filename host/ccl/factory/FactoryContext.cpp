@@ -1,3 +1,4 @@
+// Argument helpers every program factory uses.
 #include "host/ccl/factory/FactoryContext.h"
 
 #include "host/ccl/Collectives.h"

@@ -1,3 +1,4 @@
+// Selection of the program factory of an op's implementation and method.
 #include "host/ccl/factory/ProgramFactory.h"
 
 namespace cclsim::ccl {

@@ -1,3 +1,4 @@
+// Shapes, directions, EDM channels and packet sizes of an op (pure).
 #include "host/ccl/plan/CclPlanner.h"
 
 #include "host/ccl/CclOpError.h"

@@ -1,3 +1,4 @@
+// The fabric ring's per-worker step lists (pure).
 #include "host/ccl/plan/FabricRingPlan.h"
 
 #include "firmware/ccl/ccl_schedule.h"

@@ -1,3 +1,4 @@
+// Directions, reach and page ranges of each collective method (pure).
 #include "host/ccl/plan/MethodPlan.h"
 
 namespace cclsim::ccl {
