@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,7 +66,9 @@ private:
     ConfigDir configDir_;
 };
 
-using WorkloadFactory = std::unique_ptr<Workload> (*)();
+/// Makes a fresh workload (a plain function, or a lambda bound to a registry
+/// entry such as one collective).
+using WorkloadFactory = std::function<std::unique_ptr<Workload>()>;
 
 /// "4096", "4K", "1M", "1G", "2KiB", "64MB" -> bytes (K/M/G are powers of
 /// 1024); ConfigError naming `option` otherwise.

@@ -9,16 +9,15 @@
 #include "cli/workloads/noctrace/NocTraceWorkload.h"
 #include "cli/workloads/pto/PtoWorkload.h"
 
+#include <iterator>
+
 namespace cclsim {
 
 std::vector<WorkloadFactory> allWorkloads() {
-    return {
-        // The collectives (firmware/ccl/).
-        ccl::makeAllGather,
-        ccl::makeReduceScatter,
-        ccl::makeAllReduce,
-        ccl::makeAllToAll,
-        ccl::makeBroadcast,
+    // The collectives: one workload per entry of the registry in
+    // host/ccl/Collectives.cpp, in its order.
+    std::vector<WorkloadFactory> all = ccl::collectiveWorkloads();
+    const WorkloadFactory others[] = {
         // Several collectives at once on the same chips and links.
         ccl::makeConcurrent,
         // Ethernet, DRAM and fabric microbenchmarks (firmware/microbench/).
@@ -38,6 +37,8 @@ std::vector<WorkloadFactory> allWorkloads() {
         microbench::makeDispatch,
         noctrace::makeNocTrace,
     };
+    all.insert(all.end(), std::begin(others), std::end(others));
+    return all;
 }
 
 BoardInfo makeBoard(const std::string& name, const std::string& descriptor, const std::string& defaultWorkload) {

@@ -14,8 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = fuzz::writeScratch("methods_input.yaml", {reinterpret_cast<const char*>(data), size});
     fuzz::runReader<ConfigError>(path, [&] {
         const ccl::MethodTable t = ccl::loadMethodTable(path);
-        using golden::Op;
-        for (Op op : {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast})
+        for (golden::Op op : golden::kAllOps)
             for (ccl::GroupKind g : {ccl::GroupKind::All, ccl::GroupKind::Consecutive, ccl::GroupKind::Orthogonal})
                 for (ccl::TopologyKind k : {ccl::TopologyKind::Ring, ccl::TopologyKind::Line})
                     for (unsigned ranks : {1u, 2u, 3u, 8u, 32u})

@@ -41,6 +41,8 @@
 namespace cclsim::golden {
 
 enum class Op { AllGather, ReduceScatter, AllReduce, AllToAll, Broadcast };
+/// Every collective the reference defines, in enum order (a new Op goes here too).
+inline constexpr Op kAllOps[] = {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast};
 enum class Method { Clockwise, Anticlockwise, BidirPair, MeetInMiddle, Line, Broadcast };
 
 using Tensor = std::vector<std::uint8_t>;  ///< packed elements

@@ -1,5 +1,6 @@
 #include "host/ccl/CclTopology.h"
 
+#include "host/ccl/CclOpError.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -47,7 +48,7 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
     t.links = links;
     const std::string what = fmt::format("{} [{}]", topologyName(kind), fmt::join(order, ","));
     if (order.size() < 2) throw ConfigError(fmt::format("{}: a collective needs at least 2 chips", what));
-    if (links == 0) throw ConfigError("--links must be at least 1");
+    if (links == 0) throw CclOpError("links", fmt::format("{} must be at least 1", specRef("links")));
     std::set<unsigned> seen;
     for (unsigned c : order) {
         if (c >= d.chips.size())
@@ -92,17 +93,18 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
                     "dispatch)",
                     h.from, h.to);
             else if (wrap)
-                why = fmt::format(
-                    "the ring needs a wraparound link but chips {} and {} have no Ethernet link (use "
-                    "--topology line, or --torus on a board with torus links)",
-                    h.from, h.to);
+                throw CclOpError("topology",
+                                 fmt::format("{}: hop {}: the ring needs a wraparound link but chips {} "
+                                             "and {} have no Ethernet link (use {}, or {} on a board with "
+                                             "torus links)",
+                                             what, i, h.from, h.to, specRef("topology", "line"), specRef("torus")));
             else
                 why = fmt::format("chips {} and {} have no Ethernet link (the order is not connected)", h.from, h.to);
             throw ConfigError(fmt::format("{}: hop {}: {}", what, i, why));
         }
         if (user.size() < links)
-            throw ConfigError(fmt::format("{}: hop {} (chips {} -> {}) has {} user link(s) but --links is {}", what, i,
-                                          h.from, h.to, user.size(), links));
+            throw CclOpError("links", fmt::format("{}: hop {} (chips {} -> {}) has {} user link(s) but {} is {}", what,
+                                                  i, h.from, h.to, user.size(), specRef("links"), links));
         h.links.assign(user.begin(), user.begin() + links);
         h.path = {h.from, h.to};
         h.segments = {h.links};
@@ -115,8 +117,8 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
 
 std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const std::string& axis) {
     if (!d.mesh)
-        throw ConfigError(
-            fmt::format("--axis {}: cluster '{}' describes no mesh (mesh: {{rows, cols}})", axis, d.name));
+        throw CclOpError("axis", fmt::format("{}: cluster '{}' describes no mesh (mesh: {{rows, cols}})",
+                                             specRef("axis", axis), d.name));
     const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
     std::vector<std::vector<unsigned>> groups;
     if (axis == "row") {
@@ -130,7 +132,7 @@ std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const 
             groups.push_back(std::move(g));
         }
     } else {
-        throw ConfigError(fmt::format("--axis {}: must be row or col", axis));
+        throw CclOpError("axis", fmt::format("{}: must be row or col", specRef("axis", axis)));
     }
     return groups;
 }

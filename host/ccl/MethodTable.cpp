@@ -1,5 +1,6 @@
 #include "host/ccl/MethodTable.h"
 
+#include "host/ccl/CclOpError.h"
 #include "models/common/Report.h"
 #include "models/common/Yaml.h"
 
@@ -12,13 +13,12 @@ namespace cclsim::ccl {
 namespace {
 
 golden::Op parseOp(const std::string& s, const std::string& where) {
-    for (golden::Op op : {golden::Op::AllGather, golden::Op::ReduceScatter, golden::Op::AllReduce, golden::Op::AllToAll,
-                          golden::Op::Broadcast})
+    std::string names;
+    for (golden::Op op : golden::kAllOps) {
         if (s == golden::opName(op)) return op;
-    throw ConfigError(
-        fmt::format("{}: unknown op '{}' (all_gather, reduce_scatter, all_reduce, all_to_all, "
-                    "broadcast)",
-                    where, s));
+        names += fmt::format("{}{}", names.empty() ? "" : ", ", golden::opName(op));
+    }
+    throw ConfigError(fmt::format("{}: unknown op '{}' ({})", where, s, names));
 }
 
 template <class T, class Parse> std::vector<T> list(const YamlMap& m, const std::string& key, Parse&& parse) {
@@ -35,7 +35,8 @@ std::string methodFits(golden::Method m, golden::Op op, TopologyKind topo) {
     using golden::Method;
     if (topo == TopologyKind::Line && m != Method::Line)
         return fmt::format("a line of chips runs method line, not {}", golden::methodName(m));
-    if (topo == TopologyKind::Ring && m == Method::Line) return "method line needs --topology line";
+    if (topo == TopologyKind::Ring && m == Method::Line)
+        return fmt::format("method line needs {}", specRef("topology", "line"));
     if (m == Method::Broadcast && op != golden::Op::ReduceScatter && op != golden::Op::AllReduce)
         return fmt::format(
             "method broadcast (broadcast everything, reduce locally) applies to reduce_scatter and "
@@ -84,8 +85,7 @@ MethodTable loadMethodTable(const std::string& file) {
     }
     root.finish();
     // Every (op, topology) must find a method.
-    for (golden::Op op : {golden::Op::AllGather, golden::Op::ReduceScatter, golden::Op::AllReduce, golden::Op::AllToAll,
-                          golden::Op::Broadcast})
+    for (golden::Op op : golden::kAllOps)
         for (TopologyKind topo : {TopologyKind::Ring, TopologyKind::Line}) {
             bool found = false;
             for (const MethodRule& r : t.rules) {

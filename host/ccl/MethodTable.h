@@ -1,4 +1,4 @@
-// `--method auto`: the rule table that picks a collective method
+// Method "auto": the rule table that picks a collective method
 // (GCL user guide 3.4: "pick the optimal method using ... data size,
 // number of replicas in a communication group, communication group type ...
 // physical network topology"). The table is data, in
@@ -60,7 +60,8 @@ struct MethodChoice {
 MethodChoice chooseMethod(const MethodTable& t, golden::Op op, GroupKind group, TopologyKind topo, unsigned ranks,
                           std::uint64_t bytes);
 
-/// Can `m` run `op` on `topo`? ("" if so, else why not.)
+/// Can `m` run `op` on `topo`? ("" if so, else why not; spec fields named
+/// with specRef, see CclOpError.h.)
 std::string methodFits(golden::Method m, golden::Op op, TopologyKind topo);
 
 }  // namespace cclsim::ccl

@@ -9,7 +9,7 @@
 //
 // No deadlock at any size: every kernel of the collectives processes one
 // chunk at a time per channel and each EDM channel buffers at least one
-// message (one per slot, --edm-buffers), and
+// message (one per slot, CclSpec::edmBuffers), and
 // the stream schedules (ccl_schedule.h) only ever make a chip wait for data
 // that an upstream chip sends without waiting for this chip (reduce-scatter
 // consumes a partial before it produces the next; all-to-all relays through

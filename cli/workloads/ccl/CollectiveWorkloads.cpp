@@ -13,7 +13,11 @@
 // dispatcher sees it, and the dispatch of the chip that started last.
 #include "cli/workloads/ccl/CollectiveWorkloads.h"
 
+#include "cli/workloads/ccl/CclFlags.h"
+#include "cli/workloads/ccl/CollectiveDefaults.h"
+#include "cli/workloads/ccl/CollectiveReport.h"
 #include "host/ccl/CclOp.h"
+#include "host/ccl/CclResults.h"
 #include "host/ccl/CommGroups.h"
 #include "host/ccl/MethodTable.h"
 #include "host/ccl/TensorFiles.h"
@@ -32,50 +36,17 @@ namespace {
 
 using golden::Op;
 
-/// The --links default: the fewest user links between neighbours of any
-/// group's order (tt-metal takes the fewest routing planes over the devices,
-/// less the link a chip without PCIe needs for dispatch; our descriptors
-/// mark that link, so user links are the planes left). Pairs without a link
-/// (relayed hops) do not count. N300: 1; T3000: 1 (inside each N300 one of
-/// the two links is reserved); Galaxy: 4.
-unsigned defaultLinks(const ClusterDescriptor& d, const std::vector<std::vector<unsigned>>& groups, TopologyKind topo) {
-    std::size_t fewest = 0;
-    for (const auto& g : groups)
-        for (std::size_t i = 0; i + 1 < g.size() || (topo == TopologyKind::Ring && g.size() > 2 && i < g.size()); ++i) {
-            const std::size_t l = d.userLinksBetween(g[i], g[(i + 1) % g.size()]).size();
-            if (l > 0 && (fewest == 0 || l < fewest)) fewest = l;
-        }
-    return unsigned(std::max<std::size_t>(1, fewest));
-}
-
-std::string sizeText(std::uint64_t b) {
-    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return fmt::format("{}G", b >> 30);
-    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return fmt::format("{}M", b >> 20);
-    if (b >= (1ull << 10) && b % (1ull << 10) == 0) return fmt::format("{}K", b >> 10);
-    return fmt::format("{}", b);
-}
-
 class Collective final : public CollectiveOp {
 public:
-    explicit Collective(Op op) : op_(op) {}
+    explicit Collective(const CollectiveDef& def) : def_(def), op_(def.op) {}
 
     void setSharing(const CclSpec::Sharing& sharing) override { sharing_ = sharing; }
     CclOp* op() override { return op_impl_.get(); }
 
     std::string name() const override { return opName(op_); }
-    std::string description() const override {
-        switch (op_) {
-            case Op::AllGather: return "all-gather over a ring or line of chips (EDM + worker kernels), data checked";
-            case Op::ReduceScatter: return "reduce-scatter (GCL operators and types) over a ring or line, data checked";
-            case Op::AllReduce:
-                return "all-reduce = reduce-scatter then all-gather (GCL operators and types), data checked";
-            case Op::AllToAll: return "all-to-all over a ring or line of chips (relayed), data checked";
-            case Op::Broadcast: return "broadcast from a root rank over a ring or line of chips, data checked";
-        }
-        return {};
-    }
+    std::string description() const override { return def_.description; }
 
-    bool reduces() const { return op_ == Op::ReduceScatter || op_ == Op::AllReduce; }
+    bool reduces() const { return def_.reduces; }
 
     void addOptions(CLI::App& cmd) override {
         cmd.add_option("--chips", chips_, "replicas: the first N chips of the board's ring order (default: all)")
@@ -134,11 +105,11 @@ public:
                        "fabric (default: the packet fabric, as tt-metal's current all_gather_async, "
                        "reduce_scatter_minimal_async and all_to_all_async) or edm (the CCL guide's EDM streams)")
             ->check(CLI::IsMember({"edm", "fabric"}));
-        if (op_ == Op::AllGather) {
+        if (def_.gatherDim) {
             cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(CLI::Range(0u, 1u));
             cmd.add_option("--row-pages", rowPages_, "--dim 1: pages per rank row")->check(CLI::Range(1u, 1u << 30));
         }
-        if (op_ == Op::Broadcast) cmd.add_option("--root", root_, "root rank (position in its group)");
+        if (def_.rooted) cmd.add_option("--root", root_, "root rank (position in its group)");
         cmd.add_flag("--l1", l1_, "tensors in worker L1 (interleaved over the worker cores) instead of DRAM");
         cmd.add_option("--seed", seed_, "input data seed");
         cmd.add_flag("--sweep", sweep_, "sweep sizes from -b to -e by factor -f (one process per size)");
@@ -172,8 +143,8 @@ public:
                          {"dump_outputs", dump_}};
         p["methods"] = methods_.empty() ? configDir().shown(kMethodsFile) : methods_;
         if (reduces()) p["reduce_op"] = redop_;
-        if (op_ == Op::AllGather) p["dim"] = dim_, p["row_pages"] = rowPages_;
-        if (op_ == Op::Broadcast) p["root"] = root_;
+        if (def_.gatherDim) p["dim"] = dim_, p["row_pages"] = rowPages_;
+        if (def_.rooted) p["root"] = root_;
         if (sweep_) p["minbytes"] = minBytes_, p["maxbytes"] = maxBytes_, p["stepfactor"] = stepFactor_;
         return p;
     }
@@ -210,111 +181,20 @@ public:
         s.l1Buffers = l1_;
         s.seed = seed_;
         s.data = rt.platform().options().storePayload;
-        const std::uint64_t e = golden::elementBytes(s.dtype);
-        // Element count: from the inputs, --count, or --size (nccl-tests S).
-        if (!inputs_.empty()) {
-            if (count_ || !size_.empty())
-                throw ConfigError("--inputs gives the element count: leave out --count and --size");
-            const auto all = loadInputs(inputs_, s.dtype, unsigned(replicas_.size()));
-            s.count = all.front().size() / e;
-            for (const auto& g : groupIdx_) {
-                s.inputs.emplace_back();
-                for (unsigned r : g) s.inputs.back().push_back(all[r]);
-            }
-        } else if (count_) {
-            if (!size_.empty()) throw ConfigError("give --count or --size, not both");
-            s.count = count_;
-        } else {
-            const std::uint64_t S = sizeBytes_ ? sizeBytes_ : parseBytes(size_.empty() ? "1M" : size_, "--size");
-            const std::uint64_t unit = (op_ == Op::AllGather ? n : 1) * e;
-            if (S % unit) {
-                if (!sweep_)
-                    throw ConfigError(
-                        op_ == Op::AllGather
-                            ? fmt::format("--size {} B (the gathered output) is not {} replicas x a whole number of "
-                                          "{}-byte {} elements",
-                                          S, n, e, golden::dtypeName(s.dtype))
-                            : fmt::format("--size {} B is not a whole number of {}-byte {} elements", S, e,
-                                          golden::dtypeName(s.dtype)));
-                if (S < unit) {
-                    skipped_ = fmt::format("below one element per rank");
-                    return;
-                }
-            }
-            s.count = S / unit;
-        }
-        // Implementation and worker count.
-        s.impl = impl_ == "edm" ? CclSpec::Impl::Edm : CclSpec::Impl::Fabric;
-        s.implGiven = !impl_.empty();
-        // The method: given, or from the rule table.
-        const std::string m = !bidir_.empty() ? (bidir_ == "off"      ? "clockwise_ring"
-                                                 : bidir_ == "halves" ? "bidirectional_ring_pair"
-                                                                      : "meet_in_middle_ring")
-                                              : method_;
-        if (!bidir_.empty() && method_ != "auto") throw ConfigError("give --method or --bidir, not both");
-        if (topo == TopologyKind::Line && m != "auto")
-            throw ConfigError(fmt::format("--method {}: a line of chips has one method (line); leave out --method", m));
-        if (m == "auto") {
-            const MethodTable table = loadMethodTable(methodsFile());
-            const MethodChoice c = chooseMethod(table, op_, groupSpec().kind, topo, n, s.count * e);
-            s.method = c.method;
-            methodRule_ = c.rule;
-        } else {
-            s.method = topo == TopologyKind::Line ? golden::Method::Line : golden::parseMethod(m);
-            const std::string why = methodFits(s.method, op_, topo);
-            if (!why.empty()) throw ConfigError(fmt::format("--method {}: {}", m, why));
-            methodRule_ = "given";
-        }
-        if (topo == TopologyKind::Line) s.method = golden::Method::Line;
-        // The fabric implementation has one structure per topology (the GCL
-        // methods are EDM schedules); the broadcast method stays a choice.
-        if (methodRule_ == "given" && topo == TopologyKind::Ring && s.method != golden::Method::Broadcast) {
-            // A GCL method names an EDM schedule: without --impl it picks the EDM.
-            if (s.implGiven && s.impl == CclSpec::Impl::Fabric)
-                throw ConfigError(
-                    fmt::format("--method {} is an EDM schedule: use --impl edm (the fabric "
-                                "implementation runs its own structure, or --method broadcast)",
-                                m));
-            s.impl = CclSpec::Impl::Edm;
-        }
-        if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
-            const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
-            s.method = !ringOfMore                                        ? golden::Method::Line
-                       : op_ != Op::ReduceScatter && op_ != Op::AllReduce ? golden::Method::MeetInMiddle
-                                                                          : golden::Method::BidirPair;
-            if (methodRule_ != "given") methodRule_ = "impl fabric";
-        }
-        if (workers_) {
-            s.workers = workers_;
-        } else if (s.impl == CclSpec::Impl::Fabric && (op_ == Op::ReduceScatter || op_ == Op::AllReduce)) {
-            // tt-metal reduce_scatter_minimal_async (default_workers): by the bytes
-            // a link moves, input x (n-1)/n / links (/2 on a ring); ring: 1 up to
-            // 4 KB, 2 below 1 MB, 4 up to 50 MB, else 8; line: 1, 2 below 0.5 MB,
-            // 4 up to 4 MB, else 8.
-            const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
-            const double perLink = double(s.count * e) * (n - 1) / n / s.links / (ringOfMore ? 2 : 1);
-            if (perLink <= 4096)
-                s.workers = 1;
-            else if (ringOfMore)
-                s.workers = perLink < 1048576.0 ? 2 : perLink <= 50.0 * 1048576 ? 4 : 8;
-            else
-                s.workers = perLink < 500000.0 ? 2 : perLink <= 4000000.0 ? 4 : 8;
-        } else if (s.impl == CclSpec::Impl::Fabric) {
-            // tt-metal all_gather_async: 4 workers per direction when a link carries
-            // more than 256 KB, 1 when it carries at most 4 KB, else 2. A link next
-            // to a chip carries div_up(n-1, 2) slices of the input.
-            const std::uint64_t perLink = s.count * e * ((n - 1 + 1) / 2);
-            s.workers = perLink <= 4096 ? 1 : perLink <= 262144 ? 2 : 4;
-        } else {
-            // tt-metal's legacy all-gather (AllGatherConfig): 8 EDM channels per link on a
-            // ring, half each way, 4 on a line, used both ways; one worker per channel.
-            s.workers = 4;
-        }
+        if (!resolveCount(s, n)) return;  // a sweep point below one element per rank
+        resolveMethod(s, topo, n);
+        s.workers = workers_
+                        ? workers_
+                        : defaultWorkers(reduces(), s.impl, s.count * golden::elementBytes(s.dtype), n, s.links, topo);
         // Consecutive and orthogonal groups whose members are not neighbours
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
         s.sharing = sharing_;
-        op_impl_ = std::make_unique<CclOp>(rt, s);
+        try {
+            op_impl_ = std::make_unique<CclOp>(rt, s);
+        } catch (const CclOpError& e) {
+            throw asFlagError(e);  // the op's terms -> the options the user gave
+        }
     }
 
     nlohmann::json results(Runtime& rt, const RunResult&) override {
@@ -340,15 +220,15 @@ public:
         const unsigned n = op.ranks();
         const std::uint64_t sizeBytes = sizeBytesOf(op_, s.count, n, s.dtype);
         const double algbw = double(sizeBytes) / ns;  // bytes per ns == GB/s
-        const double linkbw = op.busiestPairBytes(rt.platform()) / (ns * s.links * op.directions());
+        const double linkbw = busiestPairBytes(op, rt.platform()) / (ns * s.links * op.directions());
         const EthConfig& eth = rt.platform().descriptor().arch.erisc.eth;  // the links' framing limit (plots)
-        check_ = op.check(rt);
+        check_ = checkOutputs(rt, op);
         if (check_.status != "off")
             rt.scoreboard().record(check_.elementsChecked * golden::elementBytes(s.dtype), check_.wrongElements == 0,
                                    check_.firstFailure);
         if (!dump_.empty()) {
             // Back to replica order.
-            const auto outs = op.outputs(rt);
+            const auto outs = readOutputs(rt, op);
             std::vector<golden::Tensor> byReplica(replicas_.size());
             for (std::size_t gi = 0; gi < groupIdx_.size(); ++gi)
                 for (std::size_t p = 0; p < groupIdx_[gi].size(); ++p) byReplica[groupIdx_[gi][p]] = outs[gi][p];
@@ -364,7 +244,7 @@ public:
                     relayChips += unsigned(h.path.size()) - 2;
                 }
         }
-        const std::uint64_t count = op_ == Op::AllGather ? s.count : op_ == Op::AllToAll ? s.count / n : s.count;
+        const std::uint64_t count = def_.ncclCount(s.count, n);
         return {{"op", name()},
                 {"n_chips", n},
                 {"groups", op.groups().size()},
@@ -387,7 +267,7 @@ public:
                 {"input_elements", s.count},
                 {"output_elements", op.outputLayout().validElems},
                 {"dtype", golden::dtypeName(s.dtype)},
-                {"root", op_ == Op::Broadcast ? int(s.root) : -1},
+                {"root", def_.rooted ? int(s.root) : -1},
                 {"sim_time_us", ns / 1000.0},
                 {"end_to_end_us", ticksToNs(end - first) / 1000.0},
                 {"dispatch_us", ticksToNs(plan.launch()) / 1000.0},
@@ -426,46 +306,10 @@ public:
 
     double progress(Runtime& rt) const override {
         if (!op_impl_) return -1;
-        return std::min(1.0, rt.platform().ethStats().payloadBytes / op_impl_->expectedEthBytes());
+        return std::min(1.0, rt.platform().ethStats().payloadBytes / expectedEthBytes(*op_impl_));
     }
 
-    std::string summary(const nlohmann::json& r) const override {
-        if (r.contains("skipped")) return fmt::format("{}: skipped ({})\n", name(), r["skipped"].get<std::string>());
-        std::string out = fmt::format(
-            "{} over {} {} of {} chips {}{}, {} link(s) per hop{}\n"
-            "  {} worker unit(s) per link{}, {} worker cores per chip, {}\n",
-            name(), r["groups"].get<unsigned>() > 1 ? fmt::format("{} x", r["groups"].get<unsigned>()) : "a",
-            r["topology"].get<std::string>(), r["n_chips"].get<unsigned>(), r["orders"][0].dump(),
-            r["groups"].get<unsigned>() > 1 ? fmt::format(" (first group; groups {})", r["group"].get<std::string>())
-                                            : "",
-            r["links"].get<unsigned>(),
-            r["relayed_hops"].get<unsigned>()
-                ? fmt::format(", {} hop(s) relayed through {} chip visit(s)", r["relayed_hops"].get<unsigned>(),
-                              r["relay_chip_visits"].get<unsigned>())
-                : "",
-            r["workers"].get<unsigned>(), r["directions"].get<unsigned>() > 1 ? " and direction" : "",
-            r["worker_cores_per_chip"].get<unsigned>(),
-            r["impl"] == "fabric" && r["edm_channels_per_core"].get<unsigned>() == 0
-                ? fmt::format("fabric packets of up to {} B payload", r["packet_bytes"].get<unsigned>())
-                : fmt::format("EDM packet {} B, {} EDM channels per Ethernet core", r["packet_bytes"].get<unsigned>(),
-                              r["edm_channels_per_core"].get<unsigned>()));
-        out += tableHeader() + sweepRow(nlohmann::json{{"results", r}});
-        out += fmt::format(
-            "  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "
-            "kernel time on chip {} (started last), kernels end to end {:.3f} us\n",
-            r["impl"].get<std::string>(), r["method"].get<std::string>(),
-            r["method_rule"] == "given" ? "given" : "auto: " + r["method_rule"].get<std::string>(),
-            r["bus_factor"].get<double>(), r["linkbw_normalised_by"].get<std::string>(),
-            r["measured_on_chip"].get<unsigned>(), r["end_to_end_us"].get<double>());
-        out += fmt::format(
-            "  with dispatch: end to end {:.3f} us (first enqueue to last program complete); dispatch of "
-            "chip {} {:.3f} us ({} binaries, {} B, {} kernel groups), completion {:.3f} us\n",
-            r["end_to_end_with_dispatch_us"].get<double>(), r["measured_on_chip"].get<unsigned>(),
-            r["dispatch_us"].get<double>(), r["dispatch_binaries"].get<unsigned>(),
-            r["dispatch_binary_bytes"].get<std::uint64_t>(), r["dispatch_kernel_groups"].get<unsigned>(),
-            r["completion_us"].get<double>());
-        return out;
-    }
+    std::string summary(const nlohmann::json& r) const override { return collectiveSummary(name(), r); }
 
     // ---- sweeps --------------------------------------------------------------------
 
@@ -475,74 +319,109 @@ public:
         return fmt::format(
                    "# {} sweep {} .. {} x{}: {} topology, method {}, {} link(s), {} worker(s), {}, page {} B, "
                    "packet {}\n",
-                   name(), sizeText(minBytes()), sizeText(maxBytes()), stepFactor_, topology_,
+                   name(), collectiveSizeText(minBytes()), collectiveSizeText(maxBytes()), stepFactor_, topology_,
                    bidir_.empty() ? method_ : "--bidir " + bidir_, links_, workers_ ? std::to_string(workers_) : "auto",
                    dtype_, pageBytes_, packet_ ? std::to_string(packet_) + " B" : "auto") +
-               tableHeader();
+               collectiveTableHeader();
     }
-    std::string sweepRow(const nlohmann::json& report) const override {
-        const nlohmann::json& r = report.at("results");
-        if (r.contains("skipped"))
-            return fmt::format("  {:>10}  (skipped: {})\n", r["size_bytes"].get<std::uint64_t>(),
-                               r["skipped"].get<std::string>());
-        return fmt::format(
-            "  {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10.2f}  {:>7.3f}  {:>7.3f}  {:>7.3f}  {:>5}  {}\n",
-            r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(), r["dtype"].get<std::string>(),
-            r["reduce_op"].get<std::string>(), r["root"].get<int>(), r["sim_time_us"].get<double>(),
-            r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(), r["linkbw_GBps"].get<double>(),
-            r["data_check"].get<std::string>(), r["method"].get<std::string>());
-    }
-
+    std::string sweepRow(const nlohmann::json& report) const override { return collectiveSweepRow(report); }
     std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& reports) const override {
-        std::vector<std::string> out;
-        for (const nlohmann::json& rep : reports) {
-            const nlohmann::json r = rep.value("results", nlohmann::json::object());
-            // Not the method: --method auto picks one per size, and a sweep is one line.
-            out.push_back(!r.contains("n_chips")
-                              ? std::string()
-                              : fmt::format("{} chips {}, {} link(s), {}", r["n_chips"].get<unsigned>(),
-                                            r["topology"].get<std::string>(), r["links"].get<unsigned>(),
-                                            r["impl"].get<std::string>()));
-        }
-        return out;
+        return collectiveSweepSeries(reports);
     }
-
-    std::string csvHeader() const override {
-        return "op,impl,n_chips,groups,topology,method,reduce_op,links,workers,packet_bytes,page_bytes,size_bytes,"
-               "count,"
-               "dtype,time_us,algbw_GBps,busbw_GBps,linkbw_GBps,data_check,wall_seconds,dispatch_us,"
-               "end_to_end_with_dispatch_us";
-    }
-    std::string csvRow(const nlohmann::json& rep) const override {
-        const nlohmann::json& r = rep.at("results");
-        if (r.contains("skipped")) return {};
-        return fmt::format(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.3f},{:.4f},{:.4f}", name(),
-            r["impl"].get<std::string>(), r["n_chips"].get<unsigned>(), r["groups"].get<unsigned>(),
-            r["topology"].get<std::string>(), r["method"].get<std::string>(), r["reduce_op"].get<std::string>(),
-            r["links"].get<unsigned>(), r["workers"].get<unsigned>(), r["packet_bytes"].get<unsigned>(),
-            r["page_bytes"].get<unsigned>(), r["size_bytes"].get<std::uint64_t>(), r["count"].get<std::uint64_t>(),
-            r["dtype"].get<std::string>(), r["sim_time_us"].get<double>(), r["algbw_GBps"].get<double>(),
-            r["busbw_GBps"].get<double>(), r["linkbw_GBps"].get<double>(), r["data_check"].get<std::string>(),
-            rep.value("wall_seconds", 0.0), r["dispatch_us"].get<double>(),
-            r["end_to_end_with_dispatch_us"].get<double>());
-    }
+    std::string csvHeader() const override { return collectiveCsvHeader(); }
+    std::string csvRow(const nlohmann::json& rep) const override { return collectiveCsvRow(name(), rep); }
 
 private:
-    static std::string tableHeader() {
-        return fmt::format(
-            "# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}  {}\n"
-            "# {:>10}  {:>12}  {:>6}  {:>10}  {:>4}  {:>10}  {:>7}  {:>7}  {:>7}  {:>5}\n",
-            "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "linkbw", "check", "method", "(B)",
-            "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "(GB/s)", "");
-    }
-
     static bool isDType(const std::string& s) {
         try {
             golden::parseDType(s);
             return true;
         } catch (const std::invalid_argument&) {
             return false;
+        }
+    }
+
+    /// The element count: from the inputs, --count, or --size (nccl-tests
+    /// S). False: a sweep point below one element per rank (skipped).
+    bool resolveCount(CclSpec& s, unsigned n) {
+        const std::uint64_t e = golden::elementBytes(s.dtype);
+        if (!inputs_.empty()) {
+            if (count_ || !size_.empty())
+                throw ConfigError("--inputs gives the element count: leave out --count and --size");
+            const auto all = loadInputs(inputs_, s.dtype, unsigned(replicas_.size()));
+            s.count = all.front().size() / e;
+            for (const auto& g : groupIdx_) {
+                s.inputs.emplace_back();
+                for (unsigned r : g) s.inputs.back().push_back(all[r]);
+            }
+        } else if (count_) {
+            if (!size_.empty()) throw ConfigError("give --count or --size, not both");
+            s.count = count_;
+        } else {
+            const std::uint64_t S = sizeBytes_ ? sizeBytes_ : parseBytes(size_.empty() ? "1M" : size_, "--size");
+            const std::uint64_t unit = (def_.sizeCountsOutput ? n : 1) * e;
+            if (S % unit) {
+                if (!sweep_)
+                    throw ConfigError(
+                        def_.sizeCountsOutput
+                            ? fmt::format("--size {} B (the gathered output) is not {} replicas x a whole number of "
+                                          "{}-byte {} elements",
+                                          S, n, e, golden::dtypeName(s.dtype))
+                            : fmt::format("--size {} B is not a whole number of {}-byte {} elements", S, e,
+                                          golden::dtypeName(s.dtype)));
+                if (S < unit) {
+                    skipped_ = fmt::format("below one element per rank");
+                    return false;
+                }
+            }
+            s.count = S / unit;
+        }
+        return true;
+    }
+
+    /// The implementation and the method: given, or from the rule table;
+    /// the fabric implementation has one structure per topology.
+    void resolveMethod(CclSpec& s, TopologyKind topo, unsigned n) {
+        const std::uint64_t e = golden::elementBytes(s.dtype);
+        s.impl = impl_ == "edm" ? CclSpec::Impl::Edm : CclSpec::Impl::Fabric;
+        s.implGiven = !impl_.empty();
+        // The method: given, or from the rule table.
+        const std::string m = !bidir_.empty() ? (bidir_ == "off"      ? "clockwise_ring"
+                                                 : bidir_ == "halves" ? "bidirectional_ring_pair"
+                                                                      : "meet_in_middle_ring")
+                                              : method_;
+        if (!bidir_.empty() && method_ != "auto") throw ConfigError("give --method or --bidir, not both");
+        if (topo == TopologyKind::Line && m != "auto")
+            throw ConfigError(fmt::format("--method {}: a line of chips has one method (line); leave out --method", m));
+        if (m == "auto") {
+            const MethodTable table = loadMethodTable(methodsFile());
+            const MethodChoice c = chooseMethod(table, op_, groupSpec().kind, topo, n, s.count * e);
+            s.method = c.method;
+            methodRule_ = c.rule;
+        } else {
+            s.method = topo == TopologyKind::Line ? golden::Method::Line : golden::parseMethod(m);
+            const std::string why = methodFits(s.method, op_, topo);
+            if (!why.empty()) throw ConfigError(fmt::format("--method {}: {}", m, withFlags(why)));
+            methodRule_ = "given";
+        }
+        if (topo == TopologyKind::Line) s.method = golden::Method::Line;
+        // The fabric implementation has one structure per topology (the GCL
+        // methods are EDM schedules); the broadcast method stays a choice.
+        if (methodRule_ == "given" && topo == TopologyKind::Ring && s.method != golden::Method::Broadcast) {
+            // A GCL method names an EDM schedule: without --impl it picks the EDM.
+            if (s.implGiven && s.impl == CclSpec::Impl::Fabric)
+                throw ConfigError(
+                    fmt::format("--method {} is an EDM schedule: use --impl edm (the fabric "
+                                "implementation runs its own structure, or --method broadcast)",
+                                m));
+            s.impl = CclSpec::Impl::Edm;
+        }
+        if (s.impl == CclSpec::Impl::Fabric && s.method != golden::Method::Broadcast) {
+            const bool ringOfMore = topo == TopologyKind::Ring && n >= 3;
+            s.method = !ringOfMore  ? golden::Method::Line
+                       : !reduces() ? golden::Method::MeetInMiddle
+                                    : golden::Method::BidirPair;
+            if (methodRule_ != "given") methodRule_ = "impl fabric";
         }
     }
 
@@ -614,6 +493,7 @@ private:
         return commGroups(unsigned(replicas_.size()), groupSpec());
     }
 
+    const CollectiveDef& def_;
     Op op_;
     unsigned chips_ = 0;
     std::vector<std::string> order_;
@@ -655,26 +535,16 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeAllGather() {
-    return std::make_unique<Collective>(Op::AllGather);
-}
-std::unique_ptr<Workload> makeReduceScatter() {
-    return std::make_unique<Collective>(Op::ReduceScatter);
-}
-std::unique_ptr<Workload> makeAllReduce() {
-    return std::make_unique<Collective>(Op::AllReduce);
-}
-std::unique_ptr<Workload> makeAllToAll() {
-    return std::make_unique<Collective>(Op::AllToAll);
-}
-std::unique_ptr<Workload> makeBroadcast() {
-    return std::make_unique<Collective>(Op::Broadcast);
+std::vector<WorkloadFactory> collectiveWorkloads() {
+    std::vector<WorkloadFactory> out;
+    for (const CollectiveDef* def : collectives())
+        out.emplace_back([def]() -> std::unique_ptr<Workload> { return std::make_unique<Collective>(*def); });
+    return out;
 }
 
 std::unique_ptr<CollectiveOp> makeCollective(const std::string& name) {
-    for (Op op : {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast})
-        if (name == opName(op)) return std::make_unique<Collective>(op);
-    return nullptr;
+    const CollectiveDef* def = findCollective(name);
+    return def ? std::make_unique<Collective>(*def) : nullptr;
 }
 
 }  // namespace cclsim::ccl

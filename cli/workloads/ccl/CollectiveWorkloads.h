@@ -6,6 +6,7 @@
 
 #include "cli/Workload.h"
 #include "host/ccl/CclOp.h"
+#include "host/ccl/Collectives.h"
 
 #include <cstdint>
 #include <memory>
@@ -13,11 +14,9 @@
 
 namespace cclsim::ccl {
 
-std::unique_ptr<Workload> makeAllGather();
-std::unique_ptr<Workload> makeReduceScatter();
-std::unique_ptr<Workload> makeAllReduce();
-std::unique_ptr<Workload> makeAllToAll();
-std::unique_ptr<Workload> makeBroadcast();
+/// One workload per registered collective (host/ccl/Collectives), in the
+/// registry's order: a collective added to the registry is a workload.
+std::vector<WorkloadFactory> collectiveWorkloads();
 
 /// A collective that can run as one of several ops at once on the same
 /// chips and links (ConcurrentWorkload): the same options and report, plus
@@ -30,7 +29,7 @@ public:
     virtual CclOp* op() = 0;
 };
 
-/// The collective `name` (all_gather, reduce_scatter, all_reduce,
+/// The registered collective `name` (all_gather, reduce_scatter, all_reduce,
 /// all_to_all, broadcast); null for any other name.
 std::unique_ptr<CollectiveOp> makeCollective(const std::string& name);
 

@@ -171,120 +171,19 @@ public:
     }
 
     nlohmann::json results(Runtime& rt, const RunResult& run) override {
-        Platform& pf = rt.platform();
-        const ClusterDescriptor& d = pf.descriptor();
         nlohmann::json ops = nlohmann::json::array();
         Tick spanStart = kNever, spanEnd = 0;
         check_ = "pass";
         for (OpEntry& e : ops_) {
-            nlohmann::json r = e.w().results(rt, run);  // data check, shape, dispatch
-            // The op's own time: its worker kernels (a PE_IPCQ group: its
-            // ranks), from the launch of its last chip.
-            std::vector<unsigned> chips;
-            std::set<CoreCoord> cores;
-            if (e.coll) {
-                chips = e.coll->op()->chips();
-                for (unsigned k = e.first; k <= e.last; ++k) cores.insert(d.arch.workers[k]);
-            } else {
-                chips = e.ipcq->group()->chips();
-                for (const ipcq::RankInfo& rk : e.ipcq->group()->ranks()) cores.insert(rk.core);
-            }
-            const std::set<unsigned> chipSet(chips.begin(), chips.end());
-            Tick t0 = 0, end = 0, first = kNever;
-            for (unsigned c : chips) t0 = std::max(t0, rt.launchTime(c)), first = std::min(first, rt.launchTime(c));
-            bool done = true;
-            for (const KernelContext* k : rt.kernels()) {
-                if (!chipSet.count(k->core().chipId()) || !cores.count(k->core().coord()) || k->persistent()) continue;
-                if (k->state() != KernelContext::State::Done)
-                    done = false;
-                else
-                    end = std::max(end, k->finishedAt());
-            }
-            if (!done) end = run.lastKernelFinish;
-            spanStart = std::min(spanStart, first);
-            spanEnd = std::max(spanEnd, end);
-            const double ns = ticksToNs(end - t0);
-            const double algbw = double(r["size_bytes"].get<std::uint64_t>()) / ns;
-            r["op"] = e.coll ? r["op"].get<std::string>() : "ipcq_allreduce";
-            r["stream"] = e.stream;
-            r["spec"] = e.text;
-            r["cores"] = e.coll ? fmt::format("{}-{}", e.first, e.last) : "ccl.yaml";
-            r["sim_time_us"] = ns / 1000.0;
-            r["algbw_GBps"] = algbw;
-            r["busbw_GBps"] = algbw * r["bus_factor"].get<double>();
-            if (e.coll) {
-                // linkbw from this op's own bytes on its busiest neighbour pair.
-                std::map<std::pair<unsigned, unsigned>, double> pairs;
-                std::set<const LinkDesc*> seen;
-                for (const CclGroup& g : e.coll->op()->groups())
-                    for (const CclHop& h : g.topo.hops)
-                        for (const auto& seg : h.segments)
-                            for (const LinkDesc* l : seg) {
-                                if (!seen.insert(l).second) continue;
-                                const auto key = std::minmax(l->a.chip, l->b.chip);
-                                const auto& sa = pf.chip(l->a.chip).erisc(l->a.chan).eth.streamStats();
-                                const auto& sb = pf.chip(l->b.chip).erisc(l->b.chan).eth.streamStats();
-                                pairs[{key.first, key.second}] += sa[e.stream].payloadBytes + sb[e.stream].payloadBytes;
-                            }
-                double busiest = 0;
-                for (const auto& [k, b] : pairs) busiest = std::max(busiest, b);
-                const unsigned nlinks = r["links"].get<unsigned>(), dirs = r["directions"].get<unsigned>();
-                r["linkbw_GBps"] = busiest / (ns * nlinks * dirs);
-                r["linkbw_normalised_by"] = fmt::format("{} link(s) x {} direction(s)", nlinks, dirs);
-                r.erase("chip_time_us");  // per chip finish of every op's kernels: not this op's
-                r.erase("end_to_end_us");
-            }
+            nlohmann::json r = opResult(rt, run, e, spanStart, spanEnd);
             if (r["data_check"] == "fail")
                 check_ = "fail";
             else if (r["data_check"] == "off" && check_ == "pass")
                 check_ = "off";
             ops.push_back(r);
         }
-        // The split of every link direction the ops used.
         const double span = ticksToNs(spanEnd - spanStart);
-        const double line = d.arch.erisc.eth.lineBytesPerNs;
-        nlohmann::json lj = nlohmann::json::array();
-        // Every user link of the board, in descriptor order; those no stream used are left out below.
-        std::vector<const LinkDesc*> sorted;
-        for (const LinkDesc& l : d.links)
-            if (!l.dispatch) sorted.push_back(&l);
-        for (const LinkDesc* l : sorted)
-            for (int dir = 0; dir < 2; ++dir) {
-                const EthEndpoint& from = dir ? l->b : l->a;
-                const EthEndpoint& to = dir ? l->a : l->b;
-                const auto& st = pf.chip(from.chip).erisc(from.chan).eth.streamStats();
-                double total = 0, wire = 0;
-                Tick busy = 0;
-                nlohmann::json per = nlohmann::json::array();
-                for (std::size_t k = 0; k < st.size(); ++k) {
-                    total += st[k].payloadBytes;
-                    wire += st[k].wireBytes;
-                    busy += st[k].wireTicks;
-                }
-                if (total == 0) continue;
-                for (std::size_t k = 0; k < st.size(); ++k) {
-                    const double opNs = k ? ops[k - 1]["sim_time_us"].get<double>() * 1000.0 : span;
-                    per.push_back({{"stream", k},
-                                   {"op", k ? ops[k - 1]["op"].get<std::string>() : "untagged"},
-                                   {"commands", st[k].commands},
-                                   {"payload_bytes", st[k].payloadBytes},
-                                   {"wire_bytes", st[k].wireBytes},
-                                   {"wire_time_us", ticksToNs(st[k].wireTicks) / 1000.0},
-                                   {"share_of_span", span > 0 ? ticksToNs(st[k].wireTicks) / span : 0.0},
-                                   {"share_of_busy", busy ? double(st[k].wireTicks) / double(busy) : 0.0},
-                                   {"payload_GBps_over_op_time", opNs > 0 ? st[k].payloadBytes / opNs : 0.0}});
-                }
-                lj.push_back({{"from_chip", from.chip},
-                              {"from_chan", from.chan},
-                              {"to_chip", to.chip},
-                              {"to_chan", to.chan},
-                              {"payload_bytes", total},
-                              {"wire_bytes", wire},
-                              {"busy_share_of_span", span > 0 ? ticksToNs(busy) / span : 0.0},
-                              {"payload_GBps_over_span", span > 0 ? total / span : 0.0},
-                              {"line_rate_GBps", line},
-                              {"streams", per}});
-            }
+        const nlohmann::json lj = linkSplit(rt.platform(), ops, span);
         return {{"impl", impl_},
                 {"ops", ops},
                 {"span_us", span / 1000.0},
@@ -337,6 +236,122 @@ public:
     }
 
 private:
+    /// One op's results with its own time (from the launch of its last chip
+    /// to its last worker kernel), bandwidths and, for a collective, linkbw
+    /// from its own bytes; widens [spanStart, spanEnd] to the op's.
+    nlohmann::json opResult(Runtime& rt, const RunResult& run, OpEntry& e, Tick& spanStart, Tick& spanEnd) {
+        Platform& pf = rt.platform();
+        const ClusterDescriptor& d = pf.descriptor();
+        nlohmann::json r = e.w().results(rt, run);  // data check, shape, dispatch
+        // The op's own time: its worker kernels (a PE_IPCQ group: its
+        // ranks), from the launch of its last chip.
+        std::vector<unsigned> chips;
+        std::set<CoreCoord> cores;
+        if (e.coll) {
+            chips = e.coll->op()->chips();
+            for (unsigned k = e.first; k <= e.last; ++k) cores.insert(d.arch.workers[k]);
+        } else {
+            chips = e.ipcq->group()->chips();
+            for (const ipcq::RankInfo& rk : e.ipcq->group()->ranks()) cores.insert(rk.core);
+        }
+        const std::set<unsigned> chipSet(chips.begin(), chips.end());
+        Tick t0 = 0, end = 0, first = kNever;
+        for (unsigned c : chips) t0 = std::max(t0, rt.launchTime(c)), first = std::min(first, rt.launchTime(c));
+        bool done = true;
+        for (const KernelContext* k : rt.kernels()) {
+            if (!chipSet.count(k->core().chipId()) || !cores.count(k->core().coord()) || k->persistent()) continue;
+            if (k->state() != KernelContext::State::Done)
+                done = false;
+            else
+                end = std::max(end, k->finishedAt());
+        }
+        if (!done) end = run.lastKernelFinish;
+        spanStart = std::min(spanStart, first);
+        spanEnd = std::max(spanEnd, end);
+        const double ns = ticksToNs(end - t0);
+        const double algbw = double(r["size_bytes"].get<std::uint64_t>()) / ns;
+        r["op"] = e.coll ? r["op"].get<std::string>() : "ipcq_allreduce";
+        r["stream"] = e.stream;
+        r["spec"] = e.text;
+        r["cores"] = e.coll ? fmt::format("{}-{}", e.first, e.last) : "ccl.yaml";
+        r["sim_time_us"] = ns / 1000.0;
+        r["algbw_GBps"] = algbw;
+        r["busbw_GBps"] = algbw * r["bus_factor"].get<double>();
+        if (e.coll) {
+            // linkbw from this op's own bytes on its busiest neighbour pair.
+            std::map<std::pair<unsigned, unsigned>, double> pairs;
+            std::set<const LinkDesc*> seen;
+            for (const CclGroup& g : e.coll->op()->groups())
+                for (const CclHop& h : g.topo.hops)
+                    for (const auto& seg : h.segments)
+                        for (const LinkDesc* l : seg) {
+                            if (!seen.insert(l).second) continue;
+                            const auto key = std::minmax(l->a.chip, l->b.chip);
+                            const auto& sa = pf.chip(l->a.chip).erisc(l->a.chan).eth.streamStats();
+                            const auto& sb = pf.chip(l->b.chip).erisc(l->b.chan).eth.streamStats();
+                            pairs[{key.first, key.second}] += sa[e.stream].payloadBytes + sb[e.stream].payloadBytes;
+                        }
+            double busiest = 0;
+            for (const auto& [k, b] : pairs) busiest = std::max(busiest, b);
+            const unsigned nlinks = r["links"].get<unsigned>(), dirs = r["directions"].get<unsigned>();
+            r["linkbw_GBps"] = busiest / (ns * nlinks * dirs);
+            r["linkbw_normalised_by"] = fmt::format("{} link(s) x {} direction(s)", nlinks, dirs);
+            r.erase("chip_time_us");  // per chip finish of every op's kernels: not this op's
+            r.erase("end_to_end_us");
+        }
+        return r;
+    }
+
+    /// The split of every link direction the ops used: each stream's bytes
+    /// and wire time, as shares of the span of `span` ns.
+    static nlohmann::json linkSplit(Platform& pf, const nlohmann::json& ops, double span) {
+        const ClusterDescriptor& d = pf.descriptor();
+        const double line = d.arch.erisc.eth.lineBytesPerNs;
+        nlohmann::json lj = nlohmann::json::array();
+        // Every user link of the board, in descriptor order; those no stream used are left out below.
+        std::vector<const LinkDesc*> sorted;
+        for (const LinkDesc& l : d.links)
+            if (!l.dispatch) sorted.push_back(&l);
+        for (const LinkDesc* l : sorted)
+            for (int dir = 0; dir < 2; ++dir) {
+                const EthEndpoint& from = dir ? l->b : l->a;
+                const EthEndpoint& to = dir ? l->a : l->b;
+                const auto& st = pf.chip(from.chip).erisc(from.chan).eth.streamStats();
+                double total = 0, wire = 0;
+                Tick busy = 0;
+                nlohmann::json per = nlohmann::json::array();
+                for (std::size_t k = 0; k < st.size(); ++k) {
+                    total += st[k].payloadBytes;
+                    wire += st[k].wireBytes;
+                    busy += st[k].wireTicks;
+                }
+                if (total == 0) continue;
+                for (std::size_t k = 0; k < st.size(); ++k) {
+                    const double opNs = k ? ops[k - 1]["sim_time_us"].get<double>() * 1000.0 : span;
+                    per.push_back({{"stream", k},
+                                   {"op", k ? ops[k - 1]["op"].get<std::string>() : "untagged"},
+                                   {"commands", st[k].commands},
+                                   {"payload_bytes", st[k].payloadBytes},
+                                   {"wire_bytes", st[k].wireBytes},
+                                   {"wire_time_us", ticksToNs(st[k].wireTicks) / 1000.0},
+                                   {"share_of_span", span > 0 ? ticksToNs(st[k].wireTicks) / span : 0.0},
+                                   {"share_of_busy", busy ? double(st[k].wireTicks) / double(busy) : 0.0},
+                                   {"payload_GBps_over_op_time", opNs > 0 ? st[k].payloadBytes / opNs : 0.0}});
+                }
+                lj.push_back({{"from_chip", from.chip},
+                              {"from_chan", from.chan},
+                              {"to_chip", to.chip},
+                              {"to_chan", to.chan},
+                              {"payload_bytes", total},
+                              {"wire_bytes", wire},
+                              {"busy_share_of_span", span > 0 ? ticksToNs(busy) / span : 0.0},
+                              {"payload_GBps_over_span", span > 0 ? total / span : 0.0},
+                              {"line_rate_GBps", line},
+                              {"streams", per}});
+            }
+        return lj;
+    }
+
     OpEntry parseSpec(std::size_t i, const std::string& text) const {
         OpEntry e;
         e.text = text;

@@ -1,0 +1,104 @@
+// Buffers, cores, L1, semaphores, readers and fabric clients of the fabric ring.
+#include "host/ccl/factory/FabricRingAllocation.h"
+
+#include "firmware/ccl/ccl_kernels.h"
+#include "models/pe/PeDma.h"
+
+namespace cclsim::ccl {
+
+void allocateIntermediates(FactoryContext& ctx, const CclGroup& g, AllocatedRing& r) {
+    const CclSpec& s = ctx.spec;
+    const unsigned n = ctx.plan.ranks;
+    const std::uint32_t B = std::uint32_t(ctx.plan.shape.blockPages);
+    if (!r.phases.reduceScatter) return;
+    for (unsigned pos = 0; pos < n; ++pos)
+        for (unsigned d = 0; d < (r.ring ? 1u : 2u); ++d)
+            r.inter[d].push_back(
+                ctx.rt.program(g.topo.order[pos]).createBuffer(std::uint64_t(n) * B, s.pageBytes, !s.l1Buffers));
+    if (r.ring) r.inter[1] = r.inter[0];
+}
+
+namespace {
+
+/// The tensors a worker reads and writes: its rank's input and output,
+/// where its own data comes from and where the previous chip's lands.
+void bindTensors(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan& k, FabricRingArgs& a) {
+    const CclRank& rank = g.ranks[k.pos];
+    a.input = tensorArgs(rank.input);
+    a.output = tensorArgs(rank.output);
+    a.chip = g.topo.order[k.pos];
+    if (k.phase == 0) {
+        a.source = a.input;
+        a.landing = tensorArgs(r.inter[k.dir][k.pos]);
+        if (!r.ring) a.landing2 = tensorArgs(r.inter[0][k.pos]);
+    } else {
+        a.landing = tensorArgs(rank.output);
+        // all_reduce: the reduce-scatter left the own block in the output.
+        a.source = r.phases.reduceScatter ? tensorArgs(rank.output) : a.input;
+    }
+}
+
+}  // namespace
+
+void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricBuilder& fab, AllocatedRing& r) {
+    const CclSpec& s = ctx.spec;
+    const bool allReduce = r.phases.reduceScatter && r.phases.allGather;
+    r.res.assign(r.plan.workers.size(), RingWorkerResources{});
+    for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
+        RingWorkerPlan& k = r.plan.workers[i];
+        RingWorkerResources& res = r.res[i];
+        FabricRingArgs& a = k.args;
+        bindTensors(g, r, k, a);
+        const unsigned chip = g.topo.order[k.pos];
+        Program& p = ctx.rt.program(chip);
+        res.core = ctx.takeCore(chip);
+        const std::uint32_t slot = r.plan.pagesPerPacket * s.pageBytes;
+        a.cb = p.allocateL1(res.core, a.cb_slots * slot, 32);
+        a.scratch = p.allocateL1(res.core, 2 * slot, 32);
+        a.cb_filled = p.createSemaphore(res.core, 0, "cb_filled");
+        a.cb_freed = p.createSemaphore(res.core, 0, "cb_freed");
+        res.recvSem = p.createSemaphore(res.core, 0, "out_ready_sem");
+        a.recv_sem = res.recvSem;
+        if (k.phase == 0 && !r.ring && k.dir == 1) {
+            res.finalL = a.final_l_sem = p.createSemaphore(res.core, 0, "final_l_sem");
+            res.finalR = a.final_r_sem = p.createSemaphore(res.core, 0, "final_r_sem");
+        }
+        if (k.phase == 1 && allReduce) {
+            res.startSem = a.start_sem = p.createSemaphore(res.core, 0, "reduced_sem");
+            a.start_count = 0;
+        }
+        KernelConfig rc;
+        rc.processor = "ncrisc";
+        rc.noc = 0;
+        rc.vc = unsigned(DmaVc::Comm);
+        rc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+        a.role = 0;
+        res.reader = p.createKernel(k.phase ? "ag_fabric_reader" : "rs_fabric_reader", fw::ccl::fabric_ring_reader_main,
+                                    res.core, rc);
+        if (k.sends)
+            res.client =
+                fab.addClient(chip, res.core, k.dir == 0 ? fabric::Dir::E : fabric::Dir::W, k.unit / s.workers);
+    }
+}
+
+void linkAllReduceStarts(AllocatedRing& r) {
+    for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
+        RingWorkerPlan& k = r.plan.workers[i];
+        if (k.phase != 0) continue;
+        const bool stores = r.ring || k.dir == 1;
+        if (!stores) continue;
+        unsigned slotIdx = 0;
+        for (unsigned d : {0u, 1u}) {
+            auto it = r.plan.index.find({1, k.pos, d, k.unit});
+            if (it == r.plan.index.end()) continue;
+            RingWorkerPlan& ag = r.plan.workers[it->second];
+            const RingWorkerResources& agRes = r.res[it->second];
+            ++ag.args.start_count;
+            k.args.done_xy[slotIdx] = fabric::packXY(agRes.core.x, agRes.core.y);
+            k.args.done_sem[slotIdx] = agRes.startSem;
+            ++slotIdx;
+        }
+    }
+}
+
+}  // namespace cclsim::ccl

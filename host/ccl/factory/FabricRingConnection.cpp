@@ -1,0 +1,71 @@
+// Wiring of the fabric ring's workers to the next chip, and their writers.
+#include "host/ccl/factory/FabricRingConnection.h"
+
+#include "firmware/ccl/ccl_kernels.h"
+#include "models/pe/PeDma.h"
+
+namespace cclsim::ccl {
+
+namespace {
+
+/// The next chip's landing tensor and the semaphores a sending worker
+/// increments there.
+void wireToNext(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan& k, unsigned next, FabricRingArgs& a) {
+    const FabricRingPlan& plan = r.plan;
+    const auto xyOf = [&](std::size_t i) { return fabric::packXY(r.res[i].core.x, r.res[i].core.y); };
+    if (k.phase == 1) {
+        a.next_landing = g.ranks[next].output.base;
+        const std::size_t nk = plan.index.at({1, next, k.dir, k.unit});
+        a.next_sem_xy[0] = xyOf(nk);
+        a.next_sem[0] = r.res[nk].recvSem;
+        return;
+    }
+    a.next_landing = r.inter[k.dir][next].base;
+    const auto nk = plan.index.find({0, next, k.dir, k.unit});
+    if (nk != plan.index.end()) {
+        a.next_sem_xy[0] = xyOf(nk->second);
+        a.next_sem[0] = r.res[nk->second].recvSem;
+    }
+    if (!r.ring) {
+        const std::size_t w = plan.index.at({0, next, 1, k.unit});  // the next chip's storing worker
+        a.next_sem_xy[1] = a.next_sem_xy[2] = xyOf(w);
+        a.next_sem[1] = r.res[w].finalL;
+        a.next_sem[2] = r.res[w].finalR;
+        if (k.dir == 0) a.next_landing = r.inter[0][next].base;
+    }
+}
+
+}  // namespace
+
+void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fab, AllocatedRing& r, unsigned stream) {
+    const CclTopology& t = g.topo;
+    const unsigned n = t.size();
+    const auto at = [n](long p) { return unsigned(((p % long(n)) + long(n)) % long(n)); };
+    for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
+        const RingWorkerPlan& k = r.plan.workers[i];
+        const RingWorkerResources& res = r.res[i];
+        FabricRingArgs a = k.args;
+        const unsigned next = k.dir == 0 ? at(long(k.pos) + 1) : at(long(k.pos) - 1);
+        a.next_chip = t.order[next];
+        if (k.sends) {
+            a.has_conn = 1;
+            a.conn = fab.connection(res.client);
+            wireToNext(g, r, k, next, a);
+        }
+        Program& p = rt.program(t.order[k.pos]);
+        FabricRingArgs reader = a;
+        reader.role = 0 | stream << 8;
+        FabricRingArgs writer = a;
+        writer.role = 1 | stream << 8;
+        KernelConfig wc;
+        wc.noc = 1;
+        wc.vc = unsigned(DmaVc::Comm);
+        wc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+        const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
+                                               fw::ccl::fabric_ring_writer_main, res.core, wc);
+        p.setRuntimeArgs(wh, pack_args(writer));
+        p.setRuntimeArgs(res.reader, pack_args(reader));
+    }
+}
+
+}  // namespace cclsim::ccl

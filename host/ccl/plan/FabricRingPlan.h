@@ -1,0 +1,76 @@
+// The step plan of the packet-fabric ring (Impl::Fabric all-gather,
+// reduce-scatter and all-reduce as tt-metal's all_gather_async and
+// reduce_scatter_minimal_async run them): per group position, direction and
+// worker unit, which slices a worker reads, reduces, sends on to the next
+// chip or stores, in order. Pure: the schedule fields of FabricRingArgs are
+// filled here; buffers, cores and semaphores are the allocation's
+// (factory/FabricRingAllocation), the routers and wiring the connection's
+// (factory/FabricRingConnection).
+//
+// Reduce-scatter phase (phase 0), one worker per position, direction and
+// unit. On a ring (tt-metal: split) the two directions alternate chunks of
+// `granularity` pages of every block; the worker of direction 0 sends the
+// block one position behind it first (its own input), then reduces what
+// lands and sends it on, n - 1 times, and keeps the last reduction (the
+// block it owns). On a line direction 0 carries the blocks ahead of a
+// position and direction 1 those behind; the direction-1 worker folds both
+// sides into the own block (kSrcFinal).
+//
+// All-gather phase (phase 1): a block travels div_up(n-1, 2) hops one way
+// and the rest the other (a line: to its ends), each chip storing it and
+// forwarding it until its reach is used up.
+#pragma once
+
+#include "firmware/ccl/ccl_args.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace cclsim::ccl {
+
+/// Which phases a fabric ring runs: all_gather one, reduce_scatter the
+/// other, all_reduce both (the reduce-scatter then the all-gather).
+struct RingPhases {
+    bool reduceScatter = false;
+    bool allGather = false;
+};
+
+struct FabricRingInput {
+    unsigned ranks = 0;
+    bool ring = true;  ///< a ring of at least three chips (else a line)
+    RingPhases phases;
+    std::uint32_t blockPages = 0;    ///< B
+    std::uint32_t pageBytes = 0;     ///< must fit payloadBytes
+    std::uint32_t payloadBytes = 0;  ///< the fabric's largest packet payload
+    unsigned links = 1;              ///< routing planes used
+    unsigned workers = 1;            ///< workers per link and direction
+    std::uint32_t rowPages = 0;      ///< all-gather along dim 1: pages per rank row; 0: dim 0
+    std::uint32_t redop = 0, dtype = 0;
+};
+
+/// One worker (one core, a reader and a writer kernel) of the ring.
+struct RingWorkerPlan {
+    unsigned pos = 0, phase = 0, dir = 0, unit = 0;  ///< phase 0 reduce-scatter, 1 all-gather
+    bool sends = false;                              ///< has a fabric connection to the next chip
+    FabricRingArgs args;                             ///< schedule fields only
+};
+
+struct FabricRingPlan {
+    std::uint32_t pagesPerPacket = 1;     ///< tt-metal: scatter writes carry at most two pages
+    std::uint32_t granularity = 1;        ///< G: reduce-scatter tile_granularity
+    unsigned units = 0;                   ///< links x workers per direction
+    std::vector<RingWorkerPlan> workers;  ///< in the order they take cores
+    /// (phase, pos, dir, unit) -> index into workers.
+    std::map<std::array<unsigned, 4>, std::size_t> index;
+
+    /// The worker at (phase, pos, dir, unit), or null.
+    const RingWorkerPlan* find(unsigned phase, unsigned pos, unsigned dir, unsigned unit) const;
+};
+
+/// Plan every worker of one group (CclOpError when a worker would need more
+/// than kMaxRingSteps steps).
+FabricRingPlan planFabricRing(const FabricRingInput& in);
+
+}  // namespace cclsim::ccl
