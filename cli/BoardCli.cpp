@@ -59,7 +59,7 @@ void BoardCli::addGlobalOptions() {
 }
 
 void BoardCli::addWorkloads() {
-    for (WorkloadFactory f : board_.workloads) {
+    for (const WorkloadFactory& f : board_.workloads) {
         auto w = f();
         CLI::App* cmd = app_.add_subcommand(w->name(), w->description());
         w->addOptions(*cmd);

@@ -125,6 +125,7 @@ int runSweep(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
     };
     std::vector<PointResult> points = pool.run(point, shown);
     std::vector<nlohmann::json> reports;
+    reports.reserve(points.size());
     for (PointResult& p : points) reports.push_back(std::move(p.report));
     if (!g.json.empty())
         writeJson(g.json, nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"sweep", reports}});

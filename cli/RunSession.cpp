@@ -111,7 +111,7 @@ RunResult RunSession::simulate(RunObserver& observer) {
     observer.simulationStarts();
     const std::function<double()> fractionDone = [this] { return workload_.progress(*runtime_); };
     ro.progress = [&observer, &fractionDone](Tick t) { observer.progress(t, fractionDone); };
-    const RunResult r = runNoticingLoss(ro);
+    RunResult r = runNoticingLoss(ro);
     flushNocPacketTraces();  // complete before a report reader (or a sweep point's _exit) sees them
     keepUntilExit(std::move(owned_));
     observer.simulationEnds();

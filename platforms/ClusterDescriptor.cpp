@@ -162,7 +162,8 @@ ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::stri
             if (!generated && meshMap->has(key))
                 meshMap->fail(key, "belongs to a generated mesh: add links_per_pair (and drop chips and links)");
         meshMap->finish();
-        if (rows * cols != cd.chips.size()) meshMap->fail("rows", "rows x cols must equal the number of chips");
+        if (std::size_t(rows) * cols != cd.chips.size())
+            meshMap->fail("rows", "rows x cols must equal the number of chips");
         cd.mesh = std::array<unsigned, 2>{rows, cols};
     }
     if (root.has("mesh_order")) {

@@ -64,7 +64,7 @@ const std::string& ConfigDir::dir() const {
 }
 
 std::string ConfigDir::file(const std::string& name) const {
-    const std::string path = (fs::path(dir()) / name).string();
+    std::string path = (fs::path(dir()) / name).string();
     std::error_code ec;
     if (!fs::exists(path, ec))
         throw ConfigError(fmt::format("{}: no such file in the configuration directory {} ({})", path, dir(), how()));

@@ -310,7 +310,7 @@ RunResult Runtime::run(const RunOptions& opts) {
     RunResult r;
     const auto t0 = std::chrono::steady_clock::now();
     // Run in slices so long runs can report progress and a wall-clock limit holds.
-    const Tick slice = 100 * 1000 * kTicksPerNs;  // 100 us simulated
+    const Tick slice = Tick(100) * 1000 * kTicksPerNs;  // 100 us simulated
     for (;;) {
         const Tick remaining = opts.maxSimTime > now() ? opts.maxSimTime - now() : 0;
         if (remaining == 0) break;

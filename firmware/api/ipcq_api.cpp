@@ -271,6 +271,7 @@ ipcq_slot ipcq_recv_any(std::uint32_t nbytes, std::uint32_t meta) {
         // Nothing in any direction: poll again, or sleep until a head moves.
         if (p.policy().backpressure == Backpressure::Sleep) {
             std::vector<std::uint32_t> regs;
+            regs.reserve(dirs.size());
             for (IpcqDir d : dirs) regs.push_back(p.headReg(d));
             p.setWait(IpcqWait{IpcqWait::RecvAny, dirs.front()});
             k.sleepUntil(regs, fmt::format("ipcq_recv_any (IPCQ rank {}: no direction has data)", p.rank()),
@@ -355,6 +356,7 @@ void ipcq_wait_any(const std::vector<ipcq_dir>& rx, const std::vector<ipcq_dir>&
     KernelContext& k = detail::ctx();
     PeIpcq& p = ipcqOf(k, "ipcq_wait_any");
     std::vector<std::pair<std::uint32_t, std::uint32_t>> conds;
+    conds.reserve(rx.size() + tx.size());
     for (ipcq_dir d : rx) conds.push_back(recvCondition(p, p.queue(toDir(d), "ipcq_wait_any")));
     for (ipcq_dir d : tx) conds.push_back(sendCondition(p, p.queue(toDir(d), "ipcq_wait_any")));
     if (conds.empty()) CCLSIM_ERROR(k.name(), "ipcq_wait_any: no direction to wait for");
@@ -370,6 +372,7 @@ void ipcq_wait_any(const std::vector<ipcq_dir>& rx, const std::vector<ipcq_dir>&
         }
     } else {
         std::vector<std::uint32_t> regs;
+        regs.reserve(conds.size());
         for (const auto& c : conds) regs.push_back(c.first);
         L1Memory& l1 = p.l1();
         k.sleepUntil(regs, fmt::format("ipcq_wait_any (IPCQ rank {}: no queue can receive or send)", p.rank()),

@@ -45,7 +45,7 @@ StreamArgs stream_args() {
 }
 /// NoC address of the slot message i uses.
 std::uint64_t slot_addr(const StreamArgs& a, std::uint32_t i) {
-    return a.edm_buffer + (i % a.slots) * a.stride;
+    return a.edm_buffer + std::uint64_t(i % a.slots) * a.stride;
 }
 std::uint32_t signal(const StreamArgs& a, std::uint32_t i) {
     const bool last = i + 1 == a.messages;

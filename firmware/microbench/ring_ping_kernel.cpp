@@ -156,13 +156,8 @@ void ring_ping_kernel_main() {
         if (a.has_rx) eth_write_channel_sync(a.rx_base + ch * stride(a) + a.payload, eth_channel_sync_t{0, 0, 0, 0});
         if (a.has_tx) eth_write_channel_sync(a.tx_base + ch * stride(a) + a.payload, eth_channel_sync_t{0, 0, 0, 0});
     }
-    if (a.one_link) {
-        eth_setup_handshake(a.handshake, a.hs_down_sender);
-    } else if (a.has_tx) {
-        eth_setup_handshake(a.handshake, a.hs_down_sender);
-    } else {
-        eth_setup_handshake(a.handshake, a.hs_up_sender);
-    }
+    // One link, or a core that sends: the role towards the downstream chip.
+    eth_setup_handshake(a.handshake, a.one_link || a.has_tx ? a.hs_down_sender : a.hs_up_sender);
 
     std::uint64_t sum = 0, lo = ~0ull, hi = 0;
     for (std::uint32_t s = 0; s <= a.samples; ++s) {

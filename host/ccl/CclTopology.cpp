@@ -123,8 +123,8 @@ std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const 
     std::vector<std::vector<unsigned>> groups;
     if (axis == "row") {
         for (unsigned r = 0; r < rows; ++r)
-            groups.emplace_back(d.meshOrder.begin() + std::ptrdiff_t(r * cols),
-                                d.meshOrder.begin() + std::ptrdiff_t((r + 1) * cols));
+            groups.emplace_back(d.meshOrder.begin() + std::ptrdiff_t(r) * cols,
+                                d.meshOrder.begin() + std::ptrdiff_t(r + 1) * cols);
     } else if (axis == "col") {
         for (unsigned c = 0; c < cols; ++c) {
             std::vector<unsigned> g;

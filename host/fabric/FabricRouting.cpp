@@ -115,8 +115,8 @@ FabricTopology makeTopologyMesh(const ClusterDescriptor& d, bool torus) {
         // An axis wraps if every row (column) has a link between its ends.
         auto linked = [&](unsigned a, unsigned b) { return !d.userLinksBetween(a, b).empty(); };
         bool x = t.cols > 2, y = t.rows > 2;
-        for (unsigned r = 0; r < t.rows && x; ++r) x = linked(t.grid[r * t.cols], t.grid[r * t.cols + t.cols - 1]);
-        for (unsigned c = 0; c < t.cols && y; ++c) y = linked(t.grid[c], t.grid[(t.rows - 1) * t.cols + c]);
+        for (std::size_t r = 0; r < t.rows && x; ++r) x = linked(t.grid[r * t.cols], t.grid[(r + 1) * t.cols - 1]);
+        for (unsigned c = 0; c < t.cols && y; ++c) y = linked(t.grid[c], t.grid[std::size_t(t.rows - 1) * t.cols + c]);
         if (!x && !y)
             throw ConfigError(
                 fmt::format("{}: --torus: no mesh axis of more than two chips has links between its ends "

@@ -478,7 +478,7 @@ Tick ProcessGroup::creditLatency(unsigned rank, IpcqDir d) const {
     return creditLatency_.at(rank).at(unsigned(d));
 }
 
-void ProcessGroup::launch(const std::string& name, std::function<void()> entry,
+void ProcessGroup::launch(const std::string& name, const std::function<void()>& entry,
                           const std::function<std::vector<std::uint32_t>(unsigned)>& args) {
     if (launched_) throw std::logic_error("ProcessGroup: kernels launched twice");
     launched_ = true;

@@ -82,7 +82,7 @@ public:
     /// suit the algorithm or L1.
     void all_reduce(std::uint64_t bytes, golden::DType dtype, std::uint64_t seed);
     /// Launch any kernel on every rank (microbenchmarks), args per rank.
-    void launch(const std::string& name, std::function<void()> entry,
+    void launch(const std::string& name, const std::function<void()>& entry,
                 const std::function<std::vector<std::uint32_t>(unsigned)>& args);
 
     /// After the run: compare every rank's tensor with the golden result.

@@ -21,7 +21,7 @@ void EdmStream::build(Runtime& rt, const EdmStreamParams& p) {
     edm::EdmBuilder edmB(pb, ends_.coreB, mode, p.creditTxq, p.buffers);
     const unsigned channels = p.channels, packets = p.packets, packet = p.packetBytes;
     const unsigned dirs = p.bidir ? 2 : 1;
-    if (2 * dirs * channels > d.arch.workers.size())
+    if (2 * std::size_t(dirs) * channels > d.arch.workers.size())
         throw ConfigError(fmt::format("--channels {}: needs {} worker cores per chip, the chip has {}", channels,
                                       dirs * channels, d.arch.workers.size()));
     // Direction 0: A -> B on channels [0, C); direction 1: B -> A on [C, 2C).

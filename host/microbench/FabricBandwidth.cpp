@@ -116,7 +116,8 @@ FabricBandwidthResult FabricBandwidth::read(Runtime& rt) const {
     const double bytes = double(packets_) * packetUsed_ * p_.workers;
     r.payloadGBps = bytes / (t1 - t0);
     const EthConfig& e = rt.platform().descriptor().arch.erisc.eth;
-    const double wire = double(fab_->headerBytes() + (packetUsed_ + 15) / 16 * 16);
+    const std::uint32_t paddedPayload = (packetUsed_ + 15) / 16 * 16;  // the payload in 16-byte words
+    const double wire = double(fab_->headerBytes() + paddedPayload);
     const double frames = std::ceil(wire / e.maxPacketBytes);
     r.framingLimitGBps = planesUsed_ * e.lineBytesPerNs * packetUsed_ / (wire + e.packetOverheadBytes * frames);
     r.lineRateGBps = planesUsed_ * e.lineBytesPerNs;

@@ -401,7 +401,7 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
         const auto parts = splitDots(decls_[i].name);
         if (parts.size() < 4) return -1;  // a chip's own signals, before its cores
         const std::string& c = parts[2];
-        return c.rfind("eth", 0) == 0 ? 0 : c.rfind("w", 0) == 0 ? 1 : 2;
+        return c.rfind("eth", 0) == 0 ? 0 : c.rfind('w', 0) == 0 ? 1 : 2;
     };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         const std::string ca = prefix(a, 2), cb = prefix(b, 2);

@@ -43,7 +43,7 @@ template <class T> const char* wanted() {
 
 template <class T> T yamlScalar(const YAML::Node& n, const std::string& where) {
     if (!n.IsScalar()) throw ConfigError(fmt::format("{}: expected {}, found {}", where, wanted<T>(), typeName(n)));
-    const std::string text = n.Scalar();
+    const std::string& text = n.Scalar();
     if constexpr (std::is_same_v<T, std::string>) {
         return text;
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
@@ -86,8 +86,8 @@ template unsigned long long yamlScalar<unsigned long long>(const YAML::Node&, co
 template double yamlScalar<double>(const YAML::Node&, const std::string&);
 template std::string yamlScalar<std::string>(const YAML::Node&, const std::string&);
 
-YamlMap::YamlMap(YAML::Node node, std::string file, std::string path)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {
+YamlMap::YamlMap(const YAML::Node& node, std::string file, std::string path)
+    : node_(node), file_(std::move(file)), path_(std::move(path)) {
     if (!node_.IsMap())
         throw ConfigError(fmt::format("{}: '{}' must be a mapping, found {}", yamlLocation(file_, node_),
                                       path_.empty() ? "document" : path_, typeName(node_)));
@@ -250,8 +250,8 @@ void YamlMap::finish() const {
     if (base_) base_->finish();
 }
 
-YamlSeq::YamlSeq(YAML::Node node, std::string file, std::string path)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}
+YamlSeq::YamlSeq(const YAML::Node& node, std::string file, std::string path)
+    : node_(node), file_(std::move(file)), path_(std::move(path)) {}
 
 std::string YamlSeq::where(std::size_t i) const {
     return fmt::format("{}: key '{}[{}]'", yamlLocation(file_, i < node_.size() ? node_[i] : node_), path_, i);

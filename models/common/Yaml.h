@@ -30,7 +30,7 @@ class YamlSeq;
 
 class YamlMap {
 public:
-    YamlMap(YAML::Node node, std::string file, std::string path);
+    YamlMap(const YAML::Node& node, std::string file, std::string path);
 
     /// Parse a file and return its top-level mapping.
     static YamlMap loadFile(const std::string& file);
@@ -88,7 +88,7 @@ private:
 
 class YamlSeq {
 public:
-    YamlSeq(YAML::Node node, std::string file, std::string path);
+    YamlSeq(const YAML::Node& node, std::string file, std::string path);
     std::size_t size() const { return node_.size(); }
     template <class T> T get(std::size_t i) const;
     YamlMap map(std::size_t i) const;

@@ -235,7 +235,6 @@ private:
     WaitTimeout timeout_;    ///< the wait in progress gives up (launch_.waitTimeout)
 
     friend class ProgrammableCore;
-    class Scoreboard;
 };
 
 // ---- template implementation ------------------------------------------------

@@ -16,7 +16,7 @@
 namespace cclsim {
 
 struct EriscConfig {
-    L1Config l1{256 * 1024, true};
+    L1Config l1{std::uint64_t(256) * 1024, true};
     std::uint32_t syncInfoBase = 0x18030;
     std::uint32_t maxConcurrentTransactions = 8;
     std::uint32_t unreservedBase = 0x1A800;

@@ -51,7 +51,7 @@ public:
 };
 
 struct L1Config {
-    std::uint64_t sizeBytes = 1536 * 1024;
+    std::uint64_t sizeBytes = std::uint64_t(1536) * 1024;
     bool storePayload = true;
 };
 

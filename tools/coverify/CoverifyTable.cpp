@@ -99,10 +99,7 @@ Tolerance parseTolerance(const std::string& text) {
     if (s.back() == '%') {
         t.kind = Tolerance::Kind::Relative;
         s.pop_back();
-    } else if (s.rfind("+-", 0) == 0) {
-        t.kind = Tolerance::Kind::Absolute;
-        s = s.substr(2);
-    } else if (s.rfind("\xC2\xB1", 0) == 0) {  // U+00B1 PLUS-MINUS SIGN in UTF-8
+    } else if (s.rfind("+-", 0) == 0 || s.rfind("\xC2\xB1", 0) == 0) {  // or U+00B1 PLUS-MINUS SIGN (2 bytes in UTF-8)
         t.kind = Tolerance::Kind::Absolute;
         s = s.substr(2);
     } else {

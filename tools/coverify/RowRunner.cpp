@@ -79,6 +79,7 @@ std::string shellQuote(const std::string& s) {
 /// fork + exec `argv` in its own process group, stdout and stderr to `log`.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& workDir, const std::string& log) {
     std::vector<char*> cargv;
+    cargv.reserve(argv.size() + 1);
     for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
     const pid_t pid = fork();
@@ -112,7 +113,9 @@ std::vector<std::string> boardsIn(const std::string& dir) {
     while (const dirent* e = readdir(d)) {
         const std::string name = e->d_name;
         if (name.empty() || name[0] == '.' || name == "coverify") continue;
-        const std::string path = dir + "/" + name;
+        std::string path = dir;
+        path += '/';
+        path += name;
         struct stat st {};
         if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0)
             boards.push_back(name);

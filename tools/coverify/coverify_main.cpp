@@ -48,9 +48,7 @@ std::string dirOf(const std::string& path) {
     return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     using namespace cclsim::coverify;
     CLI::App app{"Run a table of measured figures (CSV) on the model and compare model vs measured."};
     std::string tableFile, junitFile;
@@ -112,4 +110,17 @@ int main(int argc, char** argv) {
     for (const auto& r : results)
         if (r.status != RowResult::Status::Pass) return 1;
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {  // a bug or an exhausted machine, not bad input
+        std::cerr << "coverify: internal error: " << e.what() << "\n";
+    } catch (...) {
+        std::cerr << "coverify: internal error\n";
+    }
+    return 2;
 }

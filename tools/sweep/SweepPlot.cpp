@@ -311,7 +311,7 @@ PlotFiles writePlotFiles(const std::string& image, const std::vector<nlohmann::j
 
 PlotFiles writePlot(const std::string& image, const std::vector<nlohmann::json>& reports,
                     const std::vector<std::string>& series) {
-    const PlotFiles files = writePlotFiles(image, reports, series);
+    PlotFiles files = writePlotFiles(image, reports, series);
     std::remove(image.c_str());  // a stale image must not pass for a new one
     const std::string cmd =
         fmt::format("cd {} && gnuplot {} 2>&1", shellQuote(dirName(files.script)), shellQuote(baseName(files.script)));

@@ -25,7 +25,7 @@ OptionValue decodeValue(const std::string& key, const YAML::Node& n, const std::
     OptionValue v;
     v.key = key;
     if (n.IsScalar()) {
-        const std::string s = n.Scalar();
+        const std::string& s = n.Scalar();
         if (n.Tag() != "!" && (s == "true" || s == "false")) {  // a quoted "true" is a value
             v.flag = s == "true";
             v.omit = s == "false";
@@ -60,7 +60,7 @@ void checkKey(const std::string& key, const std::string& where) {
 
 /// A name-valued key (board, workload).
 std::string name(const YamlMap& doc, const std::string& key) {
-    const std::string v = doc.get<std::string>(key);
+    std::string v = doc.get<std::string>(key);
     if (v.empty()) doc.fail(key, "must be a name");
     return v;
 }

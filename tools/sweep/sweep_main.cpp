@@ -118,9 +118,7 @@ int report(const std::string& dir, const Outputs& o) {
     return code;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     CLI::App app(
         "cclsim sweep: run the points of a sweep spec on the board executables (in parallel here, or as a "
         "Slurm job array or GNU parallel job list) and merge their reports",
@@ -233,4 +231,17 @@ int main(int argc, char** argv) {
         std::cerr << "sweep: error: " << e.what() << "\n";
         return kRunError;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {  // a bug or an exhausted machine, not bad input
+        std::cerr << "sweep: internal error: " << e.what() << "\n";
+    } catch (...) {
+        std::cerr << "sweep: internal error\n";
+    }
+    return kRunError;
 }

@@ -83,6 +83,7 @@ public:
 
     std::vector<std::string> sweepSeries(const std::vector<nlohmann::json>& reports) const override {
         std::vector<std::string> out;
+        out.reserve(reports.size());
         for (const nlohmann::json& rep : reports)
             out.push_back(rep.contains("params") && rep["params"].value("channels", 0u) == 1
                               ? "1 channel"
