@@ -212,6 +212,12 @@ ClientId FabricBuilder::addClient(unsigned chip, CoreCoord core, Dir dir, unsign
     return ClientId{clients_.size() - 1};
 }
 
+CoreCoord FabricBuilder::firstRouterCore(unsigned chip, CoreCoord otherwise) const {
+    for (const RouterInfo& r : routerInfo_)
+        if (r.chip == chip) return r.core;
+    return otherwise;
+}
+
 const RouterInfo& FabricBuilder::router(unsigned chip, unsigned plane, Dir d) const {
     const std::size_t i = routerIndex(chip, plane, d);
     if (i == ~std::size_t{0})

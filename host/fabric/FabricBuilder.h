@@ -84,6 +84,9 @@ public:
     const std::vector<RouterInfo>& routers() const { return routerInfo_; }
     /// The router of (chip, plane, direction); ConfigError if there is none.
     const RouterInfo& router(unsigned chip, unsigned plane, Dir d) const;
+    /// The core of the first router built on `chip` (a placement hint for
+    /// workers that talk to the fabric); `otherwise` if the chip has none.
+    CoreCoord firstRouterCore(unsigned chip, CoreCoord otherwise) const;
     unsigned muxCount() const { return unsigned(muxes_.size()); }
 
 private:

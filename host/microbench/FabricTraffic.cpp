@@ -41,7 +41,7 @@ void FabricTraffic::placeReceivers(Runtime& rt) {
         Rx r;
         r.chip = c;
         const RouterInfo& any = fab_->routers().front();
-        r.core = freeWorkerNear(rt, c, c == any.chip ? any.core : firstRouterCore(c), {});
+        r.core = freeWorkerNear(rt, c, c == any.chip ? any.core : fab_->firstRouterCore(c, CoreCoord{1, 1}), {});
         Program& prog = rt.program(c);
         r.readSrc = prog.allocateL1(r.core, readBytes, 16);
         std::vector<std::uint8_t> bytes(readBytes);
@@ -154,12 +154,6 @@ FabricTrafficArgs FabricTraffic::common() const {
     a.read_max = std::min(p_.maxBytes, fab_->readMaxBytes());
     a.header_words = fab_->headerBytes() / 4;
     return a;
-}
-
-CoreCoord FabricTraffic::firstRouterCore(unsigned chip) const {
-    for (const RouterInfo& r : fab_->routers())
-        if (r.chip == chip) return r.core;
-    return CoreCoord{1, 1};
 }
 
 FabricTrafficResult FabricTraffic::read(const RunResult& run) const {

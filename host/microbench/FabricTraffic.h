@@ -69,7 +69,6 @@ private:
     void setSenderArgs(Runtime& rt);
     void setReceiverArgs(Runtime& rt);
     FabricTrafficArgs common() const;
-    CoreCoord firstRouterCore(unsigned chip) const;
 
     FabricTrafficParams p_;
     std::unique_ptr<fabric::FabricBuilder> fab_;

@@ -23,12 +23,6 @@ namespace {
 const char* const kOpNames[] = {"put",       "get",     "put_async", "get_async", "notify",
                                 "broadcast", "scatter", "gather",    "reduce"};
 
-CoreCoord firstRouterCore(const FabricBuilder& f, unsigned chip) {
-    for (const RouterInfo& r : f.routers())
-        if (r.chip == chip) return r.core;
-    return CoreCoord{1, 1};
-}
-
 /// Put, broadcast and scatter read the local tensor and write the group one;
 /// get, gather and reduce the other way round (notify moves no tensor).
 bool movesLocalToGroup(PtoOp op) {
@@ -73,7 +67,7 @@ void PtoProgram::placeRanks(Runtime& rt) {
     for (unsigned r = 0; r < n; ++r) {
         Rank& k = ranks_[r];
         k.chip = p_.chips[r];
-        const CoreCoord near = fab_ ? firstRouterCore(*fab_, k.chip) : CoreCoord{1, 1};
+        const CoreCoord near = fab_ ? fab_->firstRouterCore(k.chip, CoreCoord{1, 1}) : CoreCoord{1, 1};
         k.core = freeWorkerNear(rt, k.chip, near, {});
         Program& prog = rt.program(k.chip);
         k.tile[0] = prog.allocateL1(k.core, std::max<std::uint32_t>(tileBytes, 32), 32);
