@@ -2,6 +2,8 @@
 // IdleTurnCounter.h).
 #include "models/core/IdleTurnCounter.h"
 
+#include <stdexcept>
+
 namespace cclsim {
 
 bool IdleTurnCounter::round(bool didSomething, std::uint64_t idleRounds, std::uint64_t polls) {
@@ -28,6 +30,7 @@ void IdleTurnCounter::beginYieldingWait() {
 }
 
 void IdleTurnCounter::endYieldingWait() {
+    if (savedRounds_.empty()) throw std::logic_error("IdleTurnCounter: endYieldingWait without a beginYieldingWait");
     idleLimit_ = savedRounds_.back().limit;
     idleRounds_ = savedRounds_.back().rounds;
     roundTime_ = savedRounds_.back().roundTime;

@@ -42,7 +42,8 @@ public:
     /// reached now and the caller takes the turn; the count restarts.
     bool round(bool didSomething, std::uint64_t idleRounds, std::uint64_t polls);
     /// A yielding wait begins: until it ends, the turn may come one poll
-    /// after the kernel went to sleep. Nests; endYieldingWait restores.
+    /// after the kernel went to sleep. Nests; endYieldingWait restores
+    /// (std::logic_error without a wait to end).
     void beginYieldingWait();
     void endYieldingWait();
 

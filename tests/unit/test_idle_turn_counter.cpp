@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace cclsim {
 namespace {
@@ -96,6 +97,14 @@ TEST(IdleTurnCounter, YieldingWaitsNestInTheMainLoopsCounting) {
     EXPECT_EQ(turns.turnAt(), t + kPoll) << "back in the outer yielding wait";
     turns.endYieldingWait();
     EXPECT_EQ(turns.turnAt(), t + 3 * 10 * kTicksPerNs) << "the main loop's count and round time are restored";
+}
+
+TEST(IdleTurnCounter, EndingAYieldingWaitThatNeverBeganIsAnError) {
+    IdleTurnCounter c(kPoll);
+    EXPECT_THROW(c.endYieldingWait(), std::logic_error);
+    c.beginYieldingWait();
+    c.endYieldingWait();
+    EXPECT_THROW(c.endYieldingWait(), std::logic_error);
 }
 
 TEST(IdleTurnCounter, EachSleepHasItsOwnId) {
