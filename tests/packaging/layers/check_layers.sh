@@ -6,17 +6,22 @@
 #     (the firmware include root has no runtime/),
 #   - a firmware library that links the runtime stops the configuration with
 #     the layering message naming both targets.
-# Usage: check_layers.sh SOURCE_ROOT WORK_DIR [CMAKE]
+# Usage: check_layers.sh SOURCE_ROOT WORK_DIR [CMAKE [CMAKE-ARG...]]
+# The test passes the generator, its build program and the compiler of the
+# build that runs it: a fresh machine has Ninja but not necessarily make,
+# which is CMake's default generator.
 set -euo pipefail
 root=$1 work=$2 cmake=${3:-cmake}
+shift $(($# < 3 ? $# : 3))
+cmake_args=("$@")
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "check_layers: $*" >&2; exit 1; }
 
 probe() {  # probe NAME: configure (and build) into $work/NAME; output in $work/NAME.log
     local name=$1 dir=$work/$1
-    if "$cmake" -S "$root/tests/packaging/layers/probe" -B "$dir" -DCCLSIM_ROOT="$root" -DPROBE="$name" \
-        >"$dir.log" 2>&1; then
+    if "$cmake" -S "$root/tests/packaging/layers/probe" -B "$dir" "${cmake_args[@]}" -DCCLSIM_ROOT="$root" \
+        -DPROBE="$name" >"$dir.log" 2>&1; then
         "$cmake" --build "$dir" >>"$dir.log" 2>&1
     else
         return 1
