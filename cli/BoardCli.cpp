@@ -2,53 +2,61 @@
 // options are the help text users and tests read: change them with care.
 #include "cli/BoardCli.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim {
 
 BoardCli::BoardCli(const BoardInfo& board)
     : board_(board),
-      app_(fmt::format("cclsim {} board: transaction-level model of {} and its firmware", board.name, board.name),
-           board.name) {
-    app_.fallthrough();
-    app_.failure_message(CLI::FailureMessage::help);
+      app_(std::make_unique<CLI::App>(
+          fmt::format("cclsim {} board: transaction-level model of {} and its firmware", board.name, board.name),
+          board.name)) {
+    app_->fallthrough();
+    app_->failure_message(CLI::FailureMessage::help);
     addGlobalOptions();
     addWorkloads();
-    app_.require_subcommand(0, 1);
+    app_->require_subcommand(0, 1);
+}
+
+BoardCli::~BoardCli() = default;
+
+std::string BoardCli::help() const {
+    return app_->help();
 }
 
 void BoardCli::addGlobalOptions() {
     GlobalOptions& g = options_;
-    app_.add_option("--json", g.json, "write the machine-readable report to FILE");
-    app_.add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
-    app_.add_option("--config-dir", g.configDir,
-                    "directory of the configuration files (board descriptors, arch/, ccl.yaml, ...; default: "
-                    "$CCLSIM_CONFIG_DIR, else config/ beside the executable, else the install's share/cclsim)");
-    app_.add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
-    app_.add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
-    app_.add_option("--faults", g.faults,
-                    "inject the Ethernet faults of this plan (YAML: seed, faults: ber / retrain / down / drop)");
-    app_.add_flag("--skip-links-with-retrain", g.skipLinksWithRetrain,
-                  "leave out of every op the links that retrain while the device initialises (a --faults retrain "
-                  "at 0 us), as tt-metal's skip-Ethernet-cores-with-retrain option: ops run on fewer links");
-    app_.add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
+    app_->add_option("--json", g.json, "write the machine-readable report to FILE");
+    app_->add_option("--vcd", g.vcd, "write a VCD trace (and a GTKWave .gtkw beside it)");
+    app_->add_option("--config-dir", g.configDir,
+                     "directory of the configuration files (board descriptors, arch/, ccl.yaml, ...; default: "
+                     "$CCLSIM_CONFIG_DIR, else config/ beside the executable, else the install's share/cclsim)");
+    app_->add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
+    app_->add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
+    app_->add_option("--faults", g.faults,
+                     "inject the Ethernet faults of this plan (YAML: seed, faults: ber / retrain / down / drop)");
+    app_->add_flag("--skip-links-with-retrain", g.skipLinksWithRetrain,
+                   "leave out of every op the links that retrain while the device initialises (a --faults retrain "
+                   "at 0 us), as tt-metal's skip-Ethernet-cores-with-retrain option: ops run on fewer links");
+    app_->add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
         ->check(CLI::Range(100.0, 3000.0));
-    app_.add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
-    app_.add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
-    app_.add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
-    app_.add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
-    app_.add_option("--trace-window-ns", g.traceWindowNs,
-                    "window of the traced utilisation signals (tx_util_pct), default 1000")
+    app_->add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
+    app_->add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
+    app_->add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
+    app_->add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");
+    app_->add_option("--trace-window-ns", g.traceWindowNs,
+                     "window of the traced utilisation signals (tx_util_pct), default 1000")
         ->check(CLI::Range(0.001, 1e9));
-    app_.add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
-    app_.add_flag("--quiet", g.quiet, "print only errors");
-    app_.add_flag("--torus", g.torus, "close the mesh with the descriptor's torus links (edge links)");
-    app_.add_option("--csv", g.csv, "write the report as CSV to FILE (collectives; one row per sweep size)");
-    app_.add_option("-j,--jobs", g.jobs, "sweeps: points run at once, each in its own process (default: every core)")
+    app_->add_option("--max-sim-us", g.maxSimUs, "stop (and report) after this much simulated time");
+    app_->add_flag("--quiet", g.quiet, "print only errors");
+    app_->add_flag("--torus", g.torus, "close the mesh with the descriptor's torus links (edge links)");
+    app_->add_option("--csv", g.csv, "write the report as CSV to FILE (collectives; one row per sweep size)");
+    app_->add_option("-j,--jobs", g.jobs, "sweeps: points run at once, each in its own process (default: every core)")
         ->check(CLI::Range(1u, 4096u));
-    app_.add_option("--plot", g.plot,
-                    "sweeps: draw the sweep with gnuplot into FILE.png or FILE.svg (data and "
-                    "script beside it)")
+    app_->add_option("--plot", g.plot,
+                     "sweeps: draw the sweep with gnuplot into FILE.png or FILE.svg (data and "
+                     "script beside it)")
         ->check(CLI::Validator(
             [](std::string& f) {
                 const auto dot = f.rfind('.');
@@ -61,7 +69,7 @@ void BoardCli::addGlobalOptions() {
 void BoardCli::addWorkloads() {
     for (const WorkloadFactory& f : board_.workloads) {
         auto w = f();
-        CLI::App* cmd = app_.add_subcommand(w->name(), w->description());
+        CLI::App* cmd = app_->add_subcommand(w->name(), w->description());
         w->addOptions(*cmd);
         byCommand_[cmd] = w.get();
         workloads_[w->name()] = std::move(w);
@@ -70,10 +78,10 @@ void BoardCli::addWorkloads() {
 
 std::optional<RunOutcome> BoardCli::parse(int argc, char** argv) {
     try {
-        app_.parse(argc, argv);
+        app_->parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         // CLI11 prints the help (stdout) or the error with the help (stderr).
-        const int rc = app_.exit(e);
+        const int rc = app_->exit(e);
         return rc == 0 ? RunOutcome::ok() : RunOutcome::usageError(e.what());
     }
     select();
@@ -83,7 +91,7 @@ std::optional<RunOutcome> BoardCli::parse(int argc, char** argv) {
 std::optional<RunOutcome> BoardCli::parse(const std::vector<std::string>& args) {
     std::vector<std::string> rev(args.rbegin(), args.rend());  // CLI11 takes the arguments reversed
     try {
-        app_.parse(rev);
+        app_->parse(rev);
     } catch (const CLI::ParseError& e) {
         // --help is no error (CLI11's own message for it is an internal note).
         return e.get_exit_code() == 0 ? RunOutcome::ok() : RunOutcome::usageError(e.what());
@@ -93,7 +101,7 @@ std::optional<RunOutcome> BoardCli::parse(const std::vector<std::string>& args) 
 }
 
 void BoardCli::select() {
-    for (CLI::App* sub : app_.get_subcommands()) chosen_ = byCommand_.at(sub);
+    for (CLI::App* sub : app_->get_subcommands()) chosen_ = byCommand_.at(sub);
     if (!chosen_) chosen_ = workloads_.at(board_.defaultWorkload).get();
 }
 

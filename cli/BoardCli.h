@@ -15,8 +15,6 @@
 #include "models/common/Trace.h"
 #include "runtime/ConfigDir.h"
 
-#include <CLI/CLI.hpp>
-
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,6 +51,7 @@ class BoardCli {
 public:
     /// The command line of `board`: its global options and every workload's subcommand.
     explicit BoardCli(const BoardInfo& board);
+    ~BoardCli();
     BoardCli(const BoardCli&) = delete;
     BoardCli& operator=(const BoardCli&) = delete;
 
@@ -66,7 +65,7 @@ public:
     std::optional<RunOutcome> parse(const std::vector<std::string>& args);
 
     /// The help text (--help).
-    std::string help() const { return app_.help(); }
+    std::string help() const;
     /// The workload to run: the subcommand given, else the board's default.
     Workload& workload() { return *chosen_; }
     const GlobalOptions& options() const { return options_; }
@@ -81,7 +80,7 @@ private:
     void select();
 
     const BoardInfo& board_;
-    CLI::App app_;
+    std::unique_ptr<CLI::App> app_;
     GlobalOptions options_;
     std::map<std::string, std::unique_ptr<Workload>> workloads_;
     std::map<CLI::App*, Workload*> byCommand_;

@@ -9,13 +9,18 @@
 #include "runtime/ConfigDir.h"
 #include "runtime/Runtime.h"
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+// CLI11 is declared only: its header costs seconds of compile time in every
+// file that includes it, so only the files that add options include it.
+namespace CLI {
+class App;
+}
 
 namespace cclsim {
 

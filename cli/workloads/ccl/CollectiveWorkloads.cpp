@@ -23,6 +23,7 @@
 #include "host/ccl/TensorFiles.h"
 #include "models/common/Report.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -30,6 +30,7 @@
 #include "host/ipcq/ProcessGroup.h"
 #include "models/common/Report.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -5,6 +5,7 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/DispatchBench.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {

@@ -4,6 +4,7 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/DramBandwidth.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {

@@ -13,6 +13,7 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/EthBandwidth.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>

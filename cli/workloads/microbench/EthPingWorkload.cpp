@@ -3,6 +3,7 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/EthPing.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {

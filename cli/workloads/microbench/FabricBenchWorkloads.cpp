@@ -8,6 +8,7 @@
 #include "host/microbench/FabricPing.h"
 #include "host/microbench/FabricTraffic.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {

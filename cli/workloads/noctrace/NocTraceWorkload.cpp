@@ -6,6 +6,7 @@
 #include "host/noctrace/NocTraceReplay.h"
 #include "models/common/ConfigError.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::noctrace {
