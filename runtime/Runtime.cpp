@@ -295,7 +295,7 @@ void Runtime::launch() {
                 // When the last non-persistent kernel returns, the run is
                 // over: pause so persistent kernels do not run on.
                 pk.launch.onFinish = [this] {
-                    if (--unfinished_ == 0 && anyPersistent_) sc_core::sc_pause();
+                    if (--unfinished_ == 0 && anyPersistent_) platform_.eq.pause();
                 };
             }
             ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);

@@ -163,7 +163,7 @@ void BandwidthServer::replan() {
     armedAt_ = next;
     if (next == kNever) return;
     const std::uint64_t g = gen_;
-    eq_.at(next, [this, g] { onTimer(g); });
+    eq_.at(next, *this, g);
 }
 
 void BandwidthServer::onTimer(std::uint64_t gen) {

@@ -35,7 +35,7 @@ struct BandwidthServerConfig {
     unsigned numClasses = 1;
 };
 
-class BandwidthServer {
+class BandwidthServer : private CalendarTask {
 public:
     using Callback = std::function<void()>;
 
@@ -94,6 +94,7 @@ private:
     void advanceTo(Tick t);
     void replan();
     void onTimer(std::uint64_t gen);
+    void onCalendar(std::uint64_t gen) override { onTimer(gen); }
     void startHead(Class& c, std::vector<Callback>& deferred);
     /// A cleared callback list for this (possibly re-entered) call; reused
     /// across calls so steady-state traffic does not allocate.

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace cclsim {
 
 EventQueue::EventQueue(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
@@ -16,6 +18,7 @@ EventQueue::EventQueue(const sc_core::sc_module_name& name) : sc_core::sc_module
             "{}: the SystemC time resolution is {}, but cclsim keeps time in picoseconds and needs 1 ps "
             "(SystemC's default): remove sc_set_time_resolution() from the top level or set it to (1, SC_PS)",
             this->name(), sc_core::sc_get_time_resolution().to_string()));
+    slotTask_.q = this;
     SC_HAS_PROCESS(EventQueue);
     SC_METHOD(drain);
     sensitive << wake_;
@@ -23,8 +26,6 @@ EventQueue::EventQueue(const sc_core::sc_module_name& name) : sc_core::sc_module
 }
 
 void EventQueue::at(Tick when, Callback cb) {
-    const Tick t = now();
-    if (when < t) when = t;
     std::uint32_t slot;
     if (freeSlots_.empty()) {
         slot = std::uint32_t(slots_.size());
@@ -34,13 +35,61 @@ void EventQueue::at(Tick when, Callback cb) {
         freeSlots_.pop_back();
         slots_[slot] = std::move(cb);
     }
-    heap_.push(Entry{when, seq_++, slot});
+    push(when, kModel, seq_++, &slotTask_, slot);
+}
+
+void EventQueue::SlotTask::onCalendar(std::uint64_t slot) {
+    // Move the callback out first: it may schedule more work into the slab.
+    Callback cb = std::move(q->slots_[slot]);
+    q->freeSlots_.push_back(std::uint32_t(slot));
+    cb();
+}
+
+void EventQueue::push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask* task, std::uint64_t arg) {
+    const Tick t = now();
+    if (when < t) when = t;
+    // The delta round (see the header): a later tick starts at round 0; the
+    // current tick's next round, unless a callback schedules a callback.
+    std::uint64_t round = 0;
+    if (when == curTick_) round = draining_ && phase == kModel && curPhase_ == kModel ? curRound_ : curRound_ + 1;
+    const Entry e{when, (round << kRoundShift) | (std::uint64_t(phase) << kPhaseShift) | (tie & kTieMask), task, arg};
+    // Sift up in the 4-ary heap.
+    std::size_t i = heap_.size();
+    heap_.push_back(e);
+    while (i > 0) {
+        const std::size_t parent = (i - 1) / 4;
+        if (!before(e, heap_[parent])) break;
+        heap_[i] = heap_[parent];
+        i = parent;
+    }
+    heap_[i] = e;
     if (!draining_) arm();
+}
+
+void EventQueue::popTop() {
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    const std::size_t n = heap_.size();
+    if (n == 0) return;
+    // Sift the last entry down from the root.
+    std::size_t i = 0;
+    for (;;) {
+        const std::size_t first = 4 * i + 1;
+        if (first >= n) break;
+        std::size_t best = first;
+        const std::size_t end = std::min(first + 4, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+            if (before(heap_[c], heap_[best])) best = c;
+        if (!before(heap_[best], last)) break;
+        heap_[i] = heap_[best];
+        i = best;
+    }
+    heap_[i] = last;
 }
 
 void EventQueue::arm() {
     if (heap_.empty()) return;
-    const Tick next = heap_.top().when;
+    const Tick next = heap_.front().when;
     const Tick t = scNow();
     // sc_event keeps the earliest pending notification, so re-arming for a later
     // tick is a no-op and an earlier one overrides.
@@ -52,41 +101,94 @@ void EventQueue::arm() {
         wake_.notify(toScTime(next - t));
 }
 
+void EventQueue::pause() {
+    if (draining_)
+        pauseRequested_ = true;
+    else
+        sc_core::sc_pause();
+}
+
+bool EventQueue::quietThrough(Tick dt) const {
+    if (!draining_) return false;
+    // As SystemC's own test did for the kernels' threads: something must be
+    // pending (with nothing at all pending, time would not move either).
+    const Tick limit = now() + dt;
+    const Tick next = std::min(heap_.empty() ? kNever : heap_.front().when, std::min(otherActivity_, wakeLimit_));
+    return next != kNever && next > limit;
+}
+
 void EventQueue::drain() {
     // An SC_METHOD: on the main stack, which ASan must know for the
     // exceptions the callbacks throw (models/common/Simulate.h).
     announceThreadStack();
     const Tick t0 = scNow();
     armedFor_ = kNever;
-    draining_ = true;
-    // Run ahead strictly before the next tick at which another process may
-    // run (its order against our callbacks at that tick is the scheduler's).
-    Tick horizon = runLimit_;
-    if (horizon > t0) {
-        if (sc_core::sc_pending_activity_at_current_time())
-            horizon = t0;
-        else if (sc_core::sc_pending_activity_at_future_time())
-            horizon = std::min<Tick>(horizon, t0 + sc_core::sc_time_to_pending_activity().value());
+    if (pauseAt_ != kNever && t0 >= pauseAt_) {
+        // SystemC time has caught up with a pause the calendar ran ahead to.
+        pauseAt_ = kNever;
+        sc_core::sc_pause();
+        arm();
+        return;
     }
+    draining_ = true;
+    pauseRequested_ = false;
+    // Run ahead strictly before the next tick at which another process may
+    // run (its order against our entries at that tick is the scheduler's).
+    otherActivity_ = kNever;
+    if (sc_core::sc_pending_activity_at_current_time())
+        otherActivity_ = t0;
+    else if (sc_core::sc_pending_activity_at_future_time())
+        otherActivity_ = t0 + sc_core::sc_time_to_pending_activity().value();
+    // Nothing runs at or after a pause SystemC time has not reached yet.
+    const Tick horizon = std::min({runLimit_, otherActivity_, pauseAt_});
     wakeLimit_ = kNever;
-    // Callbacks read the calendar's tick (no call into SystemC for now()).
+    Tick last = t0;
+    // Entries read the calendar's tick (no call into SystemC for now()).
     detail::calendarNow = t0;
     while (!heap_.empty()) {
-        const Tick w = heap_.top().when;
-        if (w > t0) {
-            if (w >= horizon || w > wakeLimit_) break;
-            detail::calendarNow = w;
+        const Entry top = heap_.front();
+        if (top.when > t0) {
+            if (top.when >= horizon || top.when > wakeLimit_) break;
+            detail::calendarNow = top.when;
         }
-        // Move the callback out before popping: it may schedule more work.
-        const std::uint32_t slot = heap_.top().slot;
-        heap_.pop();
-        Callback cb = std::move(slots_[slot]);
-        freeSlots_.push_back(slot);
+        curTick_ = top.when;
+        curRound_ = top.order >> kRoundShift;
+        curPhase_ = unsigned(top.order >> kPhaseShift) & 1u;
+        popTop();
         ++fired_;
-        cb();
+        last = top.when;
+        top.task->onCalendar(top.arg);
+        if (pauseRequested_) break;
     }
     detail::calendarNow = kNever;
     draining_ = false;
+    if (pauseRequested_) {
+        pauseRequested_ = false;
+        if (last == t0) {
+            sc_core::sc_pause();
+            arm();
+        } else {
+            // Ran ahead: SystemC time must reach the pause's tick first.
+            pauseAt_ = last;
+            armedFor_ = last;
+            wake_.notify(toScTime(last - t0));
+        }
+        return;
+    }
+    if (pauseAt_ != kNever) {
+        // Woken before a pause's tick (another process scheduled work): keep
+        // it, and wake earlier for work scheduled before it.
+        const Tick next = heap_.empty() ? pauseAt_ : std::min(pauseAt_, heap_.front().when);
+        armedFor_ = next;
+        wake_.notify(next == t0 ? sc_core::SC_ZERO_TIME : toScTime(next - t0));
+        return;
+    }
+    if (last > t0 && heap_.empty()) {
+        // Nothing left: bring SystemC time to where the activity ended.
+        armedFor_ = last;
+        wake_.notify(toScTime(last - t0));
+        return;
+    }
     arm();
 }
 

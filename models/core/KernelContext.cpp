@@ -1,6 +1,5 @@
 #include "models/core/KernelContext.h"
 
-#include "models/common/CoroutineStackRoot.h"
 #include "models/common/Report.h"
 #include "models/core/ProgrammableCore.h"
 
@@ -25,11 +24,12 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     for (auto& c : counters_) c.onChange = [this] { bump(); };
     for (const TraceSlot& s : launch_.traceSlots) slots_.emplace_back(32, TraceFormat::Decimal, s.values);
     setWaypoint("PEND");
-    sc_core::sc_spawn_options opts;
-    std::string proc = fullName_;
-    std::replace_if(
-        proc.begin(), proc.end(), [](char c) { return c == '.' || c == '(' || c == ')'; }, '_');
-    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name(proc.c_str()), &opts);
+    fiber_ = std::make_unique<Fiber>([this] { run(); }, Fiber::defaultStackBytes());
+    // Kernels that start at the same tick start in launch order (every
+    // kernel's tie key is unique: see EventQueue::atKernel).
+    lastServed_ = core_.eq().nextServed();
+    // The go signal: the dispatcher starts the kernel at its launch time.
+    resumeAt(std::max(launch_.startAt, now()));
 }
 
 Tick KernelContext::waitDeadline() const {
@@ -37,7 +37,7 @@ Tick KernelContext::waitDeadline() const {
 }
 
 void KernelContext::giveUp() {
-    timeout_.giveUp(fullName_, scNow());
+    timeout_.giveUp(fullName_, now());
 }
 
 KernelContext::~KernelContext() {
@@ -51,9 +51,6 @@ KernelContext& KernelContext::current() {
 }
 
 void KernelContext::run() {
-    // A kernel blocked at exit holds its locals from this coroutine stack.
-    const CoroutineStackRoot stackRoot;
-    if (launch_.startAt > now()) sc_core::wait(toScTime(launch_.startAt - now()));
     current_ = this;
     state_ = State::Running;
     startedAt_ = now();
@@ -91,7 +88,7 @@ void KernelContext::blockUntilChange() {
     const State before = state_;
     state_ = State::Blocked;
     waitStarts();
-    while (epoch_ == seen) sc_core::wait(wake_);
+    while (epoch_ == seen) Fiber::yield();
     waitEnds();
     current_ = this;
     state_ = before;
@@ -101,7 +98,8 @@ void KernelContext::sync() {
     if (!pending_) return;
     const Tick t = pending_;
     pending_ = 0;
-    sc_core::wait(toScTime(t));
+    resumeAt(now() + t);
+    Fiber::yield();
     current_ = this;
     waypoint_.set(waypointWord_);
 }
@@ -115,6 +113,10 @@ bool KernelContext::coreQuietThrough(Tick dt, bool l1WordOnly) const {
     return quietThrough(dt);
 }
 
+bool KernelContext::quietThrough(Tick dt) const {
+    return core_.eq().quietThrough(dt);
+}
+
 void KernelContext::syncForStore() {
     // Nothing can read or change this core's L1 before the kernel's local
     // time (no scheduled arrival, queued injection or deferred command, and
@@ -124,13 +126,20 @@ void KernelContext::syncForStore() {
 
 void KernelContext::wakeIfBlocked() {
     if (state_ != State::Blocked) return;
-    // Called from calendar callbacks that may run ahead of SystemC time.
-    const Tick t = now(), sc = scNow();
-    core_.eq().processWokenAt(t);
-    if (t == sc)
-        wake_.notify(sc_core::SC_ZERO_TIME);
-    else
-        wake_.notify(toScTime(t - sc));
+    resumeAt(now());
+}
+
+void KernelContext::resumeAt(Tick t) {
+    if (resumeArmed_ <= t) return;  // an earlier (or the same) resumption stands
+    resumeArmed_ = t;
+    core_.eq().atKernel(t, lastServed_, *this, ++resumeGen_);
+}
+
+void KernelContext::onCalendar(std::uint64_t gen) {
+    if (gen != resumeGen_) return;  // superseded by an earlier one
+    resumeArmed_ = kNever;
+    lastServed_ = core_.eq().nextServed();
+    fiber_->resume();
 }
 
 void KernelContext::bump() {
@@ -165,7 +174,7 @@ void KernelContext::sleepUntilChange() {
     turns_.sleeps(until);
     core_.kernelSleeps(*this);
     waitStarts();
-    while (epoch_ == seen) sc_core::wait(wake_);
+    while (epoch_ == seen) Fiber::yield();
     waitEnds();
     turns_.wakes();
     current_ = this;

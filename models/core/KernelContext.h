@@ -1,10 +1,11 @@
-// A firmware thread: one kernel running on one RISC-V of a core.
+// A firmware thread: one kernel running on one RISC-V of a core, on a
+// Fiber that the board's calendar resumes (models/core/Fiber.h).
 //
 // The firmware API (firmware/api) finds the running kernel through
 // `KernelContext::current()` and charges every call's cost with `advance()`.
-// Costs accumulate as local time and are paid (one SystemC wait) only when
-// the kernel next touches shared state, so a burst of API calls costs one
-// context switch.
+// Costs accumulate as local time and are paid (one calendar entry and a
+// switch to the calendar and back) only when the kernel next touches shared
+// state, so a burst of API calls costs one context switch.
 //
 // Spin loops are modelled, not executed: every status read goes through
 // `poll()`, which records each condition the kernel reads (an L1 word, a tx
@@ -26,8 +27,10 @@
 // feeds them from the kernel's thread.
 #pragma once
 
+#include "models/common/EventQueue.h"
 #include "models/common/Time.h"
 #include "models/common/Trace.h"
+#include "models/core/Fiber.h"
 #include "models/core/FirmwareCosts.h"
 #include "models/core/IdleTurnCounter.h"
 #include "models/core/SpinLoopDetector.h"
@@ -39,6 +42,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,7 +72,7 @@ struct KernelLaunch {
     std::string waitTimeoutKey;  ///< the arch YAML key it came from, for the report
 };
 
-class KernelContext final : public MemoryWatcher {
+class KernelContext final : public MemoryWatcher, private CalendarTask {
 public:
     enum class State { Pending, Running, Blocked, Done };
 
@@ -85,10 +89,7 @@ public:
     /// Pay accumulated local time (one wait) so the kernel's view is "now".
     void sync();
     /// True if no simulation activity is pending within the next `dt` ticks.
-    static bool quietThrough(Tick dt) {
-        return sc_core::sc_pending_activity_at_future_time() && !sc_core::sc_pending_activity_at_current_time() &&
-               sc_core::sc_time_to_pending_activity().value() > dt;
-    }
+    bool quietThrough(Tick dt) const;
     /// True if nothing can change this core's observable state within `dt`:
     /// the kernel runs alone on its core, `dt` is below the lookahead, and no
     /// effect on the core is scheduled before then (or nothing at all is).
@@ -205,9 +206,14 @@ private:
     void blockUntilChange();
     void sleepUntilChange();
     /// Wait timeouts: a wait starts/ends.
-    void waitStarts() { timeout_.starts(scNow()); }
+    void waitStarts() { timeout_.starts(now()); }
     void waitEnds() { timeout_.ends(); }
     void wakeIfBlocked();
+    /// Have the calendar resume the kernel's fiber at `t` (the earliest of
+    /// the requests stands; a later resume supersedes nothing).
+    void resumeAt(Tick t);
+    /// The calendar resumes the kernel (`arg`: the resumption's resumeGen_).
+    void onCalendar(std::uint64_t arg) override;
     /// Watch the L1 word at `addr` for the spin-loop detector (onWatchedWrite).
     void watchWord(std::uint32_t addr);
 
@@ -219,8 +225,11 @@ private:
     const FirmwareCosts& costs_;
     Tick pending_ = 0;
     std::uint64_t epoch_ = 0;
-    sc_core::sc_event wake_;
-    SpinLoopDetector spin_;  ///< the status reads of the kernel's loops
+    std::unique_ptr<Fiber> fiber_;  ///< the kernel's stack, resumed by the calendar
+    Tick resumeArmed_ = kNever;     ///< the pending resumption's tick (kNever: none)
+    std::uint64_t resumeGen_ = 0;   ///< identifies the pending resumption
+    std::uint64_t lastServed_ = 0;  ///< when the calendar last resumed it (EventQueue::nextServed)
+    SpinLoopDetector spin_;         ///< the status reads of the kernel's loops
     NocCounters counters_[2];
     State state_ = State::Pending;
     unsigned dmaVc_ = 0;

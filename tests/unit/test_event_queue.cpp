@@ -1,7 +1,9 @@
 // EventQueue: the calendar every timing model schedules on. Callbacks run
 // at their tick, same-tick callbacks in scheduling order (determinism),
 // callbacks may schedule more work (also for the current tick), and a time
-// in the past is clamped to now.
+// in the past is clamped to now. Kernel resumptions follow the same-tick
+// rule of docs/engine.md: delta rounds, model callbacks before kernels,
+// kernels least recently served first.
 #include "models/common/EventQueue.h"
 #include "models/common/Report.h"
 #include "models/common/Simulate.h"
@@ -10,6 +12,8 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,6 +93,49 @@ TEST(EventQueue, SchedulingBetweenSimulationSlices) {
     eq.at(nsToTicks(1), [&] { ran.push_back(now()); });  // in the past: runs at 5 ns
     cclsim::simulate();
     EXPECT_EQ(ran, (std::vector<Tick>{5'000, 7'000, 10'000}));
+}
+
+/// A calendar task that logs its name when it runs, and may run more code.
+struct LoggingTask final : CalendarTask {
+    std::vector<std::string>* log = nullptr;
+    std::string name;
+    std::function<void()> then;
+    void onCalendar(std::uint64_t /*arg*/) override {
+        log->push_back(name);
+        if (then) then();
+    }
+};
+
+TEST(EventQueue, SameTickOrderRoundsPhasesAndLeastRecentlyServed) {
+    EventQueue eq("eq");
+    std::vector<std::string> log;
+    auto task = [&](const char* name) {
+        auto t = std::make_unique<LoggingTask>();
+        t->log = &log;
+        t->name = name;
+        return t;
+    };
+    auto m1 = task("model 1"), m2 = task("model 2"), m3 = task("model 3, from a kernel");
+    auto m4 = task("model 4, from a model callback");
+    auto k1 = task("kernel served at 5"), k2 = task("kernel served at 3"), k3 = task("kernel woken by a kernel");
+    const Tick t = nsToTicks(10);
+    // Kernels scheduled first, callbacks after: the phase decides, not the order.
+    eq.atKernel(t, 5, *k1, 0);
+    eq.atKernel(t, 3, *k2, 0);
+    eq.at(t, *m1, 0);
+    eq.at(t, *m2, 0);
+    // A callback scheduling a callback for its own tick: the same round.
+    m1->then = [&] { eq.at(now(), *m4, 0); };
+    // A kernel acting at the tick: what it schedules for the tick runs in the next round.
+    k2->then = [&] {
+        eq.atKernel(now(), 1, *k3, 0);
+        eq.at(now(), *m3, 0);
+    };
+    cclsim::simulate();
+    EXPECT_EQ(log, (std::vector<std::string>{"model 1", "model 2", "model 4, from a model callback",
+                                             "kernel served at 3", "kernel served at 5", "model 3, from a kernel",
+                                             "kernel woken by a kernel"}));
+    EXPECT_EQ(now(), t);
 }
 
 }  // namespace
