@@ -132,9 +132,9 @@ TEST(EventQueue, SameTickOrderRoundsPhasesAndLeastRecentlyServed) {
         eq.at(now(), *m3, 0);
     };
     cclsim::simulate();
-    EXPECT_EQ(log, (std::vector<std::string>{"model 1", "model 2", "model 4, from a model callback",
-                                             "kernel served at 3", "kernel served at 5", "model 3, from a kernel",
-                                             "kernel woken by a kernel"}));
+    EXPECT_EQ(log,
+              (std::vector<std::string>{"model 1", "model 2", "model 4, from a model callback", "kernel served at 3",
+                                        "kernel served at 5", "model 3, from a kernel", "kernel woken by a kernel"}));
     EXPECT_EQ(now(), t);
 }
 
