@@ -20,6 +20,12 @@
 #   goals    t3000 eth galaxy (what `ninja bench-speed` runs)
 #   all      everything above but quick
 #
+# Before and after: with SPEED_BASELINE=DIR (the build directory of an older tree, or any
+# directory holding its board executables and their config/), every case runs on DIR's
+# executables and then on BUILD's, in turn, and a "ratio" line gives new/old wall and user
+# seconds (and instructions). Rows of the baseline carry "@base" after the case name, and
+# SPEED_BASELINE_COMMIT (default "baseline") in the commit column.
+#
 # Per case it records wall seconds, user CPU seconds, peak RSS, simulated time, Ethernet
 # packets on the wire (<= 1500 B payload each) per wall second, calendar events and, when
 # `perf stat -e instructions` works on this machine, instructions (else empty: use the instr
@@ -51,33 +57,70 @@ header=commit,date,part,case,board,args,wall_s,user_s,sys_s,peak_rss_mib,sim_tim
 printf '%-9s %-34s %8s %8s %7s %8s %12s %10s %10s %12s %6s\n' part case "wall s" "user s" "sys s" "RSS MiB" "sim us" "eth pkts" "pkt/s" "instr" data
 
 run() {  # part, case, board, args...
-    local part=$1 name=$2 board=$3; shift 3
+    if [[ -n ${SPEED_BASELINE:-} ]]; then
+        local part=$1 name=$2 board=$3; shift 3
+        row_commit=${SPEED_BASELINE_COMMIT:-baseline} run1 "$SPEED_BASELINE" "$part" "$name@base" "$board" "$@"
+        run1 "$build" "$part" "$name" "$board" "$@"
+        ratio "$name"
+    else
+        run1 "$build" "$@"
+    fi
+}
+
+run1() {  # build dir, part, case, board, args...
+    local dir=$1 part=$2 name=$3 board=$4; shift 4
     local json=$tmp/$name.json instr=""
     local wrap=(/usr/bin/time -f '%e %U %S %M' -o "$tmp/$name.time")
     if [[ $have_perf == 1 ]]; then
         wrap=(perf stat -x, -e instructions -o "$tmp/$name.perf" "${wrap[@]}")
     fi
-    if ! "${wrap[@]}" "$build/$board" "$@" --quiet --json "$json" > "$tmp/$name.log" 2>&1; then
+    if ! "${wrap[@]}" "$dir/$board" "$@" --quiet --json "$json" > "$tmp/$name.log" 2>&1; then
         echo "sim_speed: $name failed:" >&2; tail -5 "$tmp/$name.log" >&2; return 0
     fi
     [[ $have_perf == 1 ]] && instr=$(awk -F, '/instructions/ {print $1}' "$tmp/$name.perf")
+    [[ -n $instr ]] && echo "$instr" > "$tmp/$name.instr"
     emit "$part" "$name" "$board" "$*" "$json" "$tmp/$name.time" "$instr"
 }
 
+ratio() {  # case: new/old of the case and its "@base" twin
+    local name=$1
+    [[ -s $tmp/$name.time && -s "$tmp/$name@base.time" ]] || return 0
+    python3 - "$tmp/$name@base.time" "$tmp/$name.time" "$tmp/$name@base.instr" "$tmp/$name.instr" "$name" <<'PY'
+import os, sys
+old, new = (open(p).read().split()[-4:] for p in sys.argv[1:3])
+ins = [open(p).read().strip() if os.path.exists(p) else "" for p in sys.argv[3:5]]
+r = lambda a, b: f"{float(b) / float(a):.3f}" if float(a) > 0 else "-"
+extra = f", instructions {r(ins[0], ins[1])}" if all(ins) else ""
+print(f"ratio     {sys.argv[5]:<34} new/old: wall {r(old[0], new[0])}, user {r(old[1], new[1])}, RSS {r(old[3], new[3])}{extra}")
+PY
+}
+
 callgrind() {  # part, case, board, args...: instruction count under callgrind
-    local part=$1 name=$2 board=$3; shift 3
+    if [[ -n ${SPEED_BASELINE:-} ]]; then
+        local part=$1 name=$2 board=$3; shift 3
+        row_commit=${SPEED_BASELINE_COMMIT:-baseline} callgrind1 "$SPEED_BASELINE" "$part" "$name@base" "$board" "$@"
+        callgrind1 "$build" "$part" "$name" "$board" "$@"
+        ratio "$name"
+    else
+        callgrind1 "$build" "$@"
+    fi
+}
+
+callgrind1() {  # build dir, part, case, board, args...
+    local dir=$1 part=$2 name=$3 board=$4; shift 4
     local json=$tmp/$name.json
     if ! /usr/bin/time -f '%e %U %S %M' -o "$tmp/$name.time" valgrind --tool=callgrind --callgrind-out-file="$tmp/$name.cg" \
-            "$build/$board" "$@" --quiet --json "$json" > "$tmp/$name.log" 2>&1; then
+            "$dir/$board" "$@" --quiet --json "$json" > "$tmp/$name.log" 2>&1; then
         echo "sim_speed: $name failed under callgrind:" >&2; tail -5 "$tmp/$name.log" >&2; return 0
     fi
     local instr
     instr=$(awk '/^summary:/ {print $2}' "$tmp/$name.cg")
+    echo "$instr" > "$tmp/$name.instr"
     emit "$part" "$name" "$board" "$* (callgrind)" "$json" "$tmp/$name.time" "$instr"
 }
 
 emit() {  # part, case, board, args, json, timefile, instructions
-    python3 - "$@" "$commit" "$stamp" "$csv" <<'PY'
+    python3 - "$@" "${row_commit:-$commit}" "$stamp" "$csv" <<'PY'
 import csv, json, sys
 part, name, board, args, jpath, tpath, instr, commit, stamp, out = sys.argv[1:11]
 j = json.load(open(jpath)); s = j.get("stats", {})
