@@ -56,16 +56,19 @@ header=commit,date,part,case,board,args,wall_s,user_s,sys_s,peak_rss_mib,sim_tim
 [[ -s $csv ]] || echo "$header" > "$csv"
 printf '%-9s %-34s %8s %8s %7s %8s %12s %10s %10s %12s %6s\n' part case "wall s" "user s" "sys s" "RSS MiB" "sim us" "eth pkts" "pkt/s" "instr" data
 
-run() {  # part, case, board, args...
+# One case, on BUILD's executables or (SPEED_BASELINE) on the old ones and then the new.
+measure() {  # how (run1 | callgrind1), part, case, board, args...
+    local how=$1 part=$2 name=$3 board=$4; shift 4
     if [[ -n ${SPEED_BASELINE:-} ]]; then
-        local part=$1 name=$2 board=$3; shift 3
-        row_commit=${SPEED_BASELINE_COMMIT:-baseline} run1 "$SPEED_BASELINE" "$part" "$name@base" "$board" "$@"
-        run1 "$build" "$part" "$name" "$board" "$@"
+        row_commit=${SPEED_BASELINE_COMMIT:-baseline} "$how" "$SPEED_BASELINE" "$part" "$name@base" "$board" "$@"
+        "$how" "$build" "$part" "$name" "$board" "$@"
         ratio "$name"
     else
-        run1 "$build" "$@"
+        "$how" "$build" "$part" "$name" "$board" "$@"
     fi
 }
+run() { measure run1 "$@"; }              # part, case, board, args...: wall, user, RSS (and perf instructions)
+callgrind() { measure callgrind1 "$@"; }  # part, case, board, args...: instruction count under callgrind
 
 run1() {  # build dir, part, case, board, args...
     local dir=$1 part=$2 name=$3 board=$4; shift 4
@@ -93,17 +96,6 @@ r = lambda a, b: f"{float(b) / float(a):.3f}" if float(a) > 0 else "-"
 extra = f", instructions {r(ins[0], ins[1])}" if all(ins) else ""
 print(f"ratio     {sys.argv[5]:<34} new/old: wall {r(old[0], new[0])}, user {r(old[1], new[1])}, RSS {r(old[3], new[3])}{extra}")
 PY
-}
-
-callgrind() {  # part, case, board, args...: instruction count under callgrind
-    if [[ -n ${SPEED_BASELINE:-} ]]; then
-        local part=$1 name=$2 board=$3; shift 3
-        row_commit=${SPEED_BASELINE_COMMIT:-baseline} callgrind1 "$SPEED_BASELINE" "$part" "$name@base" "$board" "$@"
-        callgrind1 "$build" "$part" "$name" "$board" "$@"
-        ratio "$name"
-    else
-        callgrind1 "$build" "$@"
-    fi
 }
 
 callgrind1() {  # build dir, part, case, board, args...

@@ -94,11 +94,16 @@ void EventQueue::arm() {
     // sc_event keeps the earliest pending notification, so re-arming for a later
     // tick is a no-op and an earlier one overrides.
     if (armedFor_ != kNever && armedFor_ >= t && armedFor_ <= next) return;
-    armedFor_ = next;
-    if (next == t)
+    wakeAt(next);
+}
+
+void EventQueue::wakeAt(Tick when) {
+    const Tick t = scNow();
+    armedFor_ = when;
+    if (when == t)
         wake_.notify(sc_core::SC_ZERO_TIME);
     else
-        wake_.notify(toScTime(next - t));
+        wake_.notify(toScTime(when - t));
 }
 
 void EventQueue::pause() {
@@ -170,23 +175,19 @@ void EventQueue::drain() {
         } else {
             // Ran ahead: SystemC time must reach the pause's tick first.
             pauseAt_ = last;
-            armedFor_ = last;
-            wake_.notify(toScTime(last - t0));
+            wakeAt(last);
         }
         return;
     }
     if (pauseAt_ != kNever) {
         // Woken before a pause's tick (another process scheduled work): keep
         // it, and wake earlier for work scheduled before it.
-        const Tick next = heap_.empty() ? pauseAt_ : std::min(pauseAt_, heap_.front().when);
-        armedFor_ = next;
-        wake_.notify(next == t0 ? sc_core::SC_ZERO_TIME : toScTime(next - t0));
+        wakeAt(heap_.empty() ? pauseAt_ : std::min(pauseAt_, heap_.front().when));
         return;
     }
     if (last > t0 && heap_.empty()) {
         // Nothing left: bring SystemC time to where the activity ended.
-        armedFor_ = last;
-        wake_.notify(toScTime(last - t0));
+        wakeAt(last);
         return;
     }
     arm();

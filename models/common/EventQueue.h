@@ -121,7 +121,10 @@ private:
     void push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask* task, std::uint64_t arg);
     void popTop();
     void drain();
+    /// Notify the calendar method for the earliest entry (unless already armed for it).
     void arm();
+    /// Notify the calendar method for tick `when` (>= SystemC time).
+    void wakeAt(Tick when);
 
     std::vector<Entry> heap_;
     SlotTask slotTask_;

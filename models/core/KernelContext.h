@@ -38,8 +38,6 @@
 #include "models/memory/L1Memory.h"
 #include "models/noc/Niu.h"
 
-#include <systemc>
-
 #include <cstdint>
 #include <functional>
 #include <memory>
