@@ -17,6 +17,9 @@
 #   sizes    scaling with size: T3000 all_gather (EDM, 6144 B) 1 MiB .. 1 GiB, timing mode
 #   instr    instruction counts (callgrind) of small runs: T3000 all_gather 4 MiB EDM,
 #            eth_bandwidth 16 MiB, Galaxy all_gather 1 MiB
+#   data     data mode against timing mode: T3000 all_gather 32 MiB (fabric, and EDM 6144 B),
+#            each with --no-data and with data; a "data/timing" line per pair, and the
+#            copies_per_hop column (payload bytes copied per byte landed)
 #   goals    t3000 eth galaxy (what `ninja bench-speed` runs)
 #   all      everything above but quick
 #
@@ -52,9 +55,11 @@ have_perf=0
 if perf stat -x, -e instructions true 2> "$tmp/perfprobe" >/dev/null && grep -q '^[0-9]' "$tmp/perfprobe"; then
     have_perf=1
 fi
-header=commit,date,part,case,board,args,wall_s,user_s,sys_s,peak_rss_mib,sim_time_ns,eth_packets,eth_packets_per_wall_s,events,instructions,data_check
+header=commit,date,part,case,board,args,wall_s,user_s,sys_s,peak_rss_mib,sim_time_ns,eth_packets,eth_packets_per_wall_s,events,instructions,data_check,copies_per_hop
+# A CSV from an older version of this script (other columns) is kept aside.
+if [[ -s $csv && "$(head -1 "$csv")" != "$header" ]]; then mv "$csv" "$csv.old"; fi
 [[ -s $csv ]] || echo "$header" > "$csv"
-printf '%-9s %-34s %8s %8s %7s %8s %12s %10s %10s %12s %6s\n' part case "wall s" "user s" "sys s" "RSS MiB" "sim us" "eth pkts" "pkt/s" "instr" data
+printf '%-9s %-34s %8s %8s %7s %8s %12s %10s %10s %12s %6s %6s\n' part case "wall s" "user s" "sys s" "RSS MiB" "sim us" "eth pkts" "pkt/s" "instr" data copies
 
 # One case, on BUILD's executables or (SPEED_BASELINE) on the old ones and then the new.
 measure() {  # how (run1 | callgrind1), part, case, board, args...
@@ -98,6 +103,17 @@ print(f"ratio     {sys.argv[5]:<34} new/old: wall {r(old[0], new[0])}, user {r(o
 PY
 }
 
+# Data mode against timing mode: new/new of two cases run on BUILD.
+data_vs_timing() {  # data case, timing case
+    [[ -s $tmp/$1.time && -s $tmp/$2.time ]] || return 0
+    python3 - "$tmp/$2.time" "$tmp/$1.time" "$1" <<'PY'
+import sys
+t, d = (open(p).read().split()[-4:] for p in sys.argv[1:3])
+print(f"data/timing {sys.argv[3]:<32} wall {float(d[0]) / float(t[0]):.2f}x, user {float(d[1]) / float(t[1]):.2f}x, "
+      f"RSS {float(d[3]) / 1024:.0f} MiB vs {float(t[3]) / 1024:.0f} MiB")
+PY
+}
+
 callgrind1() {  # build dir, part, case, board, args...
     local dir=$1 part=$2 name=$3 board=$4; shift 4
     local json=$tmp/$name.json
@@ -119,11 +135,14 @@ j = json.load(open(jpath)); s = j.get("stats", {})
 wall, user, sys_s, rss_kb = open(tpath).read().split()[-4:]
 wall, user, sys_s, rss = float(wall), float(user), float(sys_s), float(rss_kb) / 1024
 pk = s.get("eth_packets", 0)
+cph = j.get("results", {}).get("copies_per_hop", "")
 row = [commit, stamp, part, name, board, args, f"{wall:.2f}", f"{user:.2f}", f"{sys_s:.2f}", f"{rss:.1f}", j.get("sim_time_ns", ""),
-       pk, f"{pk / wall:.0f}" if wall > 0 else "", s.get("events", ""), instr, j.get("data_check", "")]
+       pk, f"{pk / wall:.0f}" if wall > 0 else "", s.get("events", ""), instr, j.get("data_check", ""),
+       f"{cph:.3f}" if cph != "" else ""]
 with open(out, "a", newline="") as f: csv.writer(f).writerow(row)
 print(f"{part:<9} {name:<34} {wall:8.2f} {user:8.2f} {sys_s:7.2f} {rss:8.1f} {float(j.get('sim_time_ns', 0))/1e3:12.1f} "
-      f"{pk:10d} {pk / wall if wall > 0 else 0:10.0f} {instr or '-':>12} {j.get('data_check', ''):>6}")
+      f"{pk:10d} {pk / wall if wall > 0 else 0:10.0f} {instr or '-':>12} {j.get('data_check', ''):>6} "
+      f"{f'{cph:.3f}' if cph != '' else '-':>6}")
 PY
 }
 
@@ -131,9 +150,9 @@ expand=()
 for p in "${parts[@]}"; do
     case $p in
         goals) expand+=(t3000 eth galaxy) ;;
-        all) expand+=(t3000 eth galaxy chips sizes instr galaxy1g) ;;
-        quick|t3000|eth|galaxy|galaxy1g|chips|sizes|instr) expand+=("$p") ;;
-        *) echo "sim_speed: unknown part '$p' (quick t3000 eth galaxy galaxy1g chips sizes instr goals all)" >&2; exit 2 ;;
+        all) expand+=(t3000 eth galaxy chips sizes instr data galaxy1g) ;;
+        quick|t3000|eth|galaxy|galaxy1g|chips|sizes|instr|data) expand+=("$p") ;;
+        *) echo "sim_speed: unknown part '$p' (quick t3000 eth galaxy galaxy1g chips sizes instr data goals all)" >&2; exit 2 ;;
     esac
 done
 
@@ -173,6 +192,14 @@ for p in "${expand[@]}"; do
         for s in 1M 4M 16M 64M 256M 1G; do
             run sizes "t3000_ag_${s}_edm_timing" t3000 all_gather --size "$s" --no-data --impl edm --packet 6144
         done
+        ;;
+    data)
+        run data t3000_ag_32M_fabric_timing t3000 all_gather --size 32M --no-data
+        run data t3000_ag_32M_fabric_data t3000 all_gather --size 32M
+        data_vs_timing t3000_ag_32M_fabric_data t3000_ag_32M_fabric_timing
+        run data t3000_ag_32M_edm_timing t3000 all_gather --size 32M --no-data --impl edm --packet 6144
+        run data t3000_ag_32M_edm_data t3000 all_gather --size 32M --impl edm --packet 6144
+        data_vs_timing t3000_ag_32M_edm_data t3000_ag_32M_edm_timing
         ;;
     instr)
         callgrind instr t3000_ag_4M_edm_callgrind t3000 all_gather --size 4M --no-data --impl edm --packet 6144

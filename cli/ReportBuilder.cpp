@@ -2,6 +2,7 @@
 #include "cli/ReportBuilder.h"
 
 #include "models/common/ConfigError.h"
+#include "models/common/Payload.h"
 
 #include <fmt/format.h>
 
@@ -54,6 +55,9 @@ RunOutcome ReportBuilder::stopped(const std::string& stopReport, const std::opti
 
 void ReportBuilder::addResults(const nlohmann::json& results) {
     report_["results"] = results;
+    // Data mode: what moving the payload bytes cost (see models/common/Payload.h).
+    const PayloadStats& p = payloadStats();
+    if (p.landed > 0 && report_["results"].is_object()) report_["results"]["copies_per_hop"] = p.copiesPerHop();
 }
 
 void ReportBuilder::addStats(const EthStats& eth, std::uint64_t events, double wallSeconds) {
@@ -63,6 +67,12 @@ void ReportBuilder::addStats(const EthStats& eth, std::uint64_t events, double w
                         {"eth_packets_per_wall_second", wallSeconds > 0 ? double(eth.frames) / wallSeconds : 0.0},
                         {"eth_commands_per_wall_second", wallSeconds > 0 ? double(eth.commands) / wallSeconds : 0.0},
                         {"events", events}};
+    const PayloadStats& p = payloadStats();
+    if (p.landed > 0) {
+        report_["stats"]["payload_bytes_landed"] = p.landed;
+        report_["stats"]["payload_bytes_copied"] = p.copied;
+        report_["stats"]["payload_bytes_adopted"] = p.adopted;
+    }
 }
 
 RunOutcome ReportBuilder::checked(const std::string& verdict, const std::string& firstFailure,

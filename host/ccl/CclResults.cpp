@@ -49,6 +49,13 @@ CclCheck checkOutputs(Runtime& rt, const CclOp& op) {
     for (std::size_t gi = 0; gi < op.groups().size(); ++gi) {
         const CclGroup& g = op.groups()[gi];
         golden::forEachExpectedOutput(g.golden, g.inputs, [&](unsigned pos, const golden::Tensor& b) {
+            // The usual case, all equal, compared page by page in place.
+            const CclRank& r = g.ranks[pos];
+            if (op.outputLayout().pagesEqual(
+                    b, [&](std::uint64_t page, std::uint8_t* bytes) { rt.readPage(r.output, page, bytes); })) {
+                c.elementsChecked += b.size() / e;
+                return;
+            }
             const golden::Tensor a = readRankOutput(rt, op, gi, pos);
             if (a.size() != b.size())
                 throw std::logic_error(

@@ -33,6 +33,9 @@ struct BlockLayout {
     void toPages(const golden::Tensor& t, const std::function<void(std::uint64_t, const std::uint8_t*)>& put) const;
     /// The logical tensor from the page images: get(page, out).
     golden::Tensor fromPages(const std::function<void(std::uint64_t, std::uint8_t*)>& get) const;
+    /// Whether the pages `get` reads hold `t` (what fromPages would return),
+    /// one page at a time: no tensor is built.
+    bool pagesEqual(const golden::Tensor& t, const std::function<void(std::uint64_t, std::uint8_t*)>& get) const;
 };
 
 }  // namespace cclsim::ccl

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace cclsim {
 
@@ -343,10 +344,8 @@ void EthSubsystem::rxTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     } else if (ext && ext->payload) {
         std::swap(e->data, *ext->payload);  // the two pools trade buffers: no copy, no allocation
     } else {
-        e->data.size = gp.get_data_length();
-        e->data.frags.resize(1);
-        e->data.frags[0].offset = 0;
-        e->data.frags[0].bytes.assign(gp.get_data_ptr(), gp.get_data_ptr() + e->data.size);
+        const std::uint32_t n = gp.get_data_length();
+        std::memcpy(e->data.ownAll(n), gp.get_data_ptr(), n);
     }
     e->dst = std::uint32_t(gp.get_address());
     if (activity_) activity_->expect(now() + delay.value(), ActivityLog::L1Write);

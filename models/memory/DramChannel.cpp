@@ -10,7 +10,7 @@ namespace cclsim {
 DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramChannelConfig& cfg)
     : sc_core::sc_module(name),
       cfg_(cfg),
-      store_(cfg.bankBytes * cfg.banks, 4096),
+      store_(cfg.bankBytes * cfg.banks),
       freeAt_(std::size_t(std::max(1u, cfg.banks)) * std::max(1u, cfg.pseudoChannels), 0) {
     if (!(cfg_.bytesPerNs > 0)) throw ConfigError(std::string(this->name()) + ": DRAM bandwidth must be > 0");
     socket.register_b_transport(this, &DramChannel::b_transport);
@@ -92,8 +92,7 @@ void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core:
     }
     Tick done;
     if (gp.is_write()) {
-        if (pe && pe->payload && cfg_.storePayload)
-            for (const auto& f : pe->payload->frags) store_.write(addr + f.offset, f.bytes.size(), f.bytes.data());
+        if (pe && pe->payload && cfg_.storePayload) landPayload(addr, *pe->payload);
         ++stats_.writes;
         stats_.writeBytes += len;
         done = serve(addr, len, cfg_.writeLatency, arrival);
@@ -101,13 +100,14 @@ void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core:
         if (pe && pe->payload) {
             Payload& p = *pe->payload;
             p.size = len;
+            p.frags.clear();
             if (cfg_.storePayload) {
-                p.frags.resize(1);
-                p.frags[0].offset = 0;
-                p.frags[0].bytes.resize(len);
-                store_.read(addr, len, p.frags[0].bytes.data());
-            } else {
-                p.frags.clear();
+                if (store_.sharing()) {
+                    store_.shareOut(addr, len, p, 0);  // by reference: no copy
+                } else {
+                    store_.read(addr, len, p.ownAll(len));
+                    payloadStats().copied += len;
+                }
             }
         }
         ++stats_.reads;
@@ -116,6 +116,22 @@ void DramChannel::b_transport(int /*id*/, tlm::tlm_generic_payload& gp, sc_core:
     }
     delay = toScTime(done - now());
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void DramChannel::landPayload(std::uint64_t addr, const Payload& p) {
+    // Slices of shared pages land through the store, which adopts whole
+    // pages by reference (SparseStore::landShared); owned bytes are copied.
+    PayloadStats& stats = payloadStats();
+    for (const auto& f : p.frags) {
+        const std::uint64_t at = addr + f.offset;
+        if (f.shared()) {
+            stats.copied += store_.landShared(at, f);
+            continue;
+        }
+        store_.write(at, f.length(), f.data());
+        stats.copied += f.length();
+    }
+    stats.landed += p.size;
 }
 
 unsigned DramChannel::transportDbg(int /*id*/, tlm::tlm_generic_payload& gp) {

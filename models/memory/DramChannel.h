@@ -70,6 +70,7 @@ public:
     void trace(TraceFile& tf);
 
 private:
+    void landPayload(std::uint64_t addr, const Payload& p);
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     unsigned transportDbg(int id, tlm::tlm_generic_payload& gp);
     bool getDirectMemPtr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);

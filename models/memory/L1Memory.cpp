@@ -9,7 +9,7 @@
 namespace cclsim {
 
 L1Memory::L1Memory(const sc_core::sc_module_name& name, const L1Config& cfg)
-    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.sizeBytes, 4096) {
+    : sc_core::sc_module(name), cfg_(cfg), store_(cfg.sizeBytes) {
     socket.register_b_transport(this, &L1Memory::b_transport);
     socket.register_transport_dbg(this, &L1Memory::transportDbg);
     socket.register_get_direct_mem_ptr(this, &L1Memory::getDirectMemPtr);
@@ -102,36 +102,94 @@ void L1Memory::snapshot(std::uint32_t addr, std::uint32_t n, Payload& out) const
     checkRange(addr, n, "read");
     // Reuse the payload's buffers: pooled transfers keep their capacity.
     out.size = n;
-    if (cfg_.storePayload) {
-        out.frags.resize(1);
-        out.frags[0].offset = 0;
-        out.frags[0].bytes.resize(n);
-        storeRead(addr, n, out.frags[0].bytes.data());
+    std::size_t count = 0;
+    auto next = [&]() -> Payload::Fragment& {
+        if (out.frags.size() <= count) out.frags.emplace_back();
+        return out.frags[count++];
+    };
+    if (!cfg_.storePayload) {
+        forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) {
+            storeRead(lo, hi - lo, next().own(lo - addr, hi - lo));
+        });
+        out.frags.resize(count);
         return;
     }
-    std::size_t count = 0;
-    forEachControl(addr, n, [&](std::uint32_t lo, std::uint32_t hi) {
-        if (out.frags.size() <= count) out.frags.emplace_back();
-        Payload::Fragment& f = out.frags[count++];
-        f.offset = lo - addr;
-        f.bytes.resize(hi - lo);
-        storeRead(lo, hi - lo, f.bytes.data());
-    });
+    // Data mode: the ranges that still hold the page slices that landed
+    // there go out by reference, the rest is copied.
+    PayloadStats& stats = payloadStats();
+    const std::uint32_t end = addr + n;
+    auto it = std::upper_bound(origins_.begin(), origins_.end(), addr,
+                               [](std::uint32_t a, const Origin& o) { return a < o.hi; });
+    for (std::uint32_t pos = addr; pos < end;) {
+        if (it != origins_.end() && it->lo <= pos) {
+            const std::uint32_t k = std::min(it->hi, end) - pos;
+            next().share(pos - addr, it->page, it->pageOffset + (pos - it->lo), k);
+            pos += k;
+            ++it;
+            continue;
+        }
+        const std::uint32_t gapEnd = it != origins_.end() ? std::min(it->lo, end) : end;
+        storeRead(pos, gapEnd - pos, next().own(pos - addr, gapEnd - pos));
+        stats.copied += gapEnd - pos;
+        pos = gapEnd;
+    }
     out.frags.resize(count);
 }
 
 void L1Memory::apply(std::uint32_t addr, const Payload& p) {
     checkRange(addr, p.size, "write");
-    for (const auto& f : p.frags) {
-        if (cfg_.storePayload) {
-            storeWrite(addr + f.offset, std::uint32_t(f.bytes.size()), f.bytes.data());
-        } else {
-            forEachControl(addr + f.offset, std::uint32_t(f.bytes.size()), [&](std::uint32_t lo, std::uint32_t hi) {
-                storeWrite(lo, hi - lo, f.bytes.data() + (lo - addr - f.offset));
+    if (!cfg_.storePayload) {
+        for (const auto& f : p.frags)
+            forEachControl(addr + f.offset, f.length(), [&](std::uint32_t lo, std::uint32_t hi) {
+                storeWrite(lo, hi - lo, f.data() + (lo - addr - f.offset));
             });
+        notifyWrite(addr, p.size);
+        return;
+    }
+    PayloadStats& stats = payloadStats();
+    for (const auto& f : p.frags) {
+        storeWrite(addr + f.offset, f.length(), f.data());
+        stats.copied += f.length();
+    }
+    stats.landed += p.size;
+    dropOrigins(addr, p.size);
+    // Remember which ranges now equal which page slices: a later read of
+    // them goes out by reference.
+    if (!backing_)
+        for (const auto& f : p.frags)
+            if (f.shared()) {
+                const std::uint32_t lo = addr + f.offset;
+                auto pos = std::lower_bound(origins_.begin(), origins_.end(), lo,
+                                            [](const Origin& o, std::uint32_t a) { return o.lo < a; });
+                origins_.insert(pos, Origin{lo, lo + f.pageLen, f.page, f.pageOffset});
+            }
+    wakeWatchers(addr, p.size);
+}
+
+void L1Memory::dropOrigins(std::uint32_t addr, std::uint32_t n) {
+    if (origins_.empty()) return;
+    const std::uint32_t end = addr + n;
+    auto it = std::upper_bound(origins_.begin(), origins_.end(), addr,
+                               [](std::uint32_t a, const Origin& o) { return a < o.hi; });
+    while (it != origins_.end() && it->lo < end) {
+        // Keep the parts of the record outside [addr, end).
+        if (it->lo < addr && it->hi > end) {  // the write is inside: split in two
+            Origin tail{end, it->hi, it->page, it->pageOffset + (end - it->lo)};
+            it->hi = addr;
+            origins_.insert(it + 1, std::move(tail));
+            return;
+        }
+        if (it->lo < addr) {
+            it->hi = addr;
+            ++it;
+        } else if (it->hi > end) {
+            it->pageOffset += end - it->lo;
+            it->lo = end;
+            return;
+        } else {
+            it = origins_.erase(it);
         }
     }
-    notifyWrite(addr, p.size);
 }
 
 void L1Memory::markControl(std::uint32_t addr, std::uint32_t n) {
@@ -176,6 +234,11 @@ void L1Memory::unwatchAll(MemoryWatcher* w) {
 }
 
 void L1Memory::notifyWrite(std::uint32_t addr, std::uint32_t n) {
+    dropOrigins(addr, n);
+    wakeWatchers(addr, n);
+}
+
+void L1Memory::wakeWatchers(std::uint32_t addr, std::uint32_t n) {
     if (watches_.empty()) return;
     const std::uint32_t end = addr + n;
     // Watchers may unwatch from the callback: collect the hits first.

@@ -18,6 +18,11 @@
 // initiators use two extensions: a Payload in place of the data pointer, and
 // an atomic increment (models/common/Payload.h).
 //
+// In data mode an L1 remembers, for each range that landed as slices of shared
+// pages (a DRAM read by reference, models/common/Payload.h), which slice it
+// holds, until a write overwrites part of it; snapshot() sends those ranges on
+// by reference and copies only the rest.
+//
 // The bytes themselves live in a SparseStore, or in a foreign model's
 // memory (setBacking: a plug-in L1, models/plugin/ForeignTarget.h) reached
 // through transport_dbg; watchers, control ranges and bounds stay here.
@@ -104,21 +109,31 @@ private:
         std::uint32_t lo, hi;
         MemoryWatcher* w;
     };
+    /// [lo, hi) still holds, byte for byte, the page slice that landed there.
+    struct Origin {
+        std::uint32_t lo, hi;
+        SharedPage page;
+        std::uint32_t pageOffset;
+    };
 
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     unsigned transportDbg(int id, tlm::tlm_generic_payload& gp);
     bool getDirectMemPtr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
     void storeRead(std::uint32_t addr, std::uint32_t n, std::uint8_t* out) const;
     void storeWrite(std::uint32_t addr, std::uint32_t n, const std::uint8_t* in);
+    /// A write landed: forget the origins it overwrote, wake its watchers.
     void notifyWrite(std::uint32_t addr, std::uint32_t n);
+    void wakeWatchers(std::uint32_t addr, std::uint32_t n);
+    void dropOrigins(std::uint32_t addr, std::uint32_t n);
     void keepWord(std::uint32_t addr, std::uint32_t n);
     void checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const;
     template <class F> void forEachControl(std::uint32_t addr, std::uint32_t n, F&& f) const;
 
     L1Config cfg_;
     SparseStore store_;
-    std::vector<Range> control_;  // sorted, non-overlapping
-    std::vector<Watch> watches_;  // sorted by lo
+    std::vector<Range> control_;   // sorted, non-overlapping
+    std::vector<Watch> watches_;   // sorted by lo
+    std::vector<Origin> origins_;  // sorted, disjoint (data mode)
     std::uint32_t maxWatchLen_ = 0;
     ForeignTarget* backing_ = nullptr;
 };

@@ -350,11 +350,7 @@ void Niu::writeInline(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::u
     Transfer* t = newWrite(cls, dst, dstAddr, 4, posted, counters, kNoTrid);
     t->inlineData = true;
     t->localAddr = 0;
-    t->data.size = 4;
-    t->data.frags.resize(1);
-    t->data.frags[0].offset = 0;
-    t->data.frags[0].bytes.resize(4);
-    std::memcpy(t->data.frags[0].bytes.data(), &value, 4);
+    std::memcpy(t->data.ownAll(4), &value, 4);
     issue(t, at);
 }
 

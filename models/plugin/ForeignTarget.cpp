@@ -39,8 +39,7 @@ void ForeignTarget::write(Tick at, std::uint64_t addr, const Payload& p, Done do
         job->bytes = p.frags[0].bytes;
     } else {
         job->bytes.assign(p.size, 0);
-        for (const Payload::Fragment& f : p.frags)
-            std::memcpy(job->bytes.data() + f.offset, f.bytes.data(), f.bytes.size());
+        p.copyTo(job->bytes.data());
     }
     job->done = std::move(done);
     submit(std::move(job));
@@ -117,7 +116,7 @@ void ForeignTarget::run(Worker* w) {
                 Payload& p = *owned->out;
                 p.size = std::uint32_t(owned->bytes.size());
                 p.frags.resize(1);
-                p.frags[0].offset = 0;
+                p.frags[0].own(0, 0);
                 p.frags[0].bytes = std::move(owned->bytes);
             }
             if (owned->kind != Job::Read && onWrite)
@@ -184,15 +183,11 @@ void ForeignTarget::debugWrite(std::uint64_t addr, std::uint64_t n, const std::u
 }
 
 void ForeignTarget::debugRead(std::uint64_t addr, std::uint32_t n, Payload& out) {
-    out.size = n;
-    out.frags.resize(1);
-    out.frags[0].offset = 0;
-    out.frags[0].bytes.resize(n);
-    debugRead(addr, std::uint64_t(n), out.frags[0].bytes.data());
+    debugRead(addr, std::uint64_t(n), out.ownAll(n));
 }
 
 void ForeignTarget::debugWrite(std::uint64_t addr, const Payload& p) {
-    for (const Payload::Fragment& f : p.frags) debugWrite(addr + f.offset, f.bytes.size(), f.bytes.data());
+    for (const Payload::Fragment& f : p.frags) debugWrite(addr + f.offset, f.length(), f.data());
 }
 
 }  // namespace cclsim

@@ -152,6 +152,23 @@ TEST(BoardCli, NoDataKeepsTiming) {
     EXPECT_EQ(ja["sim_time_ns"], jb["sim_time_ns"]);
     EXPECT_EQ(ja["data_check"], "pass");
     EXPECT_EQ(jb["data_check"], "off");
+    // L1 to L1 through the Ethernet: each hop reads a copy and writes one.
+    EXPECT_EQ(ja["results"]["copies_per_hop"], 2.0);
+    EXPECT_FALSE(jb["results"].contains("copies_per_hop")) << "timing mode moves no payload";
+}
+
+// Data mode moves bulk payloads by reference: a DRAM read hands out its pages,
+// the L1s on the way pass them on, and the destination DRAM adopts them.
+TEST(BoardCli, DataModeMovesPayloadsByReference) {
+    const std::string a = tmp("ag.json");
+    ASSERT_EQ(run("all_gather --size 1M --json " + a), 0);
+    const auto j = nlohmann::json::parse(slurp(a));
+    EXPECT_EQ(j["data_check"], "pass");
+    const double copies = j["results"]["copies_per_hop"].get<double>();
+    EXPECT_GT(copies, 0.9);
+    EXPECT_LT(copies, 1.1) << "one copy per hop (into each L1 on the way), not two";
+    EXPECT_GT(j["stats"]["payload_bytes_adopted"].get<double>(), 0.5 * double(1 << 20))
+        << "most of the 1 MiB output pages should be the input pages themselves";
 }
 
 // The separate-sync form costs more per hop than the merged form.

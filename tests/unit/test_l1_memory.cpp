@@ -13,6 +13,8 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace cclsim {
@@ -122,6 +124,60 @@ TEST(L1Memory, SnapshotAndApplyInDataMode) {
         if (i >= 60) want = 9;
         ASSERT_EQ(got[i], want) << "offset " << i;
     }
+}
+
+TEST(L1Memory, LandedPageSlicesGoOnByReferenceUntilOverwritten) {
+    // Bytes that landed as slices of a shared page (a DRAM read by reference)
+    // leave the L1 by reference again; a later write to part of them turns
+    // just that part into copied bytes.
+    SparseStore dram(1 << 20);
+    const auto page = pattern(4096, 9);
+    dram.write(0, 4096, page.data());
+    Payload in;
+    in.size = 4096;
+    dram.shareOut(0, 4096, in, 0);
+
+    L1Memory l1("l1", dataMode());
+    const std::uint64_t copied0 = payloadStats().copied;
+    l1.apply(0x8010, in);
+    EXPECT_EQ(payloadStats().copied - copied0, 4096u) << "the L1 keeps its own copy for the firmware";
+    EXPECT_EQ(readL1(l1, 0x8010, 4096), page);
+
+    Payload out;
+    const std::uint64_t copied1 = payloadStats().copied;
+    l1.snapshot(0x8000, 0x1020, out);  // 16 bytes before, 16 after
+    EXPECT_EQ(payloadStats().copied - copied1, 32u) << "only the bytes around the landed slice are copied";
+    ASSERT_EQ(out.frags.size(), 3u);
+    EXPECT_FALSE(out.frags[0].shared());
+    EXPECT_TRUE(out.frags[1].shared());
+    EXPECT_EQ(out.frags[1].page.get(), in.frags[0].page.get());
+    EXPECT_FALSE(out.frags[2].shared());
+    std::vector<std::uint8_t> bytes(out.size);
+    out.copyTo(bytes.data());
+    EXPECT_EQ(bytes, readL1(l1, 0x8000, 0x1020));
+
+    // Firmware stores a word in the middle: the slice splits around it.
+    l1.writeU32(0x8010 + 100, 0xCAFEF00D);
+    l1.snapshot(0x8010, 4096, out);
+    ASSERT_EQ(out.frags.size(), 3u);
+    EXPECT_TRUE(out.frags[0].shared());
+    EXPECT_EQ(out.frags[0].length(), 100u);
+    EXPECT_FALSE(out.frags[1].shared());
+    EXPECT_TRUE(out.frags[2].shared());
+    EXPECT_EQ(out.frags[2].pageOffset, 104u);
+    out.copyTo(bytes.data());
+    EXPECT_TRUE(std::equal(bytes.begin(), bytes.begin() + 4096, readL1(l1, 0x8010, 4096).begin()));
+    EXPECT_EQ(l1.readU32(0x8010 + 100), 0xCAFEF00Du);
+
+    // The DRAM page changing afterwards changes nothing the L1 holds or sends.
+    const auto other = pattern(4096, 10);
+    dram.write(0, 4096, other.data());
+    l1.snapshot(0x8010, 4096, out);
+    out.copyTo(bytes.data());
+    auto want = page;
+    const std::uint32_t word = 0xCAFEF00D;
+    std::memcpy(want.data() + 100, &word, 4);
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), bytes.begin()));
 }
 
 TEST(L1Memory, SnapshotAndApplyInTimingModeCarryControlFragments) {
