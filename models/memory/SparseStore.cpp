@@ -123,7 +123,7 @@ std::uint32_t SparseStore::landShared(std::uint64_t addr, const Payload::Fragmen
             Assembly& a = assembling_[idx];
             if (a.source.get() != f.page.get()) a = Assembly{f.page, 0};
             const std::uint32_t first = off / kChunk, count = n / kChunk;
-            a.chunks |= (count == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << count) - 1) << first);
+            a.chunks |= ((std::uint64_t{1} << count) - 1) << first;  // count < 64: a whole page was adopted above
             if (a.chunks == ~std::uint64_t{0}) {
                 const SharedPage source = std::move(a.source);
                 assembling_.erase(idx);
