@@ -20,6 +20,10 @@
 #   data     data mode against timing mode: T3000 all_gather 32 MiB (fabric, and EDM 6144 B),
 #            each with --no-data and with data; a "data/timing" line per pair, and the
 #            copies_per_hop column (payload bytes copied per byte landed)
+#   ff       --fast-forward against exact simulation (timing mode): T3000 all_gather 256 MiB
+#            (fabric) and Galaxy all_gather 16 MiB, each exact and fast-forwarded, a "ff/exact"
+#            line per pair (wall, simulated time), then the Galaxy 1 GiB fast-forwarded
+#            (bench/fast_forward_accuracy.py gives the accuracy table)
 #   goals    t3000 eth galaxy (what `ninja bench-speed` runs)
 #   all      everything above but quick
 #
@@ -114,6 +118,18 @@ print(f"data/timing {sys.argv[3]:<32} wall {float(d[0]) / float(t[0]):.2f}x, use
 PY
 }
 
+# Fast-forward against exact: new/new of two cases run on BUILD.
+ff_vs_exact() {  # ff case, exact case
+    [[ -s $tmp/$1.time && -s $tmp/$2.time && -s $tmp/$1.json && -s $tmp/$2.json ]] || return 0
+    python3 - "$tmp/$2" "$tmp/$1" "$1" <<'PY'
+import json, sys
+e, f = ([float(x) for x in open(p + ".time").read().split()[-4:]] for p in sys.argv[1:3])
+se, sf = (json.load(open(p + ".json"))["sim_time_ns"] for p in sys.argv[1:3])
+print(f"ff/exact  {sys.argv[3]:<34} wall {f[0] / e[0]:.3f}x ({f[0]:.2f} vs {e[0]:.2f} s), "
+      f"simulated time {100 * (sf / se - 1):+.3f} %")
+PY
+}
+
 callgrind1() {  # build dir, part, case, board, args...
     local dir=$1 part=$2 name=$3 board=$4; shift 4
     local json=$tmp/$name.json
@@ -150,9 +166,9 @@ expand=()
 for p in "${parts[@]}"; do
     case $p in
         goals) expand+=(t3000 eth galaxy) ;;
-        all) expand+=(t3000 eth galaxy chips sizes instr data galaxy1g) ;;
-        quick|t3000|eth|galaxy|galaxy1g|chips|sizes|instr|data) expand+=("$p") ;;
-        *) echo "sim_speed: unknown part '$p' (quick t3000 eth galaxy galaxy1g chips sizes instr data goals all)" >&2; exit 2 ;;
+        all) expand+=(t3000 eth galaxy chips sizes instr data ff galaxy1g) ;;
+        quick|t3000|eth|galaxy|galaxy1g|chips|sizes|instr|data|ff) expand+=("$p") ;;
+        *) echo "sim_speed: unknown part '$p' (quick t3000 eth galaxy galaxy1g chips sizes instr data ff goals all)" >&2; exit 2 ;;
     esac
 done
 
@@ -200,6 +216,15 @@ for p in "${expand[@]}"; do
         run data t3000_ag_32M_edm_timing t3000 all_gather --size 32M --no-data --impl edm --packet 6144
         run data t3000_ag_32M_edm_data t3000 all_gather --size 32M --impl edm --packet 6144
         data_vs_timing t3000_ag_32M_edm_data t3000_ag_32M_edm_timing
+        ;;
+    ff)
+        run ff t3000_ag_256M_fabric_timing t3000 all_gather --size 256M --no-data
+        run ff t3000_ag_256M_fabric_ff t3000 --fast-forward all_gather --size 256M --no-data
+        ff_vs_exact t3000_ag_256M_fabric_ff t3000_ag_256M_fabric_timing
+        run ff galaxy_ag_16M_timing galaxy all_gather --size 16M --no-data
+        run ff galaxy_ag_16M_ff galaxy --fast-forward all_gather --size 16M --no-data
+        ff_vs_exact galaxy_ag_16M_ff galaxy_ag_16M_timing
+        run ff galaxy_ag_1G_ff galaxy --fast-forward all_gather --size 1G --no-data
         ;;
     instr)
         callgrind instr t3000_ag_4M_edm_callgrind t3000 all_gather --size 4M --no-data --impl edm --packet 6144

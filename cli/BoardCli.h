@@ -35,6 +35,7 @@ struct GlobalOptions {
     bool skipLinksWithRetrain = false;  ///< --skip-links-with-retrain
     double aiclkMhz = 0;                ///< --aiclk-mhz (0: the arch YAML's)
     bool noData = false;                ///< --no-data
+    bool fastForward = false;           ///< --fast-forward
     double skewNs = 0;                  ///< --skew-ns
     std::vector<std::string> starts;    ///< --start CHIP:NS, as given
     bool traceAll = false;              ///< --trace-all-cores

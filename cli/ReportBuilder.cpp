@@ -75,6 +75,15 @@ void ReportBuilder::addStats(const EthStats& eth, std::uint64_t events, double w
     }
 }
 
+void ReportBuilder::addFastForward(const FastForward& ff) {
+    nlohmann::json j = {{"periods", ff.skips()},
+                        {"packets_skipped", ff.packetsSkipped()},
+                        {"sim_us_skipped", ticksToNs(ff.timeSkipped()) / 1000.0},
+                        {"steady_loops", ff.loopsSeen()}};
+    if (ff.skips() == 0) j["why_none"] = ff.whyNone();
+    report_["results"]["fast_forward"] = std::move(j);
+}
+
 RunOutcome ReportBuilder::checked(const std::string& verdict, const std::string& firstFailure,
                                   const std::optional<std::string>& loss) {
     report_["data_check"] = verdict;

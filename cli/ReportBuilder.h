@@ -18,6 +18,7 @@
 
 #include "cli/RunOutcome.h"
 #include "cli/Workload.h"
+#include "models/core/FastForward.h"
 #include "models/eth/EthSubsystem.h"
 #include "platforms/ClusterDescriptor.h"
 #include "platforms/FaultInjector.h"
@@ -51,6 +52,9 @@ public:
     void addResults(const nlohmann::json& results);
     /// "stats": the Ethernet traffic and the event count of a finished run.
     void addStats(const EthStats& eth, std::uint64_t events, double wallSeconds);
+    /// "results.fast_forward": what --fast-forward skipped (skips, packets,
+    /// simulated time) and, when it skipped nothing, why.
+    void addFastForward(const FastForward& ff);
     /// The data check's verdict ("pass", "fail", "off") and, on "fail", the
     /// first failure; `loss` as for stopped(): a check that failed while the
     /// faults lost data is theirs.

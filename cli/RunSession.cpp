@@ -76,6 +76,15 @@ void RunSession::elaborate(RunObserver& observer) {
     po.traceAllCores = options_.traceAll;
     if (!options_.faults.empty()) po.faults = loadFaultPlan(options_.faults);
     po.skipLinksWithRetrain = options_.skipLinksWithRetrain;
+    if (options_.fastForward && !options_.noData)
+        throw ConfigError(
+            "--fast-forward needs --no-data: a skipped packet's bytes are not moved, so the data check "
+            "could not pass");
+    if (options_.fastForward && !options_.faults.empty())
+        throw ConfigError(
+            "--fast-forward cannot be combined with --faults: a skip assumes the measured rate holds, and a fault "
+            "inside a skipped stretch would not be seen");
+    po.fastForward = options_.fastForward;
     if (options_.skipLinksWithRetrain && options_.faults.empty())
         throw ConfigError("--skip-links-with-retrain needs --faults: only a fault plan makes a link retrain");
     // A run that reaches the report keeps its platform until the process ends
@@ -158,6 +167,7 @@ RunReport RunSession::report(const RunResult& run, RunObserver& observer) {
     rb.addResults(workload_.results(*runtime_, run));
     workload_.decorate(rb.report());
     rb.addStats(platform_->ethStats(), platform_->eq.fired(), run.wallSeconds);
+    if (const FastForward* ff = platform_->fastForward()) rb.addFastForward(*ff);
     const std::string verdict = workload_.dataCheck(*runtime_);
     std::string firstFailure;
     std::optional<std::string> loss;
@@ -175,6 +185,7 @@ nlohmann::json RunSession::params() const {
     params["arch"] = desc_.arch.file;
     params["aiclk_mhz"] = desc_.arch.aiclkMhz;
     params["no_data"] = options_.noData;
+    params["fast_forward"] = options_.fastForward;
     params["skew_ns"] = options_.skewNs;
     params["start"] = options_.starts;
     params["max_sim_us"] = options_.maxSimUs;

@@ -8,6 +8,7 @@ Platform::Platform(const sc_core::sc_module_name& name, const ClusterDescriptor&
     : sc_core::sc_module(name), eq("eq"), desc_(desc), opts_(opts) {
     ChipOptions co;
     co.storePayload = opts.storePayload;
+    if (opts.fastForward) fastForward_ = std::make_unique<FastForward>();
     for (const ChipDesc& c : desc_.chips) {
         const std::string nm = "chip" + std::to_string(c.id);
         chips_.push_back(std::make_unique<Chip>(nm.c_str(), eq, c.id, desc_.arch, co));
@@ -50,6 +51,7 @@ EthStats Platform::ethStats() {
 
 void Platform::trace(TraceFile& tf) {
     for (auto& c : chips_) c->trace(tf, opts_.traceAllCores);
+    if (fastForward_) fastForward_->trace(tf, std::string(name()) + ".fast_forward");
 }
 
 }  // namespace cclsim

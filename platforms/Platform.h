@@ -5,6 +5,7 @@
 #include "models/chip/Chip.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Trace.h"
+#include "models/core/FastForward.h"
 #include "models/eth/FaultPlan.h"
 #include "platforms/ClusterDescriptor.h"
 #include "platforms/FaultInjector.h"
@@ -24,6 +25,8 @@ struct PlatformOptions {
     /// initialised (a retrain fault at 0 us), as tt-metal's option to skip
     /// Ethernet cores with retrains does (--skip-links-with-retrain).
     bool skipLinksWithRetrain = false;
+    /// Skip stretches of steady packet loops (--fast-forward, timing mode).
+    bool fastForward = false;
 };
 
 class Platform : public sc_core::sc_module {
@@ -44,6 +47,9 @@ public:
     EthStats ethStats();
     /// The injected faults (nullptr: none planned).
     const FaultInjector* faults() const { return faults_.get(); }
+    /// The fast-forward controller (nullptr: exact simulation throughout).
+    FastForward* fastForward() { return fastForward_.get(); }
+    const FastForward* fastForward() const { return fastForward_.get(); }
     /// Links the host left out of every op (skipLinksWithRetrain).
     std::vector<const LinkDesc*> excludedLinks() const;
 
@@ -52,6 +58,7 @@ private:
     PlatformOptions opts_;
     std::vector<std::unique_ptr<Chip>> chips_;
     std::unique_ptr<FaultInjector> faults_;
+    std::unique_ptr<FastForward> fastForward_;
 };
 
 }  // namespace cclsim

@@ -292,12 +292,16 @@ void Runtime::launch() {
                 anyPersistent_ = true;
             } else {
                 ++unfinished_;
+                FastForward* ff = platform_.fastForward();
+                if (ff) ff->addKernels(1);
                 // When the last non-persistent kernel returns, the run is
                 // over: pause so persistent kernels do not run on.
-                pk.launch.onFinish = [this] {
+                pk.launch.onFinish = [this, ff] {
+                    if (ff) ff->kernelReturned();
                     if (--unfinished_ == 0 && anyPersistent_) platform_.eq.pause();
                 };
             }
+            pk.launch.fastForward = platform_.fastForward();
             ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);
             kernels_.push_back(&p->launch(std::move(pk.launch)));
         }

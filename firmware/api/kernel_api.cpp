@@ -3,6 +3,7 @@
 #include "firmware/api/api_internal.h"
 #include "firmware/api/dataflow_api.h"
 #include "models/common/Scoreboard.h"
+#include "models/core/FastForward.h"
 
 #include <vector>
 
@@ -155,6 +156,47 @@ void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stre
     std::vector<std::uint8_t> buf(bytes);
     k.core().l1.readBytes(addr, bytes, buf.data());
     k.launch().scoreboard->check(buf.data(), bytes, stream, offset, k.name());
+}
+
+SteadyLoop::SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady) {
+    KernelContext& k = ctx();
+    FastForward* ff = k.launch().fastForward;
+    if (!ff || k.persistent() || !steady) return;
+    ff_ = ff;
+    id_ = ff->enter(k.localTime(), packets, margin, group);
+}
+
+SteadyLoop::~SteadyLoop() {
+    end();
+}
+
+void SteadyLoop::end() {
+    if (!ff_) return;
+    KernelContext* k = KernelContext::currentOrNull();
+    static_cast<FastForward*>(ff_)->leave(id_, k ? k->localTime() : now());
+    ff_ = nullptr;
+}
+
+std::uint64_t SteadyLoop::skip(std::uint64_t remaining) {
+    if (!ff_) return 0;
+    const FastForward::Skip s = static_cast<FastForward*>(ff_)->point(id_, ctx().localTime(), remaining);
+    pause_ += s.pause;
+    if (s.packets == 0) pause();  // a loop with nothing to skip still waits out the stretch
+    return s.packets;
+}
+
+void SteadyLoop::pause() {
+    if (!ff_ || pause_ == 0) return;
+    KernelContext& k = ctx();
+    k.advance(static_cast<FastForward*>(ff_)->pauseAt(k.localTime(), pause_));
+    pause_ = 0;
+}
+
+void SteadyService::point() {
+    KernelContext& k = ctx();
+    FastForward* ff = k.launch().fastForward;
+    if (!ff) return;
+    if (const Tick p = ff->servicePoint(k.localTime(), &seen_)) k.advance(p);
 }
 
 }  // namespace cclsim::fw

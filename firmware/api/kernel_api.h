@@ -73,6 +73,57 @@ bool testbench_stores_data();
 /// control, e.g. a trace replay issuing at recorded times; firmware uses get_timestamp).
 std::uint64_t testbench_cycles();
 
+// --- Fast-forward (--fast-forward) -------------------------------------------
+// A packet loop whose packets all do the same work marks itself steady so
+// the model may skip stretches of it once the whole board runs at a steady
+// rate (models/core/FastForward.h). At the top of every packet the kernel
+// asks `skip(remaining)`; a non-zero answer n means: this packet and the
+// n - 1 after it are skipped. The kernel then walks those packets doing only
+// their protocol bookkeeping (its counters, the semaphore increments its
+// partners wait for, which it sends at once) and no transfer, then calls
+// `pause()`, which charges the time the packets would have taken. Without
+// --fast-forward `skip` is always 0 and costs nothing.
+class SteadyLoop {
+public:
+    /// A loop of `packets` packets; the last `margin` are never skipped (keep
+    /// enough for the loop's end to be simulated: its final handshakes).
+    /// Loops of one `group` feed each other (a chain of producers and
+    /// consumers, e.g. one lane's workers on every chip of a ring) and so
+    /// move at one rate: they skip the same number of packets. A loop that
+    /// is not `steady` counts as code outside a steady loop: while it runs,
+    /// the whole board stays exact.
+    SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady = true);
+    ~SteadyLoop();
+    SteadyLoop(const SteadyLoop&) = delete;
+    SteadyLoop& operator=(const SteadyLoop&) = delete;
+    /// The top of a packet, `remaining` packets left (this one included).
+    std::uint64_t skip(std::uint64_t remaining);
+    /// After the bookkeeping of a skip: charge the skipped packets' time.
+    void pause();
+    /// Leave the loop before the kernel's code after it (a final wait), so
+    /// the model does not count that code as part of the loop. The
+    /// destructor leaves too.
+    void end();
+
+private:
+    void* ff_ = nullptr;  ///< the board's FastForward (nullptr: off)
+    std::uint32_t id_ = 0;
+    std::uint64_t pause_ = 0;
+};
+
+/// The main loop of a service kernel (a fabric router, a mux) that runs
+/// beside steady loops: call at the top of every round. When the model
+/// skips, the service pauses with the loops, so what waits in its buffers
+/// keeps waiting (as it would on a board running through the skipped
+/// stretch). Without --fast-forward it costs nothing.
+class SteadyService {
+public:
+    void point();
+
+private:
+    std::uint64_t seen_ = 0;
+};
+
 template <> std::uint32_t get_arg_val<std::uint32_t>(int idx);
 template <> std::int32_t get_arg_val<std::int32_t>(int idx);
 

@@ -37,6 +37,7 @@ public:
         router_.open();
         WAYPOINT("FMUX");
         for (;;) {
+            steady_.point();
             for (std::uint32_t c = 0; c < a_.n_clients; ++c) {
                 give_credits(c);
                 take_packet(c);
@@ -46,6 +47,7 @@ public:
     }
 
 private:
+    SteadyService steady_;  ///< pauses with fast-forward skips
     struct Client {
         std::uint32_t taken = 0;  ///< packets copied to the router
         std::uint32_t freed = 0;  ///< slots given back

@@ -95,6 +95,7 @@ public:
         eth_setup_handshake(l_.handshake, a_.handshake_sender != 0);
         WAYPOINT("FAB");
         for (;;) {
+            steady_.point();
             const std::uint64_t before = progress();
             for (unsigned c = 0; c < n_senders_; ++c) sender_step(c);
             for (unsigned v = 0; v < kVcs; ++v) receiver_step(v);
@@ -104,6 +105,7 @@ public:
     }
 
 private:
+    SteadyService steady_;  ///< pauses with fast-forward skips
     /// Grows with everything the router does (a round that left it unchanged
     /// did nothing).
     std::uint64_t progress() const {

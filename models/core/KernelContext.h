@@ -46,6 +46,7 @@
 
 namespace cclsim {
 
+class FastForward;
 class ProgrammableCore;
 class Scoreboard;
 
@@ -68,6 +69,9 @@ struct KernelLaunch {
     /// A wait that sees no change for this long gives up (0: never).
     Tick waitTimeout = 0;
     std::string waitTimeoutKey;  ///< the arch YAML key it came from, for the report
+    /// The board's fast-forward controller (nullptr: --fast-forward is off);
+    /// steady loops report to it (fw::SteadyLoop).
+    FastForward* fastForward = nullptr;
 };
 
 class KernelContext final : public MemoryWatcher, private CalendarTask {

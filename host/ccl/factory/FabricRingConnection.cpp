@@ -4,6 +4,8 @@
 #include "firmware/ccl/ccl_kernels.h"
 #include "models/pe/PeDma.h"
 
+#include <stdexcept>
+
 namespace cclsim::ccl {
 
 namespace {
@@ -53,10 +55,18 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
             wireToNext(g, r, k, next, a);
         }
         Program& p = rt.program(t.order[k.pos]);
+        // role: reader 0 / writer 1, the op's stream, the worker's lane
+        // (phase, direction, unit: the lane's workers on every chip form one
+        // chain of producers and consumers, fast-forward's loop group) and
+        // whether the chips form a ring (bit 15 of the lane: only a ring's
+        // lanes are alike on every chip, so only there are the loops steady).
+        const std::uint32_t lane = (t.ring() ? 1u << 15 : 0u) | (k.phase << 14) | (k.dir << 12) | k.unit;
+        if (stream > 0xff || k.unit >= (1u << 12))
+            throw std::logic_error("connectRing: stream or unit does not fit the role word");
         FabricRingArgs reader = a;
-        reader.role = 0 | stream << 8;
+        reader.role = 0 | stream << 8 | lane << 16;
         FabricRingArgs writer = a;
-        writer.role = 1 | stream << 8;
+        writer.role = 1 | stream << 8 | lane << 16;
         KernelConfig wc;
         wc.noc = 1;
         wc.vc = unsigned(DmaVc::Comm);

@@ -1,0 +1,233 @@
+#include "models/core/FastForward.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace cclsim {
+
+FastForward::FastForward(FastForwardOptions opts) : opts_(opts) {
+    if (opts_.windows < 2) throw std::invalid_argument("FastForward: at least two windows are compared");
+    if (opts_.pointsPerLoop == 0) throw std::invalid_argument("FastForward: pointsPerLoop must be > 0");
+}
+
+void FastForward::kernelReturned() {
+    if (outside_ == 0) throw std::logic_error("FastForward: more kernels returned than were launched");
+    --outside_;
+}
+
+FastForward::LoopId FastForward::enter(Tick t, std::uint64_t packets, std::uint64_t margin, std::uint32_t group) {
+    if (outside_ == 0) throw std::logic_error("FastForward: a steady loop entered by a kernel not counted");
+    --outside_;
+    ++active_;
+    Loop l;
+    l.active = true;
+    l.group = group;
+    l.margin = margin;
+    l.remaining = packets;
+    loops_.push_back(std::move(l));
+    setChanged_ = true;
+    updateSignal(t);
+    return LoopId(loops_.size() - 1);
+}
+
+void FastForward::leave(LoopId id, Tick t) {
+    Loop& l = loops_.at(id);
+    if (!l.active) throw std::logic_error("FastForward: a steady loop left twice");
+    l.active = false;
+    if (l.ordered) {
+        l.ordered = false;
+        --pendingLoops_;
+    }
+    --active_;
+    ++outside_;
+    setChanged_ = true;
+    updateSignal(t);
+}
+
+FastForward::Skip FastForward::point(LoopId id, Tick t, std::uint64_t remaining) {
+    Loop& l = loops_[id];
+    clock_ = std::max(clock_, t);
+    ++l.points;
+    l.remaining = remaining;
+    Skip s;
+    if (l.ordered) {
+        l.ordered = false;
+        --pendingLoops_;
+        const std::uint64_t room = remaining > l.margin ? remaining - l.margin : 0;
+        s.packets = std::min(l.pending, room);
+        // A loop that can take fewer packets than ordered (it made points
+        // since the order) pauses for the packets it skips (pauseAt()).
+        s.pause = l.pending == 0 ? skipLen_ : Tick(double(skipLen_) * double(s.packets) / double(l.pending));
+        l.pending = 0;
+        packetsSkipped_ += s.packets;
+        // The stretch ends D after the last loop that paused at once took
+        // its skip (a late one paused on a service and resumes with it).
+        const Tick end = lateInStretch(t) ? t : t + skipLen_;
+        signalOffAt_ = std::max(signalOffAt_ == kNever ? 0 : signalOffAt_, end);
+        if (pendingLoops_ == 0) measureFrom_ = signalOffAt_;
+        return s;
+    }
+    // A point that restarts the windows belongs to none (the others' points
+    // of the same tick fall in the new one, as at every window's start).
+    if (updateSignal(clock_) || pendingLoops_ > 0 || clock_ < measureFrom_) return s;
+    ++winPoints_;
+    if (winPoints_ >= std::uint64_t(opts_.pointsPerLoop) * std::max<std::uint32_t>(active_, 1)) closeWindow(clock_);
+    return s;
+}
+
+Tick FastForward::pauseAt(Tick t, Tick pause) const {
+    // A loop that pauses only late in the stretch waited on a paused service
+    // (at its point, or sending its owed increments), and so has waited the
+    // stretch out already. Order, pauses and resumption are microseconds
+    // apart and a skip hundreds, so half the stretch tells the cases apart.
+    return lateInStretch(t) ? 0 : pause;
+}
+
+Tick FastForward::servicePoint(Tick t, std::uint64_t* seen) {
+    if (*seen == skips_) return 0;
+    *seen = skips_;
+    return lateInStretch(t) ? 0 : skipLen_;
+}
+
+void FastForward::restartWindows(Tick t) {
+    // After a skip: the board runs on in the same regime, so the history
+    // stays; the window that held the pauses is dropped.
+    winStart_ = t;
+    winPoints_ = 0;
+    for (Loop& l : loops_) l.atWinStart = l.points;
+}
+
+void FastForward::trimHistory(std::size_t keep) {
+    if (spans_.size() > keep) spans_.erase(spans_.begin(), spans_.end() - std::ptrdiff_t(keep));
+    for (Loop& l : loops_)
+        if (l.counts.size() > keep) l.counts.erase(l.counts.begin(), l.counts.end() - std::ptrdiff_t(keep));
+}
+
+void FastForward::closeWindow(Tick t) {
+    ++windowsClosed_;
+    bool joined = false;
+    for (const Loop& l : loops_) joined |= l.active && l.joined;
+    if (joined || setChanged_) {
+        // A loop entered or left: the regime changed, measure it anew (a
+        // loop that entered during this window starts counting now).
+        setChanged_ = false;
+        spans_.clear();
+        for (Loop& l : loops_) {
+            l.counts.clear();
+            l.joined = false;
+            l.atWinStart = l.points;
+        }
+        winStart_ = t;
+        winPoints_ = 0;
+        return;
+    }
+    spans_.push_back(t - winStart_);
+    for (Loop& l : loops_) {
+        if (!l.active) continue;
+        l.counts.push_back(l.points - l.atWinStart);
+        l.atWinStart = l.points;
+    }
+    trimHistory(opts_.maxHistoryWindows);
+    winStart_ = t;
+    winPoints_ = 0;
+    decide(t);
+}
+
+void FastForward::decide(Tick t) {
+    if (outside_ > 0 || active_ == 0 || pendingLoops_ > 0) return;
+    ++windowsAllInLoops_;
+    const std::size_t w = opts_.windows;
+    const std::size_t h = spans_.size();
+    if (h < w) return;
+    // The board's total rate in each of the last w windows, and their mean.
+    std::vector<double> total(w, 0.0);
+    for (std::size_t i = 0; i < w; ++i) {
+        const std::size_t j = h - w + i;
+        if (spans_[j] == 0) return;
+        for (const Loop& l : loops_)
+            if (l.active) total[i] += double(l.counts[j]);
+        total[i] /= double(spans_[j]);
+    }
+    double mean = 0;
+    for (double r : total) mean += r;
+    mean /= double(w);
+    if (mean <= 0) return;
+    for (double r : total)
+        if (std::abs(r - mean) > opts_.totalTolerance * mean) {
+            // Not steady: what came before the last windows is another regime.
+            trimHistory(w - 1);
+            return;
+        }
+    ++windowsSteady_;
+    // Each group's rate over the whole history (the mean of its loops), and
+    // the longest skip every loop can take within its remaining packets.
+    Tick measured = 0;
+    for (Tick s : spans_) measured += s;
+    double len = double(measured) * opts_.maxSkipPerMeasured;
+    std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> groups;  // points, loops
+    std::vector<std::uint64_t> made(loops_.size(), 0);                        // points in the history
+    for (std::size_t i = 0; i < loops_.size(); ++i) {
+        const Loop& l = loops_[i];
+        if (!l.active) continue;
+        for (std::uint64_t c : l.counts) made[i] += c;
+        if (made[i] == 0) continue;  // waiting throughout (e.g. for the last blocks): not part of the rate
+        auto& g = groups[l.group];
+        g.first += made[i];
+        ++g.second;
+    }
+    std::vector<double> rate(loops_.size(), 0.0);
+    for (std::size_t i = 0; i < loops_.size(); ++i) {
+        const Loop& l = loops_[i];
+        if (!l.active || made[i] == 0) continue;
+        const auto& g = groups[l.group];
+        rate[i] = double(g.first) / double(g.second) / double(measured);
+        const std::uint64_t room = l.remaining > l.margin + 1 ? l.remaining - l.margin - 1 : 0;
+        len = std::min(len, double(room) / rate[i]);
+    }
+    const double minLen = double(opts_.minSkipWindows) * double(measured) / double(h);
+    if (!(len >= minLen)) return;
+    skipLen_ = Tick(len);
+    for (std::size_t i = 0; i < loops_.size(); ++i) {
+        Loop& l = loops_[i];
+        // A loop that made no point in the history waits on the others and
+        // makes none before they resume: it is not ordered to skip.
+        if (!l.active || made[i] == 0) continue;
+        l.ordered = true;
+        l.pending = std::uint64_t(std::floor(rate[i] * double(skipLen_)));
+        ++pendingLoops_;
+    }
+    ++skips_;
+    decidedAt_ = t;
+    timeSkipped_ += skipLen_;
+    signalOffAt_ = kNever;
+    signal_.set(1);
+}
+
+bool FastForward::updateSignal(Tick t) {
+    if (pendingLoops_ > 0 || signalOffAt_ == kNever || t < signalOffAt_) return false;
+    signal_.set(0);
+    signalOffAt_ = kNever;
+    restartWindows(t);
+    return true;
+}
+
+std::string FastForward::whyNone() const {
+    if (skips_ > 0) return "";
+    if (loops_.empty())
+        return "no kernel of this run marked a steady loop (the --impl fabric all-gather, reduce-scatter and "
+               "all-reduce workers do, on a ring)";
+    if (windowsAllInLoops_ == 0)
+        return fmt::format("never were all kernels inside steady loops at once ({} measurement windows closed)",
+                           windowsClosed_);
+    if (windowsSteady_ == 0)
+        return fmt::format("the packet rate never held steady for {} windows ({} windows with every kernel in a loop)",
+                           opts_.windows, windowsAllInLoops_);
+    return "steady stretches too short to skip (the loops were near their ends)";
+}
+
+}  // namespace cclsim

@@ -1,0 +1,167 @@
+// Fast-forward (--fast-forward): skip stretches of a long steady collective.
+//
+// A kernel marks its packet loop as a steady loop (fw::SteadyLoop) and calls
+// a point at the top of every packet. This controller counts the points of
+// every steady loop on the board in measurement windows (a window closes
+// after `pointsPerLoop` points per loop). When every kernel that has not
+// returned (service kernels aside) is inside a steady loop, and the board's
+// total packet rate in each of the last `windows` windows is within
+// `totalTolerance` of their mean, it orders a skip of length D:
+//
+//   - each loop skips rate x D packets at its next point, where rate is its
+//     group's mean over the history (the windows since the rate last broke
+//     the tolerance or a loop entered or left, skips excluded). A group is a
+//     chain of producers and consumers (one lane's workers on every chip),
+//     which moves at one rate: all its loops skip the same count, so no
+//     consumer finds packets its producer never made, or the reverse;
+//   - it skips only the protocol of those packets (its counters, and the
+//     semaphore increments its partners wait for, sent at once), not their
+//     transfers, and then pauses for D;
+//   - service kernels (routers, muxes: fw::SteadyService) pause for D at
+//     their next round, so what waits in their buffers waits out the
+//     stretch as on a board that ran through it. Without that, the packets
+//     in flight drain into a stretch whose time the skip already counts (the
+//     T3000 ring all-gather came out 0.8-1.4 % fast);
+//   - a kernel that gets to its pause only late in the stretch was held by
+//     a paused service and has waited the stretch out: it does not pause.
+//
+// D is the longest time every loop can skip within its remaining packets,
+// less a margin that keeps every loop's end exact, and at most
+// `maxSkipPerMeasured` times the measured history.
+//
+// Why by rate and not by exact period: the workers of a collective share
+// links through muxes and routers, so the gaps between one worker's packets
+// are not periodic (0.2 to 8.8 us within one step of the T3000 16 MiB ring
+// all-gather, a 1.7 us mean), while the board's total rate over a few dozen
+// packets per worker holds to a few percent.
+//
+// What a skip leaves out: the skipped packets' bytes (fast-forward is a
+// timing-mode feature), and their counts in the Ethernet and NoC counters,
+// which count the simulated traffic only; `packetsSkipped()` says how many.
+// The `fast_forward` trace signal is 1 from a skip's order until the stretch
+// has ended.
+#pragma once
+
+#include "models/common/Time.h"
+#include "models/common/Trace.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace cclsim {
+
+struct FastForwardOptions {
+    /// A window closes once the loops made this many points per loop.
+    /// (32: fitted on the T3000 16 MiB ring all-gather and reduce-scatter and
+    /// the 2-chip line all-gather against exact runs; 16 and 48 did worse.)
+    std::uint32_t pointsPerLoop = 32;
+    /// Windows compared (the last this many must all agree).
+    std::uint32_t windows = 3;
+    /// The board's total packet rate of each compared window must be within
+    /// this fraction of their mean.
+    double totalTolerance = 0.03;
+    /// A skip shorter than this many windows is not worth ordering.
+    std::uint32_t minSkipWindows = 2;
+    /// A skip is at most this many times the time its rates were measured
+    /// over (the windows since the rate last changed, skips excluded), so
+    /// each skip's rates rest on a measurement a fixed fraction of its length.
+    double maxSkipPerMeasured = 8.0;
+    /// The history keeps at most this many windows.
+    std::uint32_t maxHistoryWindows = 64;
+};
+
+class FastForward {
+public:
+    using LoopId = std::uint32_t;
+    struct Skip {
+        std::uint64_t packets = 0;  ///< packets to skip, starting with this one
+        Tick pause = 0;             ///< the time they take
+    };
+
+    explicit FastForward(FastForwardOptions opts = {});
+
+    /// Kernels that count: non-persistent kernels launched / returned.
+    void addKernels(std::uint32_t n) { outside_ += n; }
+    void kernelReturned();
+
+    /// A kernel enters a steady loop of `packets` packets; `margin` packets
+    /// at its end are never skipped. Loops of one `group` feed each other
+    /// and skip the same number of packets (their group's mean rate).
+    LoopId enter(Tick t, std::uint64_t packets, std::uint64_t margin, std::uint32_t group);
+    /// ... and leaves it.
+    void leave(LoopId id, Tick t);
+    /// The top of a packet of loop `id` at time `t` with `remaining` packets
+    /// left (this one included). Usually {0, 0}.
+    Skip point(LoopId id, Tick t, std::uint64_t remaining);
+
+    /// A loop that took a skip with `pause` pauses at `t`, after its
+    /// bookkeeping: how long.
+    Tick pauseAt(Tick t, Tick pause) const;
+    /// The main loop of a service kernel (a router, a mux) at time `t`, which
+    /// has seen skips up to `*seen`: the pause it owes the current skip (0
+    /// if none). Services pause with the loops, so the packets in their
+    /// buffers wait out the skip as the whole board would, instead of
+    /// draining into a stretch that the skip already counts.
+    Tick servicePoint(Tick t, std::uint64_t* seen);
+
+    // --- what was skipped -------------------------------------------------------
+    std::uint64_t skips() const { return skips_; }
+    std::uint64_t packetsSkipped() const { return packetsSkipped_; }
+    Tick timeSkipped() const { return timeSkipped_; }
+    /// Loops that ever entered (0: the workload has no steady loop).
+    std::uint64_t loopsSeen() const { return loops_.size(); }
+    /// Why no skip happened (empty when one did).
+    std::string whyNone() const;
+
+    void trace(TraceFile& tf, const std::string& hierName) { signal_.attach(tf, hierName); }
+
+private:
+    struct Loop {
+        bool active = false;
+        std::uint32_t group = 0;
+        std::uint64_t margin = 0;
+        std::uint64_t points = 0;           ///< points made so far
+        std::uint64_t remaining = 0;        ///< packets left at the last point
+        std::uint32_t windowsSeen = 0;      ///< complete windows since it entered
+        bool ordered = false;               ///< a skip is ordered and not yet taken
+        std::uint64_t pending = 0;          ///< ... of this many packets
+        bool joined = true;                 ///< entered during the current window
+        std::uint64_t atWinStart = 0;       ///< points when the current window started
+        std::vector<std::uint64_t> counts;  ///< points per window since the rate last changed
+    };
+    void closeWindow(Tick t);
+    void decide(Tick t);
+    /// End the stretch (signal off, windows restart) once `t` is past it;
+    /// true if it ended now.
+    bool updateSignal(Tick t);
+    void restartWindows(Tick t);
+    /// Past the middle of the current skip's stretch.
+    bool lateInStretch(Tick t) const { return t >= decidedAt_ + skipLen_ / 2; }
+    /// Forget the measured history but its last `keep` windows.
+    void trimHistory(std::size_t keep);
+
+    FastForwardOptions opts_;
+    std::vector<Loop> loops_;
+    std::uint32_t active_ = 0;   ///< loops inside their range
+    std::uint32_t outside_ = 0;  ///< counted kernels running, not inside a loop
+    Tick clock_ = 0;             ///< latest point time seen (kernels' local times interleave)
+    Tick measureFrom_ = 0;       ///< points before this (a skip's pauses) are not measured
+    Tick winStart_ = 0;
+    std::uint64_t winPoints_ = 0;
+    std::vector<Tick> spans_;  ///< durations of the windows since the rate last changed
+    Tick skipLen_ = 0;
+    Tick decidedAt_ = 0;  ///< D of the ordered skip
+    std::uint32_t pendingLoops_ = 0;
+    bool setChanged_ = false;    ///< a loop entered or left since the window started
+    Tick signalOffAt_ = kNever;  ///< when the last pause of the current skip ends
+    std::uint64_t skips_ = 0;
+    std::uint64_t packetsSkipped_ = 0;
+    Tick timeSkipped_ = 0;
+    // Why nothing was skipped, for the report.
+    std::uint64_t windowsClosed_ = 0, windowsAllInLoops_ = 0, windowsSteady_ = 0;
+    TraceSignal signal_{1};
+};
+
+}  // namespace cclsim

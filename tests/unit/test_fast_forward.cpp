@@ -1,0 +1,172 @@
+// FastForward: the controller behind --fast-forward, driven by hand (pure
+// arithmetic on Ticks: no SystemC process, no sc_start). Loops make points at
+// fixed periods; the tests check when a skip is ordered, what each loop
+// skips and for how long it pauses.
+#include "models/core/FastForward.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace cclsim {
+namespace {
+
+constexpr Tick kNs = kTicksPerNs;
+
+/// A loop making a point every `period` until `packets` are done, taking
+/// any skip it is ordered (and pausing for it).
+struct Driver {
+    FastForward::LoopId id = 0;
+    Tick period = 0;
+    Tick next = 0;  ///< its next point
+    std::uint64_t left = 0;
+    std::uint64_t skipped = 0;
+    Tick paused = 0;
+};
+
+/// Run the loops in time order until all are done; returns the end time.
+Tick drive(FastForward& ff, std::vector<Driver>& loops) {
+    Tick end = 0;
+    for (;;) {
+        Driver* d = nullptr;
+        for (Driver& l : loops)
+            if (l.left > 0 && (!d || l.next < d->next)) d = &l;
+        if (!d) return end;
+        const FastForward::Skip s = ff.point(d->id, d->next, d->left);
+        if (s.packets > 0) {
+            EXPECT_LT(s.packets, d->left) << "a skip leaves the loop's margin";
+            d->left -= s.packets;
+            d->skipped += s.packets;
+        }
+        const Tick pause = ff.pauseAt(d->next, s.pause);
+        d->paused += pause;
+        d->next += pause;
+        --d->left;
+        d->next += d->period;
+        end = std::max(end, d->next);
+        if (d->left == 0) ff.leave(d->id, d->next);
+    }
+}
+
+std::vector<Driver> enterAll(FastForward& ff, const std::vector<Tick>& periods, std::uint64_t packets,
+                             std::uint32_t group = 0) {
+    std::vector<Driver> loops;
+    for (Tick p : periods) {
+        Driver d;
+        d.id = ff.enter(0, packets, 8, group);
+        d.period = p;
+        d.next = p;
+        d.left = packets;
+        loops.push_back(d);
+    }
+    return loops;
+}
+
+TEST(FastForward, SteadyLoopsSkipAtTheirRateAndTheEndTimeHolds) {
+    FastForward ff;
+    ff.addKernels(2);
+    // Two loops of one group at one rate: 10 ns a packet, 100000 packets.
+    std::vector<Driver> loops = enterAll(ff, {10 * kNs, 10 * kNs}, 100000);
+    const Tick end = drive(ff, loops);
+    ASSERT_GE(ff.skips(), 1u) << ff.whyNone();
+    EXPECT_GT(ff.packetsSkipped(), 100000u) << "most of both loops is skipped";
+    EXPECT_EQ(loops[0].skipped, loops[1].skipped) << "one group skips one count";
+    for (const Driver& d : loops) {
+        // A skip of n packets pauses for about n periods (the rate is
+        // measured in windows that close at one loop's point, and the other
+        // loop's point of the same tick falls in the next: +-1 point per
+        // window start after a skip).
+        EXPECT_NEAR(double(d.paused), double(d.skipped * d.period), 0.01 * double(d.paused));
+    }
+    // ... so the loops end within 1 % of when they would have without skipping.
+    EXPECT_NEAR(double(end), double(100000 * 10 * kNs + 10 * kNs), 0.01 * double(end));
+    EXPECT_EQ(ff.timeSkipped(), loops[0].paused);
+    EXPECT_EQ(ff.whyNone(), "");
+}
+
+TEST(FastForward, LoopsOfDifferentRatesSkipInProportionForTheSameTime) {
+    FastForward ff;
+    ff.addKernels(2);
+    std::vector<Driver> loops;
+    for (std::uint32_t g = 0; g < 2; ++g) {
+        std::vector<Driver> one = enterAll(ff, {g == 0 ? 10 * kNs : 20 * kNs}, g == 0 ? 100000 : 50000, g);
+        loops.push_back(one[0]);
+    }
+    drive(ff, loops);
+    ASSERT_GE(ff.skips(), 1u) << ff.whyNone();
+    // Same pause, twice the packets for the loop twice as fast (within the
+    // rounding of one packet per skip).
+    EXPECT_EQ(loops[0].paused, loops[1].paused);
+    EXPECT_NEAR(double(loops[0].skipped), 2.0 * double(loops[1].skipped), 2.0 * double(ff.skips()));
+}
+
+TEST(FastForward, NothingIsSkippedWhileAKernelRunsOutsideASteadyLoop) {
+    FastForward ff;
+    ff.addKernels(2);  // the second kernel never enters a loop
+    std::vector<Driver> loops = enterAll(ff, {10 * kNs}, 100000);
+    drive(ff, loops);
+    EXPECT_EQ(ff.skips(), 0u);
+    EXPECT_EQ(loops[0].paused, 0u);
+    EXPECT_NE(ff.whyNone().find("never were all kernels inside steady loops"), std::string::npos) << ff.whyNone();
+}
+
+TEST(FastForward, AnUnsteadyRateIsNeverSkipped) {
+    FastForward ff;
+    ff.addKernels(1);
+    const FastForward::LoopId id = ff.enter(0, 200000, 8, 0);
+    // Windows alternate between 10 and 14 ns a packet (40 % apart).
+    Tick t = 0;
+    for (std::uint64_t i = 0; i < 200000; ++i) {
+        t += ((i / 32) % 2 ? 14 : 10) * kNs;
+        const FastForward::Skip s = ff.point(id, t, 200000 - i);
+        ASSERT_EQ(s.packets, 0u) << "at packet " << i;
+    }
+    ff.leave(id, t);
+    EXPECT_EQ(ff.skips(), 0u);
+    EXPECT_NE(ff.whyNone().find("never held steady"), std::string::npos) << ff.whyNone();
+}
+
+TEST(FastForward, AWorkloadWithoutSteadyLoopsSaysSo) {
+    FastForward ff;
+    ff.addKernels(3);
+    EXPECT_EQ(ff.loopsSeen(), 0u);
+    EXPECT_EQ(ff.whyNone().rfind("no kernel of this run marked a steady loop", 0), 0u) << ff.whyNone();
+}
+
+TEST(FastForward, ServicesPauseOncePerSkipAndNotLateInTheStretch) {
+    FastForward ff;
+    ff.addKernels(1);
+    std::uint64_t early = 0, late = 0;
+    EXPECT_EQ(ff.servicePoint(0, &early), 0u) << "no skip yet";
+    std::vector<Driver> loops = enterAll(ff, {10 * kNs}, 100000);
+    // Run until the first skip is ordered and taken.
+    Driver& d = loops[0];
+    while (ff.skips() == 0) {
+        ff.point(d.id, d.next, d.left--);
+        d.next += d.period;
+    }
+    const FastForward::Skip s = ff.point(d.id, d.next, d.left);
+    ASSERT_GT(s.pause, 0u);
+    EXPECT_EQ(ff.servicePoint(d.next, &early), s.pause) << "a service in the stretch pauses with the loops";
+    EXPECT_EQ(ff.servicePoint(d.next, &early), 0u) << "... once";
+    EXPECT_EQ(ff.servicePoint(d.next + s.pause, &late), 0u) << "one woken after the stretch does not";
+    EXPECT_EQ(ff.pauseAt(d.next + s.pause - 1, s.pause), 0u) << "nor a loop that got there late";
+}
+
+TEST(FastForward, MisuseIsALogicError) {
+    FastForward ff;
+    EXPECT_THROW(ff.enter(0, 10, 1, 0), std::logic_error) << "a kernel that was never counted";
+    EXPECT_THROW(ff.kernelReturned(), std::logic_error);
+    ff.addKernels(1);
+    const FastForward::LoopId id = ff.enter(0, 10, 1, 0);
+    ff.leave(id, 0);
+    EXPECT_THROW(ff.leave(id, 0), std::logic_error);
+    FastForwardOptions one;
+    one.windows = 1;
+    EXPECT_THROW(FastForward{one}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cclsim
