@@ -180,23 +180,29 @@ void FastForward::decide(Tick t) {
         g.first += made[i];
         ++g.second;
     }
+    // A loop takes part when it made points in the history (one that made
+    // none waits on the others and makes none before they resume) and has
+    // room for a worthwhile skip: one within a short skip of its end (its
+    // last packets, or a wait after its loop) finishes exactly instead, and
+    // does not cut everybody's skip short.
+    const double minLen = double(opts_.minSkipWindows) * double(measured) / double(h);
     std::vector<double> rate(loops_.size(), 0.0);
+    std::vector<char> takesPart(loops_.size(), 0);
     for (std::size_t i = 0; i < loops_.size(); ++i) {
         const Loop& l = loops_[i];
         if (!l.active || made[i] == 0) continue;
         const auto& g = groups[l.group];
         rate[i] = double(g.first) / double(g.second) / double(measured);
         const std::uint64_t room = l.remaining > l.margin + 1 ? l.remaining - l.margin - 1 : 0;
+        if (double(room) < rate[i] * minLen) continue;
+        takesPart[i] = 1;
         len = std::min(len, double(room) / rate[i]);
     }
-    const double minLen = double(opts_.minSkipWindows) * double(measured) / double(h);
-    if (!(len >= minLen)) return;
+    if (!(len >= minLen) || !std::isfinite(len)) return;
     skipLen_ = Tick(len);
     for (std::size_t i = 0; i < loops_.size(); ++i) {
         Loop& l = loops_[i];
-        // A loop that made no point in the history waits on the others and
-        // makes none before they resume: it is not ordered to skip.
-        if (!l.active || made[i] == 0) continue;
+        if (!takesPart[i]) continue;
         l.ordered = true;
         l.pending = std::uint64_t(std::floor(rate[i] * double(skipLen_)));
         ++pendingLoops_;

@@ -151,8 +151,8 @@ private:
     Tick winStart_ = 0;
     std::uint64_t winPoints_ = 0;
     std::vector<Tick> spans_;  ///< durations of the windows since the rate last changed
-    Tick skipLen_ = 0;
-    Tick decidedAt_ = 0;  ///< D of the ordered skip
+    Tick skipLen_ = 0;         ///< D of the ordered skip
+    Tick decidedAt_ = 0;       ///< when it was ordered
     std::uint32_t pendingLoops_ = 0;
     bool setChanged_ = false;    ///< a loop entered or left since the window started
     Tick signalOffAt_ = kNever;  ///< when the last pause of the current skip ends
