@@ -81,6 +81,12 @@ void ReportBuilder::addFastForward(const FastForward& ff) {
                         {"sim_us_skipped", ticksToNs(ff.timeSkipped()) / 1000.0},
                         {"steady_loops", ff.loopsSeen()}};
     if (ff.skips() == 0) j["why_none"] = ff.whyNone();
+    // Where the skipped stretches lie: the rest of the run was simulated
+    // exactly (the start, the measurement windows between skips, the end).
+    nlohmann::json st = nlohmann::json::array();
+    for (const FastForward::Stretch& s : ff.stretches())
+        st.push_back({{"from_us", ticksToNs(s.from) / 1000.0}, {"us", ticksToNs(s.length) / 1000.0}});
+    j["stretches"] = std::move(st);
     report_["results"]["fast_forward"] = std::move(j);
 }
 

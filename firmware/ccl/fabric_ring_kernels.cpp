@@ -66,6 +66,13 @@ std::uint64_t steady_margin(const FabricRingArgs& a) {
     return std::uint64_t(a.cb_slots) + (a.sync_pages + ppp - 1) / ppp + 2;
 }
 
+/// Packets of a worker's loop: every step moves its `n` pages in packets of
+/// up to pages_per_packet pages.
+std::uint64_t loop_packets(const FabricRingArgs& a, std::uint32_t n) {
+    const std::uint32_t ppp = std::max<std::uint32_t>(a.pages_per_packet, 1);
+    return std::uint64_t(a.steps) * ((n + ppp - 1) / ppp);
+}
+
 /// May fast-forward skip packets of this worker's loop? Only on a ring
 /// (lane bit 15 of the role word), where every chip's workers of a lane do
 /// the same work at one rate. On a line they do not (the chips near the ends
@@ -109,7 +116,7 @@ void fabric_ring_reader_main() {
     // there for its reduce-scatter, nothing is skipped (counting that wait
     // in the loop let the reduce-scatter skip, and the 256 MiB ring
     // all-reduce came out 2.8 % slow; not understood yet).
-    const std::uint64_t total = std::uint64_t(a.steps) * ((n + ppp - 1) / ppp);
+    const std::uint64_t total = loop_packets(a, n);
     std::uint64_t done = 0, skipping = 0;
     SteadyLoop steady(total, steady_margin(a), a.role >> 16, steady_worker(a));
     for (std::uint32_t s = 0; s < a.steps; ++s) {
@@ -237,7 +244,7 @@ void fabric_ring_writer_main() {
     // --fast-forward: a skipped packet is freed without being sent; the
     // semaphore increments it owes the next chip go out at once, one packet
     // per semaphore carrying their sum, before the pause.
-    const std::uint64_t total = std::uint64_t(a.steps) * ((n + ppp - 1) / ppp);
+    const std::uint64_t total = loop_packets(a, n);
     std::uint64_t done = 0, skipping = 0;
     std::uint32_t owed[3] = {0, 0, 0};
     SteadyLoop steady(total, steady_margin(a), a.role >> 16, steady_worker(a));

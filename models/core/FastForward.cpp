@@ -110,16 +110,13 @@ void FastForward::trimHistory(std::size_t keep) {
 
 void FastForward::closeWindow(Tick t) {
     ++windowsClosed_;
-    bool joined = false;
-    for (const Loop& l : loops_) joined |= l.active && l.joined;
-    if (joined || setChanged_) {
+    if (setChanged_) {
         // A loop entered or left: the regime changed, measure it anew (a
         // loop that entered during this window starts counting now).
         setChanged_ = false;
         spans_.clear();
         for (Loop& l : loops_) {
             l.counts.clear();
-            l.joined = false;
             l.atWinStart = l.points;
         }
         winStart_ = t;
@@ -210,6 +207,7 @@ void FastForward::decide(Tick t) {
     ++skips_;
     decidedAt_ = t;
     timeSkipped_ += skipLen_;
+    if (stretches_.size() < kMaxStretchesKept) stretches_.push_back({t, skipLen_});
     signalOffAt_ = kNever;
     signal_.set(1);
 }

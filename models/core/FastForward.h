@@ -113,6 +113,14 @@ public:
     Tick timeSkipped() const { return timeSkipped_; }
     /// Loops that ever entered (0: the workload has no steady loop).
     std::uint64_t loopsSeen() const { return loops_.size(); }
+    /// A skip: ordered at `from`, for `length`.
+    struct Stretch {
+        Tick from = 0;
+        Tick length = 0;
+    };
+    /// The skips in order (the first kMaxStretchesKept of them).
+    const std::vector<Stretch>& stretches() const { return stretches_; }
+    static constexpr std::size_t kMaxStretchesKept = 256;
     /// Why no skip happened (empty when one did).
     std::string whyNone() const;
 
@@ -127,7 +135,6 @@ private:
         std::uint64_t remaining = 0;        ///< packets left at the last point
         bool ordered = false;               ///< a skip is ordered and not yet taken
         std::uint64_t pending = 0;          ///< ... of this many packets
-        bool joined = true;                 ///< entered during the current window
         std::uint64_t atWinStart = 0;       ///< points when the current window started
         std::vector<std::uint64_t> counts;  ///< points per window since the rate last changed
     };
@@ -159,6 +166,7 @@ private:
     std::uint64_t skips_ = 0;
     std::uint64_t packetsSkipped_ = 0;
     Tick timeSkipped_ = 0;
+    std::vector<Stretch> stretches_;
     // Why nothing was skipped, for the report.
     std::uint64_t windowsClosed_ = 0, windowsAllInLoops_ = 0, windowsSteady_ = 0;
     TraceSignal signal_{1};

@@ -161,6 +161,16 @@ TEST(CollectiveTiming, FastForwardSkipsTheSteadyRingAllGatherWithinOnePercent) {
     ASSERT_GE(skip["periods"].get<int>(), 1) << skip.dump();
     EXPECT_GT(skip["packets_skipped"].get<double>(), 1000.0);
     EXPECT_GT(skip["sim_us_skipped"].get<double>(), 100.0);
+    // Every skip is listed where it lies, inside the run, and they add up.
+    ASSERT_EQ(skip["stretches"].size(), skip["periods"].get<std::size_t>());
+    double listed = 0, last_end = 0;
+    for (const auto& s : skip["stretches"]) {
+        EXPECT_GE(s["from_us"].get<double>(), last_end) << "stretches in order, not overlapping";
+        last_end = s["from_us"].get<double>() + s["us"].get<double>();
+        listed += s["us"].get<double>();
+    }
+    EXPECT_NEAR(listed, skip["sim_us_skipped"].get<double>(), 1e-3);
+    EXPECT_LT(last_end, ff["sim_time_ns"].get<double>() / 1000.0);
     const double e = exact["sim_time_ns"].get<double>(), f = ff["sim_time_ns"].get<double>();
     EXPECT_NEAR(f, e, 0.01 * e) << "fast-forward within 1 % of exact";
     EXPECT_FALSE(exact["results"].contains("fast_forward")) << "only with --fast-forward";
