@@ -246,6 +246,18 @@ constexpr std::uint32_t kSrcReduce = 2;  ///< wait; landing (+) g(input); (last 
 constexpr std::uint32_t kSrcFinal = 3;   ///< line: ((L (+) g(x)) (+) R), L from landing2, R from landing; finalize
 constexpr std::uint32_t kDstSend = 1;    ///< bit: to the next chip's landing tensor, same block
 constexpr std::uint32_t kDstLocal = 2;   ///< bit: to this chip's output
+/// Bits: the step moves only the first (floor(n / 2)) or only the second
+/// half of the worker's n pages of the block (tt-metal's split forwarding:
+/// on an even ring the slice diametrically opposite its owner reaches it
+/// half one way round and half the other, so both directions carry n / 2
+/// slices instead of one direction n / 2 and the other n / 2 - 1).
+constexpr std::uint32_t kDstFirstHalf = 4;
+constexpr std::uint32_t kDstSecondHalf = 8;
+/// The worker's pages [lo, hi) of its `n` that a step with `dst` moves.
+inline void step_pages(std::uint32_t dst, std::uint32_t n, std::uint32_t& lo, std::uint32_t& hi) {
+    lo = (dst & kDstSecondHalf) ? n / 2 : 0;
+    hi = (dst & kDstFirstHalf) ? n / 2 : n;
+}
 }  // namespace ring_step
 struct FabricRingArgs {
     /// Bits 0..7: 0 reader, 1 writer. Bits 8..15: the op's stream tag, set in

@@ -66,11 +66,17 @@ std::uint64_t steady_margin(const FabricRingArgs& a) {
     return std::uint64_t(a.cb_slots) + (a.sync_pages + ppp - 1) / ppp + 2;
 }
 
-/// Packets of a worker's loop: every step moves its `n` pages in packets of
-/// up to pages_per_packet pages.
+/// Packets of a worker's loop: every step moves its `n` pages (or a half of
+/// them) in packets of up to pages_per_packet pages.
 std::uint64_t loop_packets(const FabricRingArgs& a, std::uint32_t n) {
     const std::uint32_t ppp = std::max<std::uint32_t>(a.pages_per_packet, 1);
-    return std::uint64_t(a.steps) * ((n + ppp - 1) / ppp);
+    std::uint64_t packets = 0;
+    for (std::uint32_t s = 0; s < a.steps; ++s) {
+        std::uint32_t lo = 0, hi = 0;
+        rs::step_pages(a.dst[s], n, lo, hi);
+        packets += (hi - lo + ppp - 1) / ppp;
+    }
+    return packets;
 }
 
 /// May fast-forward skip packets of this worker's loop? Only on a ring
@@ -104,8 +110,7 @@ void fabric_ring_reader_main() {
     // The writer upstream increments once per sync group of a step; the
     // group holding page i + k - 1 has landed once the count reaches
     // ceil((i + k) / sync_pages) for this step (one group: 1).
-    const std::uint32_t groups = ring_syncs(n, a.sync_pages);
-    auto groups_upto = [&](std::uint32_t pages) {
+    auto groups_upto = [&](std::uint32_t groups, std::uint32_t pages) {
         return std::min(groups, a.sync_pages ? (pages + a.sync_pages - 1) / a.sync_pages : 1u);
     };
     std::uint32_t filled = 0;
@@ -122,13 +127,19 @@ void fabric_ring_reader_main() {
     for (std::uint32_t s = 0; s < a.steps; ++s) {
         const std::uint32_t kind = a.kind[s], b = a.block[s];
         const bool last_local = (a.dst[s] & rs::kDstLocal) && !(a.dst[s] & rs::kDstSend);
+        std::uint32_t lo = 0, hi = 0;  // the pages of this step (split forwarding: a half)
+        rs::step_pages(a.dst[s], n, lo, hi);
+        // A half step forwards half of a block that landed whole: the counts
+        // of its sync groups match only with one increment per block.
+        fw_assert(hi - lo == n || a.sync_pages == 0, "fabric_ring_reader: a half step with sync groups");
+        const std::uint32_t groups = ring_syncs(hi - lo, a.sync_pages);
         std::uint32_t synced = 0;  // sync groups of this step already waited for
-        for (std::uint32_t i = 0; i < n; i += ppp) {
-            const std::uint32_t k = std::min(ppp, n - i);
+        for (std::uint32_t i = lo; i < hi; i += ppp) {
+            const std::uint32_t k = std::min(ppp, hi - i);
             if (!skipping) skipping = steady.skip(total - done);
             ++done;
             if (skipping) {
-                synced = std::max(synced, groups_upto(i + k));
+                synced = std::max(synced, groups_upto(groups, i - lo + k));
                 ++filled;
                 if (--skipping == 0) {
                     l1_write_u32(a.cb_filled, filled);
@@ -138,7 +149,7 @@ void fabric_ring_reader_main() {
             }
             // Wait for the packets this chunk needs to have landed (the line's
             // final step, its one block, on the two side semaphores).
-            const std::uint32_t need = groups_upto(i + k);
+            const std::uint32_t need = groups_upto(groups, i - lo + k);
             if (need > synced && (needs_recv(kind) || kind == rs::kSrcFinal)) {
                 if (needs_recv(kind)) noc_semaphore_wait_min(a.recv_sem, seen + need);
                 if (kind == rs::kSrcFinal && a.has_l) noc_semaphore_wait_min(a.final_l_sem, need);
@@ -259,14 +270,16 @@ void fabric_ring_writer_main() {
         const std::uint32_t b = a.block[s];
         const bool send = a.dst[s] & rs::kDstSend, local = a.dst[s] & rs::kDstLocal;
         fw_assert(!send || a.has_conn, "fabric_ring_writer: a send step without a fabric connection");
+        std::uint32_t lo = 0, hi = 0;  // the pages of this step (split forwarding: a half)
+        rs::step_pages(a.dst[s], n, lo, hi);
         std::uint32_t since_sync = 0;
-        for (std::uint32_t i = 0; i < n; i += ppp) {
-            const std::uint32_t k = std::min(ppp, n - i);
+        for (std::uint32_t i = lo; i < hi; i += ppp) {
+            const std::uint32_t k = std::min(ppp, hi - i);
             if (!skipping) skipping = steady.skip(total - done);
             ++done;
             if (skipping) {
                 since_sync += send ? k : 0;
-                if (send && a.sync_pages && since_sync >= a.sync_pages && i + k < n) {
+                if (send && a.sync_pages && since_sync >= a.sync_pages && i + k < hi) {
                     ++owed[a.sem_sel[s]];
                     since_sync = 0;
                 }
@@ -288,7 +301,7 @@ void fabric_ring_writer_main() {
                 h.set_stream(stream);
                 tx.send_packet(h, slot, k * a.page_bytes);
                 since_sync += k;
-                if (a.sync_pages && since_sync >= a.sync_pages && i + k < n) {
+                if (a.sync_pages && since_sync >= a.sync_pages && i + k < hi) {
                     sem_inc(a.sem_sel[s], 1);
                     since_sync = 0;
                 }

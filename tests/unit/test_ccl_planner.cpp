@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -361,33 +363,84 @@ TEST(FabricRingPlan, LineReduceScatterFoldsBothSidesIntoTheOwner) {
     EXPECT_EQ(w2.sem_sel[0], 2u);  // the neighbour's own block: its final_r semaphore
 }
 
+// Follows every page of the ring all-gather's plan: each send step lands its
+// pages (a half with split forwarding) on the next chip of its direction,
+// a forward sends only pages that landed here from upstream, and the own
+// slice's local copy lands at home.
 TEST(FabricRingPlan, RingAllGatherReachesEveryRankOnce) {
-    for (unsigned n : {3u, 4u, 5u, 8u}) {
-        const FabricRingPlan p = planFabricRing(ringInput(n, true, {false, true}));
-        std::map<std::pair<unsigned, unsigned>, unsigned> landed;  // (rank, block) -> times
-        for (const RingWorkerPlan& k : p.workers) {
-            const unsigned reach = k.dir == 0 ? n / 2 : n - 1 - n / 2;
-            const std::uint32_t per = k.args.recv_count / reach;
-            EXPECT_EQ(k.args.recv_count, reach * per) << n;
-            for (unsigned kk = 1; kk <= reach; ++kk)
-                ++landed[{k.pos, k.dir == 0 ? (k.pos + n - kk) % n : (k.pos + kk) % n}];
-            // The worker forwards what lands here except at the end of its reach.
-            EXPECT_EQ(k.args.steps, reach) << n;
-            EXPECT_EQ(k.args.source_single, 1u);
+    for (unsigned n : {3u, 4u, 5u, 6u, 8u})
+        for (std::uint32_t blockPages : {12u, 7u, 3u}) {
+            FabricRingInput in = ringInput(n, true, {false, true}, 2);
+            in.blockPages = blockPages;
+            const FabricRingPlan p = planFabricRing(in);
+            const std::string at = "n=" + std::to_string(n) + " B=" + std::to_string(blockPages);
+            // (rank, block, page) -> times landed; (rank, dir, block, page) landed by direction
+            std::map<std::array<unsigned, 3>, unsigned> landed;
+            std::set<std::array<unsigned, 4>> byDir;
+            std::map<std::array<unsigned, 3>, unsigned> sends;  // (pos, dir, unit) -> send steps
+            std::uint64_t pagesPerDir[2] = {0, 0};
+            // Walk hop by hop: a forward needs what the previous hop landed.
+            for (unsigned hop = 0; hop < n; ++hop)
+                for (const RingWorkerPlan& k : p.workers) {
+                    const FabricRingArgs& a = k.args;
+                    const unsigned next = k.dir == 0 ? (k.pos + 1) % n : (k.pos + n - 1) % n;
+                    for (unsigned s = 0; s < a.steps; ++s) {
+                        const unsigned b = a.block[s];
+                        const unsigned hopsFromOwner = k.dir == 0 ? (k.pos + n - b) % n : (b + n - k.pos) % n;
+                        if (hopsFromOwner != hop) continue;
+                        std::uint32_t lo = 0, hi = 0;
+                        rs::step_pages(a.dst[s], a.range_pages, lo, hi);
+                        for (std::uint32_t i = lo; i < hi; ++i) {
+                            const unsigned page = a.range_first + i;
+                            if (a.kind[s] == rs::kSrcRecv)
+                                EXPECT_TRUE(byDir.count({k.pos, k.dir, b, page}))
+                                    << at << ": forwards a page that never landed here";
+                            if (a.dst[s] & rs::kDstSend) {
+                                ++landed[{next, b, page}];
+                                byDir.insert({next, k.dir, b, page});
+                                ++pagesPerDir[k.dir];
+                            }
+                            if (a.dst[s] & rs::kDstLocal) ++landed[{k.pos, b, page}];
+                        }
+                        if (a.dst[s] & rs::kDstSend) ++sends[{next, k.dir, k.unit}];
+                    }
+                }
+            for (unsigned r = 0; r < n; ++r)
+                for (unsigned b = 0; b < n; ++b)
+                    for (unsigned page = 0; page < blockPages; ++page)
+                        EXPECT_EQ((landed[{r, b, page}]), 1u)
+                            << at << " rank " << r << " block " << b << " page " << page;
+            // Every worker waits for exactly the blocks its upstream sends it.
+            for (const RingWorkerPlan& k : p.workers)
+                EXPECT_EQ(k.args.recv_count, (sends[{k.pos, k.dir, k.unit}])) << at;
+            // Both directions carry the same load, but for odd halves
+            // (tt-metal's split forwarding on even rings).
+            const double diff = std::abs(double(pagesPerDir[0]) - double(pagesPerDir[1]));
+            if (n % 2 == 1)
+                EXPECT_EQ(diff, 0.0) << at;
+            else if (blockPages == 12u)
+                EXPECT_EQ(diff, 0.0) << at;  // units of 6 pages: halves of 3
+            else
+                EXPECT_LE(diff, double(n * in.workers)) << at;
         }
-        for (unsigned r = 0; r < n; ++r)
-            for (unsigned b = 0; b < n; ++b) {
-                const unsigned times = landed[std::make_pair(r, b)];
-                EXPECT_EQ(times, r == b ? 0u : 1u) << n << " " << r << " " << b;
-            }
-        // Exactly one direction of a rank copies its own slice to its output.
-        for (unsigned r = 0; r < n; ++r) {
-            unsigned local = 0;
-            for (unsigned d : {0u, 1u})
-                if (const RingWorkerPlan* k = p.find(1, r, d, 0)) local += (k->args.dst[0] & rs::kDstLocal) ? 1 : 0;
-            EXPECT_EQ(local, 1u);
-        }
-    }
+}
+
+TEST(FabricRingPlan, EvenRingSplitsTheDiametricSlice) {
+    const FabricRingPlan p = planFabricRing(ringInput(8, true, {false, true}));
+    const FabricRingArgs& cw = p.find(1, 0, 0, 0)->args;
+    const FabricRingArgs& acw = p.find(1, 0, 1, 0)->args;
+    // Clockwise: own, then blocks 7, 6, 5 (the last one's first half only).
+    EXPECT_EQ(blocks(cw), (std::vector<std::uint32_t>{0, 7, 6, 5}));
+    EXPECT_EQ(cw.dst[3], rs::kDstSend | rs::kDstFirstHalf);
+    // Anticlockwise: own, then 1, 2, 3 (the last one's second half only).
+    EXPECT_EQ(blocks(acw), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(acw.dst[3], rs::kDstSend | rs::kDstSecondHalf);
+    EXPECT_EQ(cw.recv_count, 4u);
+    EXPECT_EQ(acw.recv_count, 4u);
+    // An odd ring has no diametric chip: no half steps.
+    for (const RingWorkerPlan& k : planFabricRing(ringInput(7, true, {false, true})).workers)
+        for (unsigned s = 0; s < k.args.steps; ++s)
+            EXPECT_EQ(k.args.dst[s] & (rs::kDstFirstHalf | rs::kDstSecondHalf), 0u);
 }
 
 TEST(FabricRingPlan, LineAllGatherEndsOnlyReceive) {

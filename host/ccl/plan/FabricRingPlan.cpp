@@ -50,9 +50,17 @@ public:
             const unsigned copyDir = reach(pos, 0) > 0 ? 0 : 1;
             for (unsigned d : {0u, 1u})
                 for (unsigned u = 0; u < out_.units; ++u) {
-                    if (reach(pos, d) == 0 && arriving(pos, d) == 0) continue;
                     RingWorkerPlan k = worker(pos, 1, d, u);
                     FabricRingArgs& a = k.args;
+                    // Split forwarding (tt-metal all_gather_async on a ring of
+                    // an even size above 2, for a worker with at least two
+                    // pages): the diametric slice's last hop carries its first
+                    // half clockwise, and the anticlockwise direction gains
+                    // a hop that carries the second half.
+                    const bool halves = splitForwarding() && pagesOf(a) >= 2;
+                    const unsigned reachD = reach(pos, d) + (halves && d == 1 ? 1 : 0);
+                    const unsigned arrives = in_.ring ? reachD : arriving(pos, d);
+                    if (reachD == 0 && arrives == 0) continue;
                     a.land_blocks = n_;
                     a.land_row_pages = in_.rowPages;
                     a.out_blocks = n_;
@@ -61,17 +69,19 @@ public:
                     // all_reduce reads the own block from the output (the
                     // reduce-scatter left it there); all_gather from its input.
                     if (!in_.phases.reduceScatter) a.source_single = 1;
-                    if (reach(pos, d) > 0) {
+                    if (reachD > 0) {
                         const bool copyOwn = d == copyDir && !in_.phases.reduceScatter;
                         addStep(a, rs::kSrcOwn, pos, rs::kDstSend | (copyOwn ? rs::kDstLocal : 0u));
                         k.sends = true;
                     }
-                    const unsigned arrives = arriving(pos, d);
                     for (unsigned kk = 1; kk <= arrives; ++kk) {
                         const unsigned b = d == 0 ? at(long(pos) - kk) : at(long(pos) + kk);
-                        const bool onward = in_.ring ? kk < reach(pos, d) : reach(pos, d) > 0;
+                        const bool onward = in_.ring ? kk < reachD : reachD > 0;
                         if (onward) {  // else it only lands here
-                            addStep(a, rs::kSrcRecv, b, rs::kDstSend);
+                            // The hop to the diametric chip: one half each way.
+                            const std::uint32_t half =
+                                halves && kk + 1 == reachD ? (d == 0 ? rs::kDstFirstHalf : rs::kDstSecondHalf) : 0u;
+                            addStep(a, rs::kSrcRecv, b, rs::kDstSend | half);
                             k.sends = true;
                         }
                     }
@@ -83,6 +93,8 @@ public:
     }
 
 private:
+    /// tt-metal's split forwarding applies: a ring of an even size above 2.
+    bool splitForwarding() const { return in_.ring && n_ % 2 == 0 && n_ > 2; }
     unsigned at(long p) const { return unsigned(((p % long(n_)) + long(n_)) % long(n_)); }
     /// All-gather: hops a block travels from `pos` in direction d (ring:
     /// div_up(n-1, 2) one way, the rest the other), and blocks arriving.

@@ -18,7 +18,11 @@
 //
 // All-gather phase (phase 1): a block travels div_up(n-1, 2) hops one way
 // and the rest the other (a line: to its ends), each chip storing it and
-// forwarding it until its reach is used up.
+// forwarding it until its reach is used up. On a ring of even n > 2
+// (tt-metal: split forwarding) the block's last hop to the diametric chip
+// carries only its first half clockwise, and the second half goes the
+// other way, one hop further than it otherwise would, so both directions
+// carry n / 2 - 1 whole blocks and a half.
 #pragma once
 
 #include "firmware/ccl/ccl_args.h"
