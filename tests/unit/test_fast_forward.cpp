@@ -46,7 +46,10 @@ Tick drive(FastForward& ff, std::vector<Driver>& loops) {
         --d->left;
         d->next += d->period;
         end = std::max(end, d->next);
-        if (d->left == 0) ff.leave(d->id, d->next);
+        if (d->left == 0) {
+            ff.leave(d->id, d->next);
+            ff.kernelReturned();  // the kernel returns right after its loop
+        }
     }
 }
 
@@ -100,6 +103,34 @@ TEST(FastForward, LoopsOfDifferentRatesSkipInProportionForTheSameTime) {
     // rounding of one packet per skip).
     EXPECT_EQ(loops[0].paused, loops[1].paused);
     EXPECT_NEAR(double(loops[0].skipped), 2.0 * double(loops[1].skipped), 2.0 * double(ff.skips()));
+}
+
+// A loop that still makes packets near its end would end inside a skip and
+// change the board (its lane's share of a link goes to the others): no
+// stretch may cover its end; the long loop skips before and after it.
+TEST(FastForward, NoStretchCoversTheEndOfALoopStillMakingPackets) {
+    FastForward ff;
+    ff.addKernels(2);
+    std::vector<Driver> loops(2);
+    const std::uint64_t packets[2] = {100000, 2000};
+    const std::uint64_t margin[2] = {8, 400};  // the short loop's exact end: 400 packets, ~13 windows
+    for (int i = 0; i < 2; ++i) {
+        loops[i].id = ff.enter(0, packets[i], margin[i], std::uint32_t(i));
+        loops[i].period = 10 * kNs;
+        loops[i].next = 10 * kNs;
+        loops[i].left = packets[i];
+    }
+    drive(ff, loops);
+    ASSERT_GE(ff.skips(), 2u) << ff.whyNone();
+    // The short loop's end: its last point, one period before it left.
+    const Tick shortEnd = loops[1].next;
+    bool after = false;
+    for (const FastForward::Stretch& st : ff.stretches()) {
+        EXPECT_FALSE(st.from < shortEnd && shortEnd <= st.from + st.length)
+            << "a stretch from " << st.from << " for " << st.length << " covers the end at " << shortEnd;
+        after |= st.from >= shortEnd;
+    }
+    EXPECT_TRUE(after) << "the long loop skips again once the short one has left";
 }
 
 TEST(FastForward, NothingIsSkippedWhileAKernelRunsOutsideASteadyLoop) {
