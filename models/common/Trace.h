@@ -78,6 +78,12 @@ public:
     /// state valid over the whole window: state that changes only together
     /// with (and after) a traced signal's set() qualifies. Only before begin().
     void addSampler(std::function<void(Tick windowStart, Tick windowEnd)> sample);
+    /// Fast-forward: does the window [start, end) lie inside a skipped
+    /// stretch, whose traffic was not simulated? (Set by the controller;
+    /// default: never.) Utilisation samplers then show the average of the
+    /// windows before the stretch instead of the idle links they see.
+    void setSkippedQuery(std::function<bool(Tick start, Tick end)> q) { skipped_ = std::move(q); }
+    bool skipped(Tick start, Tick end) const { return skipped_ && skipped_(start, end); }
 
     /// GTKWave save file listing every signal: a link-utilisation group
     /// first, then groups per chip (board.chip) and per core (board.chip.core),
@@ -114,6 +120,7 @@ private:
     Tick sampleAt_ = kNever;  ///< the boundary being sampled, or kNever
     Tick endTime_ = 0;        ///< when close() ran
     std::vector<std::function<void(Tick, Tick)>> samplers_;
+    std::function<bool(Tick, Tick)> skipped_;
 };
 
 /// A traced integer value owned by a model.

@@ -216,16 +216,32 @@ void FastForward::decide(Tick t) {
     decidedAt_ = t;
     timeSkipped_ += skipLen_;
     if (stretches_.size() < kMaxStretchesKept) stretches_.push_back({t, skipLen_});
+    held_.emplace_back(t, kNever);
     signalOffAt_ = kNever;
     signal_.set(1);
 }
 
 bool FastForward::updateSignal(Tick t) {
     if (pendingLoops_ > 0 || signalOffAt_ == kNever || t < signalOffAt_) return false;
-    signal_.set(0);
+    signal_.set(0);  // first: the trace writes the windows up to now as skipped
+    if (!held_.empty()) held_.back().second = t;
     signalOffAt_ = kNever;
     restartWindows(t);
     return true;
+}
+
+void FastForward::trace(TraceFile& tf, const std::string& hierName) {
+    signal_.attach(tf, hierName);
+    tf.setSkippedQuery([this](Tick start, Tick end) { return covers(start, end); });
+}
+
+bool FastForward::covers(Tick start, Tick end) const {
+    // The last stretch ordered at or before `start`.
+    auto it = std::upper_bound(held_.begin(), held_.end(), start,
+                               [](Tick v, const std::pair<Tick, Tick>& h) { return v < h.first; });
+    if (it == held_.begin()) return false;
+    --it;
+    return end <= it->second;
 }
 
 std::string FastForward::whyNone() const {

@@ -39,7 +39,8 @@
 // timing-mode feature), and their counts in the Ethernet and NoC counters,
 // which count the simulated traffic only; `packetsSkipped()` says how many.
 // The `fast_forward` trace signal is 1 from a skip's order until the stretch
-// has ended.
+// has ended; over that time the trace's utilisation samplers hold their
+// average of the windows before (covers()).
 #pragma once
 
 #include "models/common/Time.h"
@@ -48,6 +49,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cclsim {
@@ -124,7 +126,12 @@ public:
     /// Why no skip happened (empty when one did).
     std::string whyNone() const;
 
-    void trace(TraceFile& tf, const std::string& hierName) { signal_.attach(tf, hierName); }
+    /// The `fast_forward` signal, and the trace's skipped-window query
+    /// (utilisation signals hold their pre-stretch average over a stretch).
+    void trace(TraceFile& tf, const std::string& hierName);
+    /// Does [start, end) lie inside one stretch (from its order until its
+    /// last pause ended; a stretch still running counts as open-ended)?
+    bool covers(Tick start, Tick end) const;
 
 private:
     struct Loop {
@@ -167,6 +174,7 @@ private:
     std::uint64_t packetsSkipped_ = 0;
     Tick timeSkipped_ = 0;
     std::vector<Stretch> stretches_;
+    std::vector<std::pair<Tick, Tick>> held_;  ///< every stretch: [order, signal off) (kNever: still on)
     // Why nothing was skipped, for the report.
     std::uint64_t windowsClosed_ = 0, windowsAllInLoops_ = 0, windowsSteady_ = 0;
     TraceSignal signal_{1};

@@ -53,11 +53,28 @@ void EthSubsystem::trace(TraceFile& tf) {
         streamBusySig_[k].attach(tf, fmt::format("{}.stream{}_tx_busy", n, k));
         streamBytesSig_[k].attach(tf, fmt::format("{}.stream{}_tx_bytes", n, k));
     }
-    tf.addSampler([this](Tick start, Tick end) {
+    // Over a fast-forward stretch (no traffic simulated) it holds the
+    // average of the kRecentWindows windows before the stretch.
+    tf.addSampler([this, &tf](Tick start, Tick end) {
         const Tick busy = busyTicks_ + (txBusy_ ? end - busySince_ : 0);
         const Tick inWindow = busy - busyAtWindowStart_;
         busyAtWindowStart_ = busy;
         const Tick len = end - start;
+        if (tf.skipped(start, end)) {
+            if (!holding_) {
+                holding_ = true;
+                Tick b = 0, l = 0;
+                for (std::size_t i = 0; i < recentCount_; ++i) b += recentBusy_[i], l += recentLen_[i];
+                heldPct_ = l ? (b * 100 + l / 2) / l : 0;
+            }
+            utilSig_.set(heldPct_);
+            return;
+        }
+        holding_ = false;
+        recentBusy_[recentNext_] = inWindow;
+        recentLen_[recentNext_] = len;
+        recentNext_ = (recentNext_ + 1) % kRecentWindows;
+        recentCount_ = std::min(recentCount_ + 1, kRecentWindows);
         utilSig_.set((inWindow * 100 + len / 2) / len);
     });
     if (!faults_) return;

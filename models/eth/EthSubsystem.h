@@ -29,6 +29,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -194,6 +195,12 @@ private:
     Tick busySince_ = 0;          ///< when txBusy_ last changed
     Tick busyTicks_ = 0;          ///< serialising time before busySince_
     Tick busyAtWindowStart_ = 0;  ///< busy time at the current window's start
+    // The last windows' busy time and length, for a fast-forward stretch.
+    static constexpr std::size_t kRecentWindows = 64;
+    std::array<Tick, kRecentWindows> recentBusy_{}, recentLen_{};
+    std::size_t recentNext_ = 0, recentCount_ = 0;
+    bool holding_ = false;  ///< inside a stretch: utilSig_ holds heldPct_
+    std::uint64_t heldPct_ = 0;
 
     struct TaggedRegion {
         std::uint32_t lo, hi;
