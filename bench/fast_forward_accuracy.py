@@ -10,6 +10,12 @@ fails or a difference exceeds --limit (1 %: the goal of issue 21).
 
   bench/fast_forward_accuracy.py [--build DIR] [--sizes 1M,16M,256M] [--jobs N] [--csv FILE]
 
+With --random N [--seed S] it runs N configurations drawn instead: board
+(T3000 8-ring, sometimes the Galaxy 32-ring), op (all_gather, reduce_scatter,
+all_reduce), an odd size in MiB, workers per link, page size, dtype and (on
+the Galaxy) links per hop, all --impl fabric: the configurations the fixed
+table does not cover. The same seed draws the same points.
+
 (Not part of the test run: the 256 MiB exact runs take minutes.)
 """
 import argparse
@@ -17,6 +23,7 @@ import concurrent.futures
 import csv
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -27,20 +34,41 @@ OPS = ["all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"]
 TOPOLOGIES = [(2, "line"), (4, "line"), (8, "ring")]
 
 
-def run(build, impl, op, n, topo, size, ff, tmp):
-    out = os.path.join(tmp, f"{impl}_{op}_{topo}{n}_{size}_{'ff' if ff else 'exact'}.json")
-    cmd = [os.path.join(build, "t3000")]
+def sweep_args(impl, op, n, topo, size):
+    """A point of the fixed table: (board, arguments)."""
+    args = [op, "--impl", impl, "--chips", str(n), "--topology", topo, "--packet", "6144", "--page-bytes", "2048",
+            "--dtype", "bf16", "--size", size]
+    if impl == "edm" and op == "all_reduce":
+        args += ["--edm-buffers", "1"]
+    return "t3000", args
+
+
+def random_point(rng):
+    """A drawn configuration: (board, arguments, a short name)."""
+    galaxy = rng.random() < 0.15
+    op = rng.choice(["all_gather", "reduce_scatter", "all_reduce"])
+    size = rng.randint(2, 12) if galaxy else rng.randint(2, 96)
+    args = [op, "--impl", "fabric", "--size", f"{size}M", "--dtype", rng.choice(["bf16", "fp32"]),
+            "--page-bytes", str(rng.choice([1024, 2048, 4096]))]
+    if rng.random() < 0.6:
+        args += ["--workers", str(rng.choice([1, 2, 3, 4, 6, 8]))]
+    if galaxy and rng.random() < 0.5:
+        args += ["--links", str(rng.randint(1, 4))]
+    return ("galaxy" if galaxy else "t3000"), args
+
+
+def run(build, board, args, ff, tmp, tag):
+    out = os.path.join(tmp, f"{tag}_{'ff' if ff else 'exact'}.json")
+    cmd = [os.path.join(build, board)]
     if ff:
         cmd.append("--fast-forward")
-    cmd += [op, "--impl", impl, "--chips", str(n), "--topology", topo, "--packet", "6144", "--page-bytes", "2048",
-            "--dtype", "bf16", "--no-data", "--size", size, "--json", out, "--quiet"]
-    if impl == "edm" and op == "all_reduce":
-        cmd += ["--edm-buffers", "1"]
+    cmd += args + ["--no-data", "--json", out, "--quiet"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
     if p.returncode != 0:
-        return {"error": f"exit {p.returncode}: {' '.join(cmd)}\n{p.stderr.strip()[-400:]}", "wall": wall}
+        return {"error": f"exit {p.returncode}: {' '.join(cmd)}\n{p.stderr.strip()[-400:]}", "wall": wall,
+                "exit": p.returncode}
     with open(out) as f:
         rep = json.load(f)
     return {"sim_ns": rep["sim_time_ns"], "wall": wall, "ff": rep.get("results", {}).get("fast_forward")}
@@ -55,26 +83,48 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="points at once (wall times are only comparable at 1)")
     ap.add_argument("--limit", type=float, default=1.0, help="worst allowed difference in percent")
     ap.add_argument("--csv", help="write the table here too")
+    ap.add_argument("--random", type=int, default=0, help="draw this many configurations instead of the table")
+    ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    points = [(impl, op, n, topo, size) for impl in a.impls.split(",") for op in a.ops.split(",")
-              for n, topo in TOPOLOGIES for size in a.sizes.split(",")]
+    if a.random:
+        rng = random.Random(a.seed)
+        points = []
+        for i in range(a.random):
+            board, args = random_point(rng)
+            points.append((board, args, (board, args[0], " ".join(args[1:]), "", "")))
+    else:
+        points = []
+        for impl in a.impls.split(","):
+            for op in a.ops.split(","):
+                for n, topo in TOPOLOGIES:
+                    for size in a.sizes.split(","):
+                        board, args = sweep_args(impl, op, n, topo, size)
+                        points.append((board, args, (impl, op, topo + str(n), size, "")))
     rows = []
     failed = False
+    refused = 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        futures = [(p, pool.submit(run, a.build, *p, False, tmp), pool.submit(run, a.build, *p, True, tmp))
-                   for p in points]
+        futures = [(key, pool.submit(run, a.build, board, args, False, tmp, i),
+                    pool.submit(run, a.build, board, args, True, tmp, i))
+                   for i, (board, args, key) in enumerate(points)]
         print(f"{'impl':6} {'op':14} {'chips':>9} {'size':>5} {'exact us':>11} {'ff us':>11} {'diff %':>8} "
               f"{'skips':>5} {'skipped us':>10} {'wall ex s':>9} {'wall ff s':>9}")
-        for (impl, op, n, topo, size), fe, ff in futures:
+        for (impl, op, topo_n, size, _), fe, ff in futures:
             e, f = fe.result(), ff.result()
-            name = f"{impl:6} {op:14} {topo + str(n):>9} {size:>5}"
+            name = f"{impl:6} {op:14} {topo_n:>9} {size:>5}"
+            if e.get("exit") == 3 and f.get("exit") == 3:
+                # A drawn configuration the board cannot run (e.g. more workers than
+                # cores): refused alike with and without fast-forward.
+                refused += 1
+                print(f"{name}  refused: {e['error'].splitlines()[-1]}")
+                continue
             if "error" in e or "error" in f:
                 failed = True
                 print(f"{name}  FAILED: {e.get('error') or f.get('error')}")
                 continue
             diff = 100.0 * (f["sim_ns"] / e["sim_ns"] - 1.0)
             skip = f["ff"] or {}
-            row = {"impl": impl, "op": op, "topology": topo, "chips": n, "size": size,
+            row = {"impl": impl, "op": op, "topology": topo_n, "size": size,
                    "exact_us": e["sim_ns"] / 1000, "ff_us": f["sim_ns"] / 1000, "diff_pct": diff,
                    "skips": skip.get("periods", 0), "skipped_us": skip.get("sim_us_skipped", 0.0),
                    "wall_exact_s": e["wall"], "wall_ff_s": f["wall"]}
@@ -90,7 +140,9 @@ def main():
         worst = max(rows, key=lambda r: abs(r["diff_pct"]))
         skipped = [r for r in rows if r["skips"] > 0]
         print(f"\nworst difference: {worst['diff_pct']:+.3f} % ({worst['impl']} {worst['op']} "
-              f"{worst['topology']}{worst['chips']} {worst['size']}); points that skipped: {len(skipped)} of {len(rows)}")
+              f"{worst['topology']} {worst['size']}); points that skipped: {len(skipped)} of {len(rows)}")
+        if refused:
+            print(f"refused configurations (exit 3 in both modes): {refused}")
         print(f"wall time: exact {sum(r['wall_exact_s'] for r in rows):.1f} s, fast-forward "
               f"{sum(r['wall_ff_s'] for r in rows):.1f} s")
         failed |= abs(worst["diff_pct"]) > a.limit
