@@ -76,6 +76,19 @@ std::string TerminalReport::runSummaryText(const nlohmann::json& report, const s
     std::string out = fmt::format("  simulated {:.3f} us in {:.2f} s wall, data check: {}\n",
                                   report["sim_time_ns"].get<double>() / 1000.0, report["wall_seconds"].get<double>(),
                                   report["data_check"].get<std::string>());
+    // --fast-forward: say what was estimated rather than simulated.
+    const auto& results = report.contains("results") ? report["results"] : nlohmann::json();
+    if (results.is_object() && results.contains("fast_forward")) {
+        const auto& ff = results["fast_forward"];
+        if (ff.value("periods", 0) > 0)
+            out += fmt::format(
+                "  fast-forward: {} skip(s), {:.1f} of {:.1f} us estimated at measured rates, not simulated "
+                "(within 1 % of exact on the default configurations, not on every one: docs/known-limits.md)\n",
+                ff["periods"].get<int>(), ff["sim_us_skipped"].get<double>(),
+                report["sim_time_ns"].get<double>() / 1000.0);
+        else
+            out += "  fast-forward: nothing skipped (" + ff.value("why_none", std::string()) + ")\n";
+    }
     if (!vcd.empty()) out += "  trace: " + vcd + " (open with: gtkwave " + vcd.substr(0, vcd.rfind('.')) + ".gtkw)\n";
     if (!json.empty()) out += "  report: " + json + "\n";
     return out;

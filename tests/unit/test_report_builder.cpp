@@ -221,6 +221,17 @@ TEST(TerminalReport, SkippedLinksAndTheRunSummary) {
               "  simulated 2.500 us in 1.50 s wall, data check: pass\n"
               "  trace: out/run.vcd (open with: gtkwave out/run.gtkw)\n"
               "  report: run.json\n");
+    // --fast-forward: what was estimated rather than simulated, or why nothing was.
+    nlohmann::json ff = rep;
+    ff["results"]["fast_forward"] = {{"periods", 2}, {"sim_us_skipped", 1.25}};
+    EXPECT_EQ(TerminalReport::runSummaryText(ff, "", ""),
+              "  simulated 2.500 us in 1.50 s wall, data check: pass\n"
+              "  fast-forward: 2 skip(s), 1.2 of 2.5 us estimated at measured rates, not simulated (within 1 % of "
+              "exact on the default configurations, not on every one: docs/known-limits.md)\n");
+    ff["results"]["fast_forward"] = {{"periods", 0}, {"sim_us_skipped", 0.0}, {"why_none", "too short"}};
+    EXPECT_EQ(TerminalReport::runSummaryText(ff, "", ""),
+              "  simulated 2.500 us in 1.50 s wall, data check: pass\n"
+              "  fast-forward: nothing skipped (too short)\n");
 }
 
 }  // namespace
