@@ -81,11 +81,14 @@ void ReportBuilder::addFastForward(const FastForward& ff) {
                         {"sim_us_skipped", ticksToNs(ff.timeSkipped()) / 1000.0},
                         {"steady_loops", ff.loopsSeen()}};
     if (ff.skips() == 0) j["why_none"] = ff.whyNone();
-    // Where the skipped stretches lie: the rest of the run was simulated
-    // exactly (the start, the measurement windows between skips, the end).
+    // Where the skipped stretches lie (the first 256): the rest of the run
+    // was simulated exactly (the start, the windows between skips, the end).
+    constexpr std::size_t kStretchesReported = 256;
     nlohmann::json st = nlohmann::json::array();
-    for (const FastForward::Stretch& s : ff.stretches())
+    for (const FastForward::Stretch& s : ff.stretches()) {
+        if (st.size() == kStretchesReported) break;
         st.push_back({{"from_us", ticksToNs(s.from) / 1000.0}, {"us", ticksToNs(s.length) / 1000.0}});
+    }
     j["stretches"] = std::move(st);
     report_["results"]["fast_forward"] = std::move(j);
 }

@@ -203,7 +203,7 @@ void FastForward::decide(Tick t) {
         takesPart[i] = 1;
         len = std::min(len, double(room) / rate[i]);
     }
-    if (!(len >= minLen) || !std::isfinite(len)) return;
+    if (!(len >= minLen)) return;
     skipLen_ = Tick(len);
     for (std::size_t i = 0; i < loops_.size(); ++i) {
         Loop& l = loops_[i];
@@ -215,8 +215,7 @@ void FastForward::decide(Tick t) {
     ++skips_;
     decidedAt_ = t;
     timeSkipped_ += skipLen_;
-    if (stretches_.size() < kMaxStretchesKept) stretches_.push_back({t, skipLen_});
-    held_.emplace_back(t, kNever);
+    stretches_.push_back({t, skipLen_, kNever});
     signalOffAt_ = kNever;
     signal_.set(1);
 }
@@ -224,7 +223,7 @@ void FastForward::decide(Tick t) {
 bool FastForward::updateSignal(Tick t) {
     if (pendingLoops_ > 0 || signalOffAt_ == kNever || t < signalOffAt_) return false;
     signal_.set(0);  // first: the trace writes the windows up to now as skipped
-    if (!held_.empty()) held_.back().second = t;
+    if (!stretches_.empty()) stretches_.back().end = t;
     signalOffAt_ = kNever;
     restartWindows(t);
     return true;
@@ -237,11 +236,11 @@ void FastForward::trace(TraceFile& tf, const std::string& hierName) {
 
 bool FastForward::covers(Tick start, Tick end) const {
     // The last stretch ordered at or before `start`.
-    auto it = std::upper_bound(held_.begin(), held_.end(), start,
-                               [](Tick v, const std::pair<Tick, Tick>& h) { return v < h.first; });
-    if (it == held_.begin()) return false;
+    auto it = std::upper_bound(stretches_.begin(), stretches_.end(), start,
+                               [](Tick v, const Stretch& s) { return v < s.from; });
+    if (it == stretches_.begin()) return false;
     --it;
-    return end <= it->second;
+    return end <= it->end;
 }
 
 std::string FastForward::whyNone() const {

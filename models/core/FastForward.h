@@ -49,7 +49,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace cclsim {
@@ -115,14 +114,15 @@ public:
     Tick timeSkipped() const { return timeSkipped_; }
     /// Loops that ever entered (0: the workload has no steady loop).
     std::uint64_t loopsSeen() const { return loops_.size(); }
-    /// A skip: ordered at `from`, for `length`.
+    /// A skip: ordered at `from`, for `length`; its signal went off at `end`
+    /// (its last pause ended; kNever while it runs).
     struct Stretch {
         Tick from = 0;
         Tick length = 0;
+        Tick end = kNever;
     };
-    /// The skips in order (the first kMaxStretchesKept of them).
+    /// The skips in order.
     const std::vector<Stretch>& stretches() const { return stretches_; }
-    static constexpr std::size_t kMaxStretchesKept = 256;
     /// Why no skip happened (empty when one did).
     std::string whyNone() const;
 
@@ -174,7 +174,6 @@ private:
     std::uint64_t packetsSkipped_ = 0;
     Tick timeSkipped_ = 0;
     std::vector<Stretch> stretches_;
-    std::vector<std::pair<Tick, Tick>> held_;  ///< every stretch: [order, signal off) (kNever: still on)
     // Why nothing was skipped, for the report.
     std::uint64_t windowsClosed_ = 0, windowsAllInLoops_ = 0, windowsSteady_ = 0;
     TraceSignal signal_{1};
