@@ -53,43 +53,13 @@ void EventQueue::push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask
     std::uint64_t round = 0;
     if (when == curTick_) round = draining_ && phase == kModel && curPhase_ == kModel ? curRound_ : curRound_ + 1;
     const Entry e{when, (round << kRoundShift) | (std::uint64_t(phase) << kPhaseShift) | (tie & kTieMask), task, arg};
-    // Sift up in the 4-ary heap.
-    std::size_t i = heap_.size();
-    heap_.push_back(e);
-    while (i > 0) {
-        const std::size_t parent = (i - 1) / 4;
-        if (!before(e, heap_[parent])) break;
-        heap_[i] = heap_[parent];
-        i = parent;
-    }
-    heap_[i] = e;
+    queue_.push(e);
     if (!draining_) arm();
 }
 
-void EventQueue::popTop() {
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n == 0) return;
-    // Sift the last entry down from the root.
-    std::size_t i = 0;
-    for (;;) {
-        const std::size_t first = 4 * i + 1;
-        if (first >= n) break;
-        std::size_t best = first;
-        const std::size_t end = std::min(first + 4, n);
-        for (std::size_t c = first + 1; c < end; ++c)
-            if (before(heap_[c], heap_[best])) best = c;
-        if (!before(heap_[best], last)) break;
-        heap_[i] = heap_[best];
-        i = best;
-    }
-    heap_[i] = last;
-}
-
 void EventQueue::arm() {
-    if (heap_.empty()) return;
-    const Tick next = heap_.front().when;
+    if (queue_.empty()) return;
+    const Tick next = queue_.top().when;
     const Tick t = scNow();
     // sc_event keeps the earliest pending notification, so re-arming for a later
     // tick is a no-op and an earlier one overrides.
@@ -118,7 +88,7 @@ bool EventQueue::quietThrough(Tick dt) const {
     // As SystemC's own test did for the kernels' threads: something must be
     // pending (with nothing at all pending, time would not move either).
     const Tick limit = now() + dt;
-    const Tick next = std::min(heap_.empty() ? kNever : heap_.front().when, std::min(otherActivity_, wakeLimit_));
+    const Tick next = std::min(queue_.empty() ? kNever : queue_.top().when, std::min(otherActivity_, wakeLimit_));
     return next != kNever && next > limit;
 }
 
@@ -150,8 +120,8 @@ void EventQueue::drain() {
     Tick last = t0;
     // Entries read the calendar's tick (no call into SystemC for now()).
     detail::calendarNow = t0;
-    while (!heap_.empty()) {
-        const Entry top = heap_.front();
+    while (!queue_.empty()) {
+        const Entry top = queue_.top();
         if (top.when > t0) {
             if (top.when >= horizon || top.when > wakeLimit_) break;
             detail::calendarNow = top.when;
@@ -159,7 +129,7 @@ void EventQueue::drain() {
         curTick_ = top.when;
         curRound_ = top.order >> kRoundShift;
         curPhase_ = unsigned(top.order >> kPhaseShift) & 1u;
-        popTop();
+        queue_.pop();
         ++fired_;
         last = top.when;
         top.task->onCalendar(top.arg);
@@ -182,10 +152,10 @@ void EventQueue::drain() {
     if (pauseAt_ != kNever) {
         // Woken before a pause's tick (another process scheduled work): keep
         // it, and wake earlier for work scheduled before it.
-        wakeAt(heap_.empty() ? pauseAt_ : std::min(pauseAt_, heap_.front().when));
+        wakeAt(queue_.empty() ? pauseAt_ : std::min(pauseAt_, queue_.top().when));
         return;
     }
-    if (last > t0 && heap_.empty()) {
+    if (last > t0 && queue_.empty()) {
         // Nothing left: bring SystemC time to where the activity ended.
         wakeAt(last);
         return;

@@ -3,7 +3,7 @@
 // Components that keep their own timing arithmetic (bandwidth servers, NoC
 // reservations, Ethernet delivery) schedule "at tick T call f" here instead of
 // owning an SC_THREAD per transfer. One SC_METHOD drains the calendar, so a
-// transfer costs one heap push/pop and no context switch. Callbacks scheduled
+// transfer costs one calendar entry and no context switch. Callbacks scheduled
 // for the same tick run in the order they were scheduled (deterministic).
 //
 // Firmware kernels run on fibers that this calendar resumes (atKernel):
@@ -29,6 +29,7 @@
 // (Runtime::run does, per slice).
 #pragma once
 
+#include "models/common/TickQueue.h"
 #include "models/common/Time.h"
 
 #include <systemc>
@@ -90,24 +91,16 @@ public:
     /// draining (a kernel asks it); false otherwise.
     bool quietThrough(Tick dt) const;
 
-    std::size_t pending() const { return heap_.size(); }
+    std::size_t pending() const { return queue_.size(); }
     std::uint64_t fired() const { return fired_; }
 
 private:
-    // The heap (4-ary, in a vector) orders 32-byte records: a task and its
+    // The queue (TickQueue) orders 32-byte records: a task and its
     // argument; std::function callbacks live in a slab, run by slotTask_.
     // Entries order by tick, then by `order`: the delta round (bits 48..),
     // the phase (bit 47: model callbacks before kernels) and the tie key
     // (bits 0..46: the sequence number, or a kernel's last service).
-    struct Entry {
-        Tick when;
-        std::uint64_t order;
-        CalendarTask* task;
-        std::uint64_t arg;
-    };
-    static bool before(const Entry& a, const Entry& b) {
-        return a.when != b.when ? a.when < b.when : a.order < b.order;
-    }
+    using Entry = CalendarEntry;
     static constexpr unsigned kModel = 0, kKernel = 1;
     static constexpr unsigned kPhaseShift = 47, kRoundShift = 48;
     static constexpr std::uint64_t kTieMask = (std::uint64_t{1} << kPhaseShift) - 1;
@@ -119,14 +112,13 @@ private:
     };
 
     void push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask* task, std::uint64_t arg);
-    void popTop();
     void drain();
     /// Notify the calendar method for the earliest entry (unless already armed for it).
     void arm();
     /// Notify the calendar method for tick `when` (>= SystemC time).
     void wakeAt(Tick when);
 
-    std::vector<Entry> heap_;
+    TickQueue queue_;
     SlotTask slotTask_;
     std::vector<Callback> slots_;
     std::vector<std::uint32_t> freeSlots_;

@@ -1,0 +1,114 @@
+#include "models/common/TickQueue.h"
+
+#include <algorithm>
+
+namespace cclsim {
+
+void TickQueue::push(const Entry& e) {
+    ++size_;
+    hint_ = kNoHint;
+    const std::uint64_t bn = e.when >> kBucketShift;
+    // Entries before base_ cannot occur while time only moves forward, but
+    // the far heap takes anything, so the wheel's invariant holds regardless.
+    if (bn < base_ || bn - base_ >= kBuckets) {
+        farPush(e);
+        return;
+    }
+    ++wheelCount_;
+    const std::size_t idx = std::size_t(bn % kBuckets);
+    Bucket& b = buckets_[idx];
+    // Insertion from the back: a new entry is usually the latest of its bucket.
+    std::size_t i = b.v.size();
+    b.v.push_back(e);
+    while (i > b.head && before(e, b.v[i - 1])) {
+        b.v[i] = b.v[i - 1];
+        --i;
+    }
+    b.v[i] = e;
+    bits_[idx / 64] |= std::uint64_t{1} << (idx % 64);
+}
+
+std::size_t TickQueue::firstBucket() const {
+    if (wheelCount_ == 0) return kBuckets;
+    const std::size_t start = std::size_t(base_ % kBuckets);
+    constexpr std::size_t words = kBuckets / 64;
+    std::size_t w = start / 64;
+    // The first word from the start bit on; then whole words, wrapping round
+    // to the start word's bits below the start.
+    std::uint64_t bits = bits_[w] & (~std::uint64_t{0} << (start % 64));
+    for (std::size_t n = 0; n <= words; ++n) {
+        if (bits) return w * 64 + std::size_t(__builtin_ctzll(bits));
+        w = (w + 1) % words;
+        bits = bits_[w];
+    }
+    return kBuckets;  // unreachable while wheelCount_ > 0
+}
+
+const TickQueue::Entry* TickQueue::locate() const {
+    const std::size_t idx = firstBucket();
+    const Entry* best = nullptr;
+    if (idx != kBuckets) best = &buckets_[idx].v[buckets_[idx].head];
+    hint_ = idx;
+    if (!far_.empty() && (!best || before(far_.front(), *best))) {
+        best = &far_.front();
+        hint_ = kBuckets;
+    }
+    return best;
+}
+
+void TickQueue::pop() {
+    --size_;
+    if (hint_ == kNoHint) locate();
+    const std::size_t idx = hint_;
+    hint_ = kNoHint;
+    if (idx != kBuckets) {
+        Bucket& b = buckets_[idx];
+        // Nothing in the wheel is earlier than this entry's bucket now.
+        base_ = b.v[b.head].when >> kBucketShift;
+        --wheelCount_;
+        if (++b.head == b.v.size()) {
+            b.v.clear();
+            b.head = 0;
+            bits_[idx / 64] &= ~(std::uint64_t{1} << (idx % 64));
+        }
+        return;
+    }
+    // The far heap's head is the earliest entry: every wheel entry is at or
+    // after its bucket.
+    base_ = std::max(base_, far_.front().when >> kBucketShift);
+    farPop();
+}
+
+void TickQueue::farPush(const Entry& e) {
+    std::size_t i = far_.size();
+    far_.push_back(e);
+    while (i > 0) {
+        const std::size_t parent = (i - 1) / 4;
+        if (!before(e, far_[parent])) break;
+        far_[i] = far_[parent];
+        i = parent;
+    }
+    far_[i] = e;
+}
+
+void TickQueue::farPop() {
+    const Entry last = far_.back();
+    far_.pop_back();
+    const std::size_t n = far_.size();
+    if (n == 0) return;
+    std::size_t i = 0;
+    for (;;) {
+        const std::size_t first = 4 * i + 1;
+        if (first >= n) break;
+        std::size_t best = first;
+        const std::size_t end = std::min(first + 4, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+            if (before(far_[c], far_[best])) best = c;
+        if (!before(far_[best], last)) break;
+        far_[i] = far_[best];
+        i = best;
+    }
+    far_[i] = last;
+}
+
+}  // namespace cclsim
