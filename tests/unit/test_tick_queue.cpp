@@ -86,6 +86,35 @@ TEST(TickQueue, MatchesAHeapAcrossTheWheelsReach) {
         });
 }
 
+TEST(TickQueue, TakesEntriesEarlierThanTheLastOneTaken) {
+    // The calendar runs ahead of SystemC time; a plug-in's thread that runs
+    // afterwards schedules at SystemC time, before the last tick the
+    // calendar took. Such entries must still come out first.
+    TickQueue q;
+    Reference ref;
+    std::uint64_t order = 0;
+    auto push = [&](Tick when) {
+        const CalendarEntry e{when, order++, nullptr, order};
+        q.push(e);
+        ref.push(e);
+    };
+    for (Tick t = 0; t < 200; ++t) push(100000 + t * 700);
+    for (unsigned i = 0; i < 150; ++i) {
+        q.pop();
+        ref.pop();
+    }
+    push(5000);    // far below the wheel's base
+    push(150000);  // below the last tick taken, in the wheel's range
+    push(ref.top().when + 3 * kReach);
+    while (!ref.empty()) {
+        ASSERT_EQ(q.top().when, ref.top().when);
+        ASSERT_EQ(q.top().order, ref.top().order);
+        q.pop();
+        ref.pop();
+    }
+    EXPECT_TRUE(q.empty());
+}
+
 TEST(TickQueue, EmptiesAndRefills) {
     TickQueue q;
     EXPECT_TRUE(q.empty());
