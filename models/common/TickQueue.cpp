@@ -5,13 +5,13 @@
 namespace cclsim {
 
 void TickQueue::push(const Entry& e) {
-    ++size_;
     hint_ = kNoHint;
     const std::uint64_t bn = e.when >> kBucketShift;
     // Entries before base_ cannot occur while time only moves forward, but
     // the far heap takes anything, so the wheel's invariant holds regardless.
     if (bn < base_ || bn - base_ >= kBuckets) {
-        farPush(e);
+        far_.push_back(e);
+        std::push_heap(far_.begin(), far_.end(), later);
         return;
     }
     ++wheelCount_;
@@ -57,7 +57,6 @@ const TickQueue::Entry* TickQueue::locate() const {
 }
 
 void TickQueue::pop() {
-    --size_;
     if (hint_ == kNoHint) locate();
     const std::size_t idx = hint_;
     hint_ = kNoHint;
@@ -76,39 +75,8 @@ void TickQueue::pop() {
     // The far heap's head is the earliest entry: every wheel entry is at or
     // after its bucket.
     base_ = std::max(base_, far_.front().when >> kBucketShift);
-    farPop();
-}
-
-void TickQueue::farPush(const Entry& e) {
-    std::size_t i = far_.size();
-    far_.push_back(e);
-    while (i > 0) {
-        const std::size_t parent = (i - 1) / 4;
-        if (!before(e, far_[parent])) break;
-        far_[i] = far_[parent];
-        i = parent;
-    }
-    far_[i] = e;
-}
-
-void TickQueue::farPop() {
-    const Entry last = far_.back();
+    std::pop_heap(far_.begin(), far_.end(), later);
     far_.pop_back();
-    const std::size_t n = far_.size();
-    if (n == 0) return;
-    std::size_t i = 0;
-    for (;;) {
-        const std::size_t first = 4 * i + 1;
-        if (first >= n) break;
-        std::size_t best = first;
-        const std::size_t end = std::min(first + 4, n);
-        for (std::size_t c = first + 1; c < end; ++c)
-            if (before(far_[c], far_[best])) best = c;
-        if (!before(far_[best], last)) break;
-        far_[i] = far_[best];
-        i = best;
-    }
-    far_[i] = last;
 }
 
 }  // namespace cclsim

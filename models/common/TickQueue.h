@@ -7,7 +7,7 @@
 // map onto kBuckets buckets of kBucketTicks each, every bucket a small
 // vector kept sorted, and a bitmap of the non-empty ones finds the earliest
 // in a few word scans. An entry due later than the wheel reaches goes to a
-// 4-ary heap beside it; the earliest of the two is the queue's head. Any
+// heap beside it; the earliest of the two is the queue's head. Any
 // entry whose key is unique comes out in exactly the order a single heap
 // would give (the test checks it against one), so swapping this in moves no
 // simulated figure.
@@ -41,8 +41,8 @@ public:
         return a.when != b.when ? a.when < b.when : a.order < b.order;
     }
 
-    bool empty() const { return size_ == 0; }
-    std::size_t size() const { return size_; }
+    bool empty() const { return size() == 0; }
+    std::size_t size() const { return wheelCount_ + far_.size(); }
 
     void push(const Entry& e);
     /// The earliest entry (the queue must not be empty).
@@ -71,15 +71,14 @@ private:
     /// Index of the first non-empty bucket from base_ on (circularly);
     /// kBuckets if the wheel is empty.
     std::size_t firstBucket() const;
-    void farPush(const Entry& e);
-    void farPop();
+    /// The far heap's order (std heaps keep the greatest on top).
+    static bool later(const Entry& a, const Entry& b) { return before(b, a); }
 
     std::vector<Bucket> buckets_;
     std::array<std::uint64_t, kBuckets / 64> bits_;  ///< non-empty buckets
     std::uint64_t base_ = 0;                         ///< bucket number (tick >> shift) no wheel entry is below
     std::size_t wheelCount_ = 0;
-    std::size_t size_ = 0;
-    std::vector<Entry> far_;  ///< 4-ary min-heap of entries beyond the wheel's reach
+    std::vector<Entry> far_;  ///< heap (std::push_heap) of entries beyond the wheel's reach: 0.02 % of them
     /// locate()'s answer until the next push or pop: its wheel bucket
     /// (kBuckets: the far heap's head), or kNoHint.
     static constexpr std::size_t kNoHint = ~std::size_t{0};
