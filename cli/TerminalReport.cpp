@@ -77,9 +77,9 @@ std::string TerminalReport::runSummaryText(const nlohmann::json& report, const s
                                   report["sim_time_ns"].get<double>() / 1000.0, report["wall_seconds"].get<double>(),
                                   report["data_check"].get<std::string>());
     // --fast-forward: say what was estimated rather than simulated.
-    const auto& results = report.contains("results") ? report["results"] : nlohmann::json();
-    if (results.is_object() && results.contains("fast_forward")) {
-        const auto& ff = results["fast_forward"];
+    const auto results = report.find("results");
+    if (results != report.end() && results->is_object() && results->contains("fast_forward")) {
+        const auto& ff = (*results)["fast_forward"];
         if (ff.value("periods", 0) > 0)
             out += fmt::format(
                 "  fast-forward: {} skip(s), {:.1f} of {:.1f} us estimated at measured rates, not simulated "
