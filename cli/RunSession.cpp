@@ -76,10 +76,11 @@ void RunSession::elaborate(RunObserver& observer) {
     po.traceAllCores = options_.traceAll;
     if (!options_.faults.empty()) po.faults = loadFaultPlan(options_.faults);
     po.skipLinksWithRetrain = options_.skipLinksWithRetrain;
-    if (options_.fastForward && !options_.noData)
-        throw ConfigError(
-            "--fast-forward needs --no-data: a skipped packet's bytes are not moved, so the data check "
-            "could not pass");
+    if (options_.fastForward && !options_.noData && !workload_.fastForwardKeepsData())
+        throw ConfigError(fmt::format(
+            "--fast-forward needs --no-data for {}: a skipped packet's bytes are not moved, so the data check "
+            "could not pass (eth_bandwidth and fabric_bandwidth, whose packets repeat the same bytes, run with data)",
+            workload_.name()));
     if (options_.fastForward && !options_.faults.empty())
         throw ConfigError(
             "--fast-forward cannot be combined with --faults: a skip assumes the measured rate holds, and a fault "

@@ -42,6 +42,11 @@ public:
     virtual std::string summary(const nlohmann::json& results) const = 0;
     /// "pass"/"fail"/"off" for workloads that check data; "off" otherwise.
     virtual std::string dataCheck(Runtime& rt) const;
+    /// May --fast-forward run with data? Only where a skipped packet would
+    /// not have changed any byte (a benchmark that sends the same bytes to
+    /// the same buffer every time); elsewhere a skip leaves its packets'
+    /// bytes unmoved, so the run is refused without --no-data.
+    virtual bool fastForwardKeepsData() const { return false; }
 
     /// Sweeps run each point in its own process (SystemC elaborates once per process).
     virtual std::size_t sweepPoints() const { return 0; }

@@ -158,12 +158,14 @@ void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stre
     k.launch().scoreboard->check(buf.data(), bytes, stream, offset, k.name());
 }
 
-SteadyLoop::SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady) {
+SteadyLoop::SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady,
+                       std::uint64_t quantum) {
     KernelContext& k = ctx();
     FastForward* ff = k.launch().fastForward;
     if (!ff || k.persistent() || !steady) return;
+    fw_assert(quantum > 0, "SteadyLoop: the skip quantum must be > 0");
     ff_ = ff;
-    id_ = ff->enter(k.localTime(), packets, margin, group);
+    id_ = ff->enter(k.localTime(), packets, margin, group, quantum);
 }
 
 SteadyLoop::~SteadyLoop() {
@@ -183,6 +185,10 @@ std::uint64_t SteadyLoop::skip(std::uint64_t remaining) {
     pause_ += s.pause;
     if (s.packets == 0) pause();  // a loop with nothing to skip still waits out the stretch
     return s.packets;
+}
+
+std::uint64_t SteadyLoop::skips_ordered() const {
+    return ff_ ? static_cast<const FastForward*>(ff_)->skips() : 0;
 }
 
 void SteadyLoop::pause() {

@@ -91,8 +91,14 @@ public:
     /// consumers, e.g. one lane's workers on every chip of a ring) and so
     /// move at one rate: they skip the same number of packets. A loop that
     /// is not `steady` counts as code outside a steady loop: while it runs,
-    /// the whole board stays exact.
-    SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady = true);
+    /// the whole board stays exact. Skips are whole multiples of `quantum`
+    /// packets (a sender that walks C buffer channels round-robin skips
+    /// multiples of C, so its next channel is still the one its receiver
+    /// watches). A kernel that only waits on steady loops' progress (a
+    /// receiver counting arrivals) marks its wait as a loop of 0 packets:
+    /// it never skips, and it does not keep the board exact.
+    SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady = true,
+               std::uint64_t quantum = 1);
     ~SteadyLoop();
     SteadyLoop(const SteadyLoop&) = delete;
     SteadyLoop& operator=(const SteadyLoop&) = delete;
@@ -100,6 +106,14 @@ public:
     std::uint64_t skip(std::uint64_t remaining);
     /// After the bookkeeping of a skip: charge the skipped packets' time.
     void pause();
+    /// Is fast-forward on for this loop? Bookkeeping that only a skip
+    /// needs (e.g. reading a skipped-count word) runs only then, so exact
+    /// runs do not change.
+    bool on() const { return ff_ != nullptr; }
+    /// Skips the board has ordered so far (0 without --fast-forward): a
+    /// receiver that learns of its sender's skips from a word the sender
+    /// writes reads that word only while an order is not accounted for.
+    std::uint64_t skips_ordered() const;
     /// Leave the loop before the kernel's code after it (a final wait), so
     /// the model does not count that code as part of the loop. The
     /// destructor leaves too.

@@ -90,8 +90,11 @@ public:
 
     /// A kernel enters a steady loop of `packets` packets; `margin` packets
     /// at its end are never skipped. Loops of one `group` feed each other
-    /// and skip the same number of packets (their group's mean rate).
-    LoopId enter(Tick t, std::uint64_t packets, std::uint64_t margin, std::uint32_t group);
+    /// and skip the same number of packets (their group's mean rate). A
+    /// loop skips a multiple of `quantum` packets (e.g. the buffer channels
+    /// a sender uses round-robin, so that its next channel stays the one its
+    /// receiver watches), and pauses for the time of the packets it skips.
+    LoopId enter(Tick t, std::uint64_t packets, std::uint64_t margin, std::uint32_t group, std::uint64_t quantum = 1);
     /// ... and leaves it.
     void leave(LoopId id, Tick t);
     /// The top of a packet of loop `id` at time `t` with `remaining` packets
@@ -142,6 +145,8 @@ private:
         std::uint64_t remaining = 0;        ///< packets left at the last point
         bool ordered = false;               ///< a skip is ordered and not yet taken
         std::uint64_t pending = 0;          ///< ... of this many packets
+        Tick pendingPause = 0;              ///< ... taking this long
+        std::uint64_t quantum = 1;          ///< skips are multiples of this
         std::uint64_t atWinStart = 0;       ///< points when the current window started
         std::vector<std::uint64_t> counts;  ///< points per window since the rate last changed
     };
@@ -169,6 +174,7 @@ private:
     Tick decidedAt_ = 0;       ///< when it was ordered
     std::uint32_t pendingLoops_ = 0;
     bool setChanged_ = false;    ///< a loop entered or left since the window started
+    bool settling_ = false;      ///< the next window is the first after a skip (restartWindows())
     Tick signalOffAt_ = kNever;  ///< when the last pause of the current skip ends
     std::uint64_t skips_ = 0;
     std::uint64_t packetsSkipped_ = 0;

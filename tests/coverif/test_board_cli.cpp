@@ -37,6 +37,15 @@ TEST(BoardCli, ExitCodes) {
     EXPECT_EQ(run("eth_ping --samples 2"), 0);
 }
 
+// eth_bandwidth --bytes takes sizes as every other workload does (64K, 1M, 1G).
+TEST(BoardCli, EthBandwidthBytesTakeSuffixes) {
+    const auto rep = cclsim::test::runBinary(kBin, "eth_bandwidth --packet 4096 --channels 4 --bytes 64K");
+    EXPECT_EQ(rep["params"]["bytes"].get<double>(), 65536.0);
+    EXPECT_EQ(rep["params"]["packets_per_channel"].get<int>(), 4);
+    EXPECT_EQ(run("eth_bandwidth --bytes 1e5"), 0) << "a plain number still works";
+    EXPECT_EQ(run("eth_bandwidth --bytes 12Q"), 2) << "a bad size is an option error";
+}
+
 TEST(BoardCli, JsonReportHasTheContract) {
     const std::string json = tmp("ping.json");
     ASSERT_EQ(run("eth_ping --samples 3 --json " + json), 0);

@@ -24,6 +24,7 @@ struct Driver {
     std::uint64_t left = 0;
     std::uint64_t skipped = 0;
     Tick paused = 0;
+    std::vector<std::pair<std::uint64_t, Tick>> skips;  ///< each skip taken: packets, pause
 };
 
 /// Run the loops in time order until all are done; returns the end time.
@@ -39,6 +40,7 @@ Tick drive(FastForward& ff, std::vector<Driver>& loops) {
             EXPECT_LT(s.packets, d->left) << "a skip leaves the loop's margin";
             d->left -= s.packets;
             d->skipped += s.packets;
+            d->skips.emplace_back(s.packets, s.pause);
         }
         const Tick pause = ff.pauseAt(d->next, s.pause);
         d->paused += pause;
@@ -99,10 +101,67 @@ TEST(FastForward, LoopsOfDifferentRatesSkipInProportionForTheSameTime) {
     }
     drive(ff, loops);
     ASSERT_GE(ff.skips(), 1u) << ff.whyNone();
-    // Same pause, twice the packets for the loop twice as fast (within the
-    // rounding of one packet per skip).
-    EXPECT_EQ(loops[0].paused, loops[1].paused);
-    EXPECT_NEAR(double(loops[0].skipped), 2.0 * double(loops[1].skipped), 2.0 * double(ff.skips()));
+    // Every skip both took: the same pause, and about twice the packets for
+    // the loop twice as fast. A window closes on one loop's point, so each
+    // loop's count in a run of windows between two skips is off by up to a
+    // point; here both loops resume in lockstep after every skip, the
+    // windows fall at one phase each time and the error does not average
+    // out: the fast loop's share comes out 1.8 % high over the skips both
+    // took (a limit of counting points in windows, in docs/engine.md). (Once
+    // the fast loop has ended, the slow one may skip alone.)
+    const std::size_t both = std::min(loops[0].skips.size(), loops[1].skips.size());
+    ASSERT_GE(both, 1u);
+    std::uint64_t fast = 0, slow = 0;
+    for (std::size_t i = 0; i < both; ++i) {
+        EXPECT_EQ(loops[0].skips[i].second, loops[1].skips[i].second) << "skip " << i;
+        fast += loops[0].skips[i].first;
+        slow += loops[1].skips[i].first;
+    }
+    EXPECT_NEAR(double(fast), 2.0 * double(slow), 0.025 * double(fast));
+    EXPECT_GE(loops[1].skips.size(), loops[0].skips.size()) << "the fast loop ends first";
+}
+
+// A sender that walks C buffer channels round-robin skips whole rounds of
+// them: every skip is a multiple of its quantum, and it pauses for the time
+// of the packets it skips (not the whole stretch), so it still ends on time.
+TEST(FastForward, SkipsAreWholeQuantaAndPauseForThePacketsTaken) {
+    FastForward ff;
+    ff.addKernels(2);
+    std::vector<Driver> loops(2);
+    std::vector<std::uint64_t> sizes;
+    for (int i = 0; i < 2; ++i) {
+        loops[i].id = ff.enter(0, 100000, 64, 0, /*quantum=*/7);
+        loops[i].period = 10 * kNs;
+        loops[i].next = 10 * kNs;
+        loops[i].left = 100000;
+    }
+    // drive(), recording every skip's size and pause.
+    Tick end = 0;
+    for (;;) {
+        Driver* d = nullptr;
+        for (Driver& l : loops)
+            if (l.left > 0 && (!d || l.next < d->next)) d = &l;
+        if (!d) break;
+        const FastForward::Skip s = ff.point(d->id, d->next, d->left);
+        if (s.packets > 0) {
+            sizes.push_back(s.packets);
+            EXPECT_EQ(s.packets % 7, 0u) << "a skip of " << s.packets << " packets is not whole quanta";
+            EXPECT_NEAR(double(s.pause), double(s.packets * d->period), 0.01 * double(s.pause))
+                << "the pause is the skipped packets' time";
+            d->left -= s.packets;
+            d->skipped += s.packets;
+        }
+        d->next += ff.pauseAt(d->next, s.pause) + d->period;
+        end = std::max(end, d->next);
+        if (--d->left == 0) {
+            ff.leave(d->id, d->next);
+            ff.kernelReturned();
+        }
+    }
+    ASSERT_FALSE(sizes.empty()) << ff.whyNone();
+    EXPECT_EQ(loops[0].skipped, loops[1].skipped);
+    EXPECT_NEAR(double(end), double(100000 * 10 * kNs + 10 * kNs), 0.01 * double(end));
+    EXPECT_THROW(ff.enter(0, 10, 1, 0, 0), std::invalid_argument) << "a quantum of 0";
 }
 
 // A loop that still makes packets near its end would end inside a skip and

@@ -29,6 +29,8 @@ constexpr unsigned kGuideMaxChannels = 30;
 class EthBandwidthWorkload final : public Workload {
 public:
     std::string name() const override { return "eth_bandwidth"; }
+    /// The tx buffers are never refilled: every round sends the same bytes.
+    bool fastForwardKeepsData() const override { return true; }
     std::string description() const override {
         return "raw bidirectional bandwidth between the two ERISCs of a link (--sweep: curve over packet sizes)";
     }
@@ -41,7 +43,20 @@ public:
         cmd.add_option("--max-channels", maxChannels_,
                        "cap of --channels 0 (default 30: the setup of the Ethernet guide's bandwidth curve)")
             ->check(CLI::Range(1u, 1024u));
-        cmd.add_option("--bytes", bytes_, "payload bytes to move per direction")->check(CLI::Range(1.0, 1e13));
+        // Sizes as every other workload takes them (4096, 64M, 1G); the
+        // transform turns them into the byte count the range checks.
+        cmd.add_option("--bytes", bytes_, "payload bytes to move per direction (K/M/G suffixes)")
+            ->transform(CLI::Validator(
+                [](std::string& text) {
+                    try {
+                        text = std::to_string(parseBytes(text, "--bytes"));
+                        return std::string();
+                    } catch (const std::exception& e) {
+                        return std::string(e.what());
+                    }
+                },
+                "BYTES"))
+            ->check(CLI::Range(1.0, 1e13));
         cmd.add_flag("--unidir", unidir_, "send from the first chip only");
         cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q that carries buffer credits (0 shares it with data)")
             ->check(CLI::Range(0u, 1u));

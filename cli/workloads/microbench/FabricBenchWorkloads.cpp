@@ -118,6 +118,8 @@ const std::vector<unsigned> kBwSizes{64, 128, 256, 512, 1024, 1536, 2048, 3072, 
 class FabricBandwidthWorkload final : public Workload {
 public:
     std::string name() const override { return "fabric_bandwidth"; }
+    /// Every packet writes the same bytes to the same buffer.
+    bool fastForwardKeepsData() const override { return true; }
     std::string description() const override {
         return "workers streaming packets over the fabric to a chip H hops away: bandwidth vs the framing limit";
     }
