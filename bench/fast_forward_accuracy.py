@@ -10,6 +10,13 @@ fails or a difference exceeds --limit (1 %: the goal of issue 21).
 
   bench/fast_forward_accuracy.py [--build DIR] [--sizes 1M,16M,256M] [--jobs N] [--csv FILE]
 
+With --bandwidth it runs the streaming benchmarks instead: raw Ethernet
+(n300 eth_bandwidth: packet sizes, channel counts, one and both directions,
+credits on either tx_cmd_q) and the fabric (t3000 fabric_bandwidth: hops,
+workers), with data (their packets repeat the same bytes, so fast-forward
+runs with data there), comparing the simulated time and the bandwidth each
+reports. With --random N these are drawn too (a third of the points).
+
 With --random N [--seed S] it runs N configurations drawn instead: board
 (T3000 8-ring, sometimes the Galaxy 32-ring), op (all_gather, reduce_scatter,
 all_reduce), an odd size in MiB, workers per link, page size, dtype and (on
@@ -57,12 +64,45 @@ def random_point(rng):
     return ("galaxy" if galaxy else "t3000"), args
 
 
+# The bandwidth each streaming benchmark reports (results key), by workload.
+BANDWIDTH_KEYS = {"eth_bandwidth": "payload_GBps_per_direction", "fabric_bandwidth": "payload_GBps"}
+
+
+def bandwidth_points():
+    """The fixed streaming points: (board, arguments, key)."""
+    pts = []
+    for packet, channels in [(1024, 0), (4096, 0), (4096, 1), (4096, 8), (16384, 0)]:
+        for extra in ([], ["--unidir"], ["--credit-txq", "0"]):
+            args = ["eth_bandwidth", "--packet", str(packet), "--channels", str(channels), "--bytes", "256M"] + extra
+            pts.append(("n300", args, ("eth", "eth_bandwidth", f"{packet}x{channels or 'max'}",
+                                       " ".join(extra) or "-", "")))
+    for hops, workers in [(1, 1), (1, 4), (3, 1), (3, 2)]:
+        args = ["fabric_bandwidth", "--hops", str(hops), "--workers", str(workers), "--bytes", "64M"]
+        pts.append(("t3000", args, ("fabric", "fabric_bandwidth", f"{hops}h x{workers}", "64M", "")))
+    return pts
+
+
+def random_bandwidth_point(rng):
+    """A drawn streaming configuration: (board, arguments)."""
+    if rng.random() < 0.6:
+        args = ["eth_bandwidth", "--packet", str(16 * rng.randint(4, 1024)), "--channels",
+                str(rng.choice([0, 1, 2, 3, 5, 8, 16])), "--bytes", f"{rng.randint(16, 512)}M"]
+        if rng.random() < 0.3:
+            args.append("--unidir")
+        if rng.random() < 0.3:
+            args += ["--credit-txq", "0"]
+        return "n300", args
+    args = ["fabric_bandwidth", "--hops", str(rng.randint(1, 3)), "--workers", str(rng.choice([1, 2, 3, 4])),
+            "--packet", str(rng.choice([0, 1024, 2048, 4096])), "--bytes", f"{rng.randint(8, 128)}M"]
+    return "t3000", args
+
+
 def run(build, board, args, ff, tmp, tag):
     out = os.path.join(tmp, f"{tag}_{'ff' if ff else 'exact'}.json")
     cmd = [os.path.join(build, board)]
     if ff:
         cmd.append("--fast-forward")
-    cmd += args + ["--no-data", "--json", out, "--quiet"]
+    cmd += args + ([] if args[0] in BANDWIDTH_KEYS else ["--no-data"]) + ["--json", out, "--quiet"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -71,7 +111,9 @@ def run(build, board, args, ff, tmp, tag):
                 "exit": p.returncode}
     with open(out) as f:
         rep = json.load(f)
-    return {"sim_ns": rep["sim_time_ns"], "wall": wall, "ff": rep.get("results", {}).get("fast_forward")}
+    res = rep.get("results", {})
+    return {"sim_ns": rep["sim_time_ns"], "wall": wall, "ff": res.get("fast_forward"),
+            "gbps": res.get(BANDWIDTH_KEYS.get(args[0], ""))}
 
 
 def main():
@@ -85,13 +127,17 @@ def main():
     ap.add_argument("--csv", help="write the table here too")
     ap.add_argument("--random", type=int, default=0, help="draw this many configurations instead of the table")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bandwidth", action="store_true",
+                    help="the streaming benchmarks (eth_bandwidth, fabric_bandwidth) instead of the collectives")
     a = ap.parse_args()
     if a.random:
         rng = random.Random(a.seed)
         points = []
         for i in range(a.random):
-            board, args = random_point(rng)
+            board, args = random_bandwidth_point(rng) if a.bandwidth else random_point(rng)
             points.append((board, args, (board, args[0], " ".join(args[1:]), "", "")))
+    elif a.bandwidth:
+        points = bandwidth_points()
     else:
         points = []
         for impl in a.impls.split(","):
@@ -123,6 +169,11 @@ def main():
                 print(f"{name}  FAILED: {e.get('error') or f.get('error')}")
                 continue
             diff = 100.0 * (f["sim_ns"] / e["sim_ns"] - 1.0)
+            if e.get("gbps") and f.get("gbps"):
+                # A streaming benchmark: its reported bandwidth is the figure.
+                diff_bw = 100.0 * (f["gbps"] / e["gbps"] - 1.0)
+                if abs(diff_bw) > abs(diff):
+                    diff = diff_bw
             skip = f["ff"] or {}
             row = {"impl": impl, "op": op, "topology": topo_n, "size": size,
                    "exact_us": e["sim_ns"] / 1000, "ff_us": f["sim_ns"] / 1000, "diff_pct": diff,

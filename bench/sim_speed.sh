@@ -22,7 +22,8 @@
 #            copies_per_hop column (payload bytes copied per byte landed)
 #   ff       --fast-forward against exact simulation (timing mode): T3000 all_gather 256 MiB
 #            (fabric) and Galaxy all_gather 16 MiB, each exact and fast-forwarded, a "ff/exact"
-#            line per pair (wall, simulated time), then the Galaxy 1 GiB fast-forwarded
+#            line per pair (wall, simulated time), then the Galaxy 1 GiB fast-forwarded, then
+#            the streams with data: raw Ethernet 1 GiB and fabric_bandwidth 256 MiB (3 hops, 2 workers)
 #            (bench/fast_forward_accuracy.py gives the accuracy table)
 #   goals    t3000 eth galaxy (what `ninja bench-speed` runs)
 #   all      everything above but quick
@@ -225,6 +226,12 @@ for p in "${expand[@]}"; do
         run ff galaxy_ag_16M_ff galaxy --fast-forward all_gather --size 16M --no-data
         ff_vs_exact galaxy_ag_16M_ff galaxy_ag_16M_timing
         run ff galaxy_ag_1G_ff galaxy --fast-forward all_gather --size 1G --no-data
+        run ff eth_bandwidth_1G_data n300 eth_bandwidth --packet 4096 --channels 8 --bytes $GiB
+        run ff eth_bandwidth_1G_data_ff n300 --fast-forward eth_bandwidth --packet 4096 --channels 8 --bytes $GiB
+        ff_vs_exact eth_bandwidth_1G_data_ff eth_bandwidth_1G_data
+        run ff fabric_bandwidth_256M_data t3000 fabric_bandwidth --hops 3 --workers 2 --bytes 256M
+        run ff fabric_bandwidth_256M_data_ff t3000 --fast-forward fabric_bandwidth --hops 3 --workers 2 --bytes 256M
+        ff_vs_exact fabric_bandwidth_256M_data_ff fabric_bandwidth_256M_data
         ;;
     instr)
         callgrind instr t3000_ag_4M_edm_callgrind t3000 all_gather --size 4M --no-data --impl edm --packet 6144
