@@ -159,13 +159,13 @@ void testbench_check(std::uint32_t addr, std::uint32_t bytes, std::uint32_t stre
 }
 
 SteadyLoop::SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady,
-                       std::uint64_t quantum) {
+                       std::uint64_t quantum, bool stream) {
     KernelContext& k = ctx();
     FastForward* ff = k.launch().fastForward;
     if (!ff || k.persistent() || !steady) return;
     fw_assert(quantum > 0, "SteadyLoop: the skip quantum must be > 0");
     ff_ = ff;
-    id_ = ff->enter(k.localTime(), packets, margin, group, quantum);
+    id_ = ff->enter(k.localTime(), packets, margin, group, quantum, stream);
 }
 
 SteadyLoop::~SteadyLoop() {

@@ -97,8 +97,10 @@ public:
     /// watches). A kernel that only waits on steady loops' progress (a
     /// receiver counting arrivals) marks its wait as a loop of 0 packets:
     /// it never skips, and it does not keep the board exact.
+    /// A `stream` repeats one transfer for its whole length (a bandwidth
+    /// benchmark), where a collective's worker moves block by block.
     SteadyLoop(std::uint64_t packets, std::uint64_t margin, std::uint32_t group, bool steady = true,
-               std::uint64_t quantum = 1);
+               std::uint64_t quantum = 1, bool stream = false);
     ~SteadyLoop();
     SteadyLoop(const SteadyLoop&) = delete;
     SteadyLoop& operator=(const SteadyLoop&) = delete;

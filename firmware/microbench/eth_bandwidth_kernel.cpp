@@ -70,7 +70,8 @@ void eth_bandwidth_kernel_main() {
     // pause lets that queue drain, and the stream resumes in a faster
     // regime that lasts milliseconds (3 % to 5.6 % fast against exact
     // runs), so those runs stay exact.
-    SteadyLoop steady(std::uint64_t(channels) * to_send, 2 * std::uint64_t(channels) + 2, 0, credit_txq != 0, channels);
+    SteadyLoop steady(std::uint64_t(channels) * to_send, 2 * std::uint64_t(channels) + 2, 0, credit_txq != 0, channels,
+                      /*stream=*/true);
     std::uint32_t skipped = 0;     // skipped packets the next real one reports
     std::uint64_t skips_seen = 0;  // skips of the other end already taken off receives_left
 

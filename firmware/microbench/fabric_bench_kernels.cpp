@@ -121,7 +121,7 @@ void fabric_bandwidth_main() {
         // behind the writes before it), so the receiver's count still ends
         // at `packets`. Every packet writes the same bytes to the same
         // buffer, so the skipped ones would not change it.
-        SteadyLoop steady(a.packets, std::uint64_t(a.conn.num_slots) + 2, a.stream);
+        SteadyLoop steady(a.packets, std::uint64_t(a.conn.num_slots) + 2, a.stream, true, 1, /*stream=*/true);
         for (std::uint32_t p = 0; p < a.packets; ++p) {
             if (const std::uint64_t n = steady.skip(a.packets - p)) {
                 PacketHeader inc = headers[0];
@@ -140,7 +140,7 @@ void fabric_bandwidth_main() {
     } else {
         WAYPOINT("FBWR");
         {
-            SteadyLoop waiting(0, 0, a.stream);  // waits on its sender's steady loop
+            SteadyLoop waiting(0, 0, a.stream, true, 1, /*stream=*/true);  // waits on its sender's steady loop
             noc_semaphore_wait_min(a.sem, a.packets);
         }
         const std::uint64_t t1 = get_timestamp();

@@ -94,7 +94,12 @@ public:
     /// loop skips a multiple of `quantum` packets (e.g. the buffer channels
     /// a sender uses round-robin, so that its next channel stays the one its
     /// receiver watches), and pauses for the time of the packets it skips.
-    LoopId enter(Tick t, std::uint64_t packets, std::uint64_t margin, std::uint32_t group, std::uint64_t quantum = 1);
+    /// A `stream` repeats one transfer for its whole length (a bandwidth
+    /// benchmark), unlike a collective's worker whose rate dips at every
+    /// block step: after a skip the first window is a transient of the pause
+    /// and is dropped when every active loop is a stream (restartWindows()).
+    LoopId enter(Tick t, std::uint64_t packets, std::uint64_t margin, std::uint32_t group, std::uint64_t quantum = 1,
+                 bool stream = false);
     /// ... and leaves it.
     void leave(LoopId id, Tick t);
     /// The top of a packet of loop `id` at time `t` with `remaining` packets
@@ -147,6 +152,7 @@ private:
         std::uint64_t pending = 0;          ///< ... of this many packets
         Tick pendingPause = 0;              ///< ... taking this long
         std::uint64_t quantum = 1;          ///< skips are multiples of this
+        bool stream = false;                ///< one transfer repeated (enter())
         std::uint64_t atWinStart = 0;       ///< points when the current window started
         std::vector<std::uint64_t> counts;  ///< points per window since the rate last changed
     };

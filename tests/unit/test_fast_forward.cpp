@@ -24,7 +24,6 @@ struct Driver {
     std::uint64_t left = 0;
     std::uint64_t skipped = 0;
     Tick paused = 0;
-    std::vector<std::pair<std::uint64_t, Tick>> skips;  ///< each skip taken: packets, pause
 };
 
 /// Run the loops in time order until all are done; returns the end time.
@@ -40,7 +39,6 @@ Tick drive(FastForward& ff, std::vector<Driver>& loops) {
             EXPECT_LT(s.packets, d->left) << "a skip leaves the loop's margin";
             d->left -= s.packets;
             d->skipped += s.packets;
-            d->skips.emplace_back(s.packets, s.pause);
         }
         const Tick pause = ff.pauseAt(d->next, s.pause);
         d->paused += pause;
@@ -101,24 +99,10 @@ TEST(FastForward, LoopsOfDifferentRatesSkipInProportionForTheSameTime) {
     }
     drive(ff, loops);
     ASSERT_GE(ff.skips(), 1u) << ff.whyNone();
-    // Every skip both took: the same pause, and about twice the packets for
-    // the loop twice as fast. A window closes on one loop's point, so each
-    // loop's count in a run of windows between two skips is off by up to a
-    // point; here both loops resume in lockstep after every skip, the
-    // windows fall at one phase each time and the error does not average
-    // out: the fast loop's share comes out 1.8 % high over the skips both
-    // took (a limit of counting points in windows, in docs/engine.md). (Once
-    // the fast loop has ended, the slow one may skip alone.)
-    const std::size_t both = std::min(loops[0].skips.size(), loops[1].skips.size());
-    ASSERT_GE(both, 1u);
-    std::uint64_t fast = 0, slow = 0;
-    for (std::size_t i = 0; i < both; ++i) {
-        EXPECT_EQ(loops[0].skips[i].second, loops[1].skips[i].second) << "skip " << i;
-        fast += loops[0].skips[i].first;
-        slow += loops[1].skips[i].first;
-    }
-    EXPECT_NEAR(double(fast), 2.0 * double(slow), 0.025 * double(fast));
-    EXPECT_GE(loops[1].skips.size(), loops[0].skips.size()) << "the fast loop ends first";
+    // Same pause, twice the packets for the loop twice as fast (within the
+    // rounding of one packet per skip).
+    EXPECT_EQ(loops[0].paused, loops[1].paused);
+    EXPECT_NEAR(double(loops[0].skipped), 2.0 * double(loops[1].skipped), 2.0 * double(ff.skips()));
 }
 
 // A sender that walks C buffer channels round-robin skips whole rounds of
@@ -162,6 +146,41 @@ TEST(FastForward, SkipsAreWholeQuantaAndPauseForThePacketsTaken) {
     EXPECT_EQ(loops[0].skipped, loops[1].skipped);
     EXPECT_NEAR(double(end), double(100000 * 10 * kNs + 10 * kNs), 0.01 * double(end));
     EXPECT_THROW(ff.enter(0, 10, 1, 0, 0), std::invalid_argument) << "a quantum of 0";
+}
+
+// A stream resumes off its steady rate after a pause (what was in flight
+// landed during it: here its first 8 packets come at 0.92 of the period, a
+// first window 2 % fast, inside the 3 % steadiness test). The
+// first window after a skip is not measured on streams, so every skip moves
+// the packets of its pause at the steady rate; a collective's loops keep
+// that window (their rate dips at block steps, which it stands in for), and
+// the same transient then shows in their skips.
+TEST(FastForward, AStreamSkipsAtItsSteadyRateDespiteTheTransientAfterAPause) {
+    for (const bool stream : {true, false}) {
+        FastForward ff;
+        ff.addKernels(1);
+        const Tick period = 10 * kNs;
+        const FastForward::LoopId id = ff.enter(0, 200000, 8, 0, 1, stream);
+        std::uint64_t left = 200000, burst = 0;
+        Tick next = period;
+        double worst = 0;
+        while (left > 0) {
+            const FastForward::Skip s = ff.point(id, next, left);
+            if (s.packets > 0) {
+                left -= s.packets;
+                worst = std::max(worst, std::abs(double(s.packets) * double(period) / double(s.pause) - 1.0));
+                burst = 8;
+            }
+            next += ff.pauseAt(next, s.pause) + (burst > 0 ? period * 92 / 100 : period);
+            if (burst > 0) --burst;
+            --left;
+        }
+        ASSERT_GE(ff.skips(), 2u) << ff.whyNone();
+        if (stream)
+            EXPECT_LT(worst, 0.001) << "a stream's skips move its steady rate";
+        else
+            EXPECT_GT(worst, 0.005) << "a collective's loop keeps the first window (the transient shows: 1.6 %)";
+    }
 }
 
 // A loop that still makes packets near its end would end inside a skip and
