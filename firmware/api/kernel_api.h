@@ -108,10 +108,6 @@ public:
     std::uint64_t skip(std::uint64_t remaining);
     /// After the bookkeeping of a skip: charge the skipped packets' time.
     void pause();
-    /// Is fast-forward on for this loop? Bookkeeping that only a skip
-    /// needs (e.g. reading a skipped-count word) runs only then, so exact
-    /// runs do not change.
-    bool on() const { return ff_ != nullptr; }
     /// Skips the board has ordered so far (0 without --fast-forward): a
     /// receiver that learns of its sender's skips from a word the sender
     /// writes reads that word only while an order is not accounted for.
