@@ -51,8 +51,9 @@ public:
                     try {
                         text = std::to_string(parseBytes(text, "--bytes"));
                         return std::string();
-                    } catch (const std::exception& e) {
-                        return std::string(e.what());
+                    } catch (const std::exception&) {
+                        // CLI11 names the option in front of this.
+                        return "expected a byte count such as 4096, 64K, 1M or 1G, not '" + text + "'";
                     }
                 },
                 "BYTES"))
