@@ -179,9 +179,11 @@ private:
     Tick skipLen_ = 0;         ///< D of the ordered skip
     Tick decidedAt_ = 0;       ///< when it was ordered
     std::uint32_t pendingLoops_ = 0;
-    bool setChanged_ = false;    ///< a loop entered or left since the window started
-    bool settling_ = false;      ///< the next window is the first after a skip (restartWindows())
-    Tick signalOffAt_ = kNever;  ///< when the last pause of the current skip ends
+    bool setChanged_ = false;         ///< a loop entered or left since the window started
+    std::uint64_t quanta_ = 1;        ///< least common multiple of the loops' quanta
+    std::uint64_t windowPoints_ = 0;  ///< points per loop per window: pointsPerLoop, in whole quanta (enter())
+    bool settling_ = false;           ///< the next window is the first after a skip (restartWindows())
+    Tick signalOffAt_ = kNever;       ///< when the last pause of the current skip ends
     std::uint64_t skips_ = 0;
     std::uint64_t packetsSkipped_ = 0;
     Tick timeSkipped_ = 0;

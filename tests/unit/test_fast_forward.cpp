@@ -134,6 +134,7 @@ TEST(FastForward, SkipsAreWholeQuantaAndPauseForThePacketsTaken) {
                 << "the pause is the skipped packets' time";
             d->left -= s.packets;
             d->skipped += s.packets;
+            d->paused += s.pause;
         }
         d->next += ff.pauseAt(d->next, s.pause) + d->period;
         end = std::max(end, d->next);
@@ -145,6 +146,7 @@ TEST(FastForward, SkipsAreWholeQuantaAndPauseForThePacketsTaken) {
     ASSERT_FALSE(sizes.empty()) << ff.whyNone();
     EXPECT_EQ(loops[0].skipped, loops[1].skipped);
     EXPECT_NEAR(double(end), double(100000 * 10 * kNs + 10 * kNs), 0.01 * double(end));
+    EXPECT_EQ(ff.timeSkipped(), loops[0].paused) << "the time reported skipped is the pauses, not D";
     EXPECT_THROW(ff.enter(0, 10, 1, 0, 0), std::invalid_argument) << "a quantum of 0";
 }
 
