@@ -125,6 +125,10 @@ void FastForward::restartWindows(Tick t) {
     settling_ = true;
     for (const Loop& l : loops_)
         if (l.active && !l.stream) settling_ = false;
+    startWindow(t);
+}
+
+void FastForward::startWindow(Tick t) {
     winStart_ = t;
     winPoints_ = 0;
     for (Loop& l : loops_) l.atWinStart = l.points;
@@ -154,9 +158,7 @@ void FastForward::closeWindow(Tick t) {
     }
     if (settling_) {
         settling_ = false;
-        for (Loop& l : loops_) l.atWinStart = l.points;
-        winStart_ = t;
-        winPoints_ = 0;
+        startWindow(t);
         return;
     }
     spans_.push_back(t - winStart_);

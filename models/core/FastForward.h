@@ -162,6 +162,8 @@ private:
     /// true if it ended now.
     bool updateSignal(Tick t);
     void restartWindows(Tick t);
+    /// A new window starts at `t` (no points in it yet).
+    void startWindow(Tick t);
     /// Past the middle of the current skip's stretch.
     bool lateInStretch(Tick t) const { return t >= decidedAt_ + skipLen_ / 2; }
     /// Forget the measured history but its last `keep` windows.
