@@ -179,9 +179,9 @@ void SteadyLoop::end() {
     ff_ = nullptr;
 }
 
-std::uint64_t SteadyLoop::skip(std::uint64_t remaining) {
+std::uint64_t SteadyLoop::skip(std::uint64_t remaining, std::uint64_t step_left) {
     if (!ff_) return 0;
-    const FastForward::Skip s = static_cast<FastForward*>(ff_)->point(id_, ctx().localTime(), remaining);
+    const FastForward::Skip s = static_cast<FastForward*>(ff_)->point(id_, ctx().localTime(), remaining, step_left);
     pause_ += s.pause;
     if (s.packets == 0) pause();  // a loop with nothing to skip still waits out the stretch
     return s.packets;

@@ -104,8 +104,12 @@ public:
     ~SteadyLoop();
     SteadyLoop(const SteadyLoop&) = delete;
     SteadyLoop& operator=(const SteadyLoop&) = delete;
-    /// The top of a packet, `remaining` packets left (this one included).
-    std::uint64_t skip(std::uint64_t remaining);
+    /// The top of a packet, `remaining` packets left (this one included). A
+    /// loop that moves block by block passes `step_left`, the packets left in
+    /// its current step (this one included): a collective's rate dips at every
+    /// step boundary, and the model measures whole steps before it skips
+    /// across one. 0: the loop has no steps (a stream).
+    std::uint64_t skip(std::uint64_t remaining, std::uint64_t step_left = 0);
     /// After the bookkeeping of a skip: charge the skipped packets' time.
     void pause();
     /// Skips the board has ordered so far (0 without --fast-forward): a

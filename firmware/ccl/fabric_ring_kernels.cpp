@@ -138,7 +138,7 @@ void fabric_ring_reader_main() {
         std::uint32_t synced = 0;  // sync groups of this step already waited for
         for (std::uint32_t i = lo; i < hi; i += ppp) {
             const std::uint32_t k = std::min(ppp, hi - i);
-            if (!skipping) skipping = steady.skip(total - done);
+            if (!skipping) skipping = steady.skip(total - done, (hi - i + ppp - 1) / ppp);
             ++done;
             if (skipping) {
                 synced = std::max(synced, groups_upto(groups, i - lo + k));
@@ -277,7 +277,7 @@ void fabric_ring_writer_main() {
         std::uint32_t since_sync = 0;
         for (std::uint32_t i = lo; i < hi; i += ppp) {
             const std::uint32_t k = std::min(ppp, hi - i);
-            if (!skipping) skipping = steady.skip(total - done);
+            if (!skipping) skipping = steady.skip(total - done, (hi - i + ppp - 1) / ppp);
             ++done;
             if (skipping) {
                 since_sync += send ? k : 0;

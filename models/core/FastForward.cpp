@@ -61,9 +61,10 @@ void FastForward::leave(LoopId id, Tick t) {
     updateSignal(t);
 }
 
-FastForward::Skip FastForward::point(LoopId id, Tick t, std::uint64_t remaining) {
+FastForward::Skip FastForward::point(LoopId id, Tick t, std::uint64_t remaining, std::uint64_t stepLeft) {
     Loop& l = loops_[id];
     clock_ = std::max(clock_, t);
+    if (stepLeft) noteStep(l, t, stepLeft);
     ++l.points;
     l.remaining = remaining;
     Skip s;
@@ -77,6 +78,7 @@ FastForward::Skip FastForward::point(LoopId id, Tick t, std::uint64_t remaining)
         s.pause =
             l.pending == 0 ? l.pendingPause : Tick(double(l.pendingPause) * double(s.packets) / double(l.pending));
         l.pending = 0;
+        l.tookSkip = s.packets > 0;
         packetsSkipped_ += s.packets;
         // The stretch ends D after the last loop that paused at once took
         // its skip (a late one paused on a service and resumes with it).
@@ -91,6 +93,39 @@ FastForward::Skip FastForward::point(LoopId id, Tick t, std::uint64_t remaining)
     ++winPoints_;
     if (winPoints_ >= windowPoints_ * std::max<std::uint32_t>(active_, 1)) closeWindow(clock_);
     return s;
+}
+
+void FastForward::noteStep(Loop& l, Tick t, std::uint64_t stepLeft) {
+    // The previous point was the last of its step and walked, not skipped:
+    // this one starts a step. The step that ends here is measured, its
+    // packets over its time from boundary to boundary, if it began the same
+    // way (so not the loop's first step, which starts at the loop's entry and
+    // moves its own data at another rate) and no skip was ordered while it
+    // ran: a step with a pause in it also holds the board's slow resume.
+    if (l.stepLeft == 1 && !l.tookSkip) {
+        if (l.boundaries > 0 && l.stepSkips == skips_ && t > l.stepFrom) {
+            // One step of one loop is off its lane's long-run rate by up to
+            // 5 % (T3000 reduce-scatter 86 MiB: 0.53-0.60 packets/us among
+            // the loops of a lane at one time): the rate is that of the last
+            // two measured.
+            const Tick span = t - l.stepFrom;
+            if (++l.measuredSteps >= 2) {
+                l.stepRate = double(l.stepSize + l.lastSize) / double(span + l.lastSpan);
+                l.stepSpan = span + l.lastSpan;
+            }
+            l.lastSize = l.stepSize;
+            l.lastSpan = span;
+        }
+        ++l.boundaries;
+        l.stepFrom = t;
+        l.stepSize = stepLeft;
+        l.stepSkips = skips_;
+    } else if (l.tookSkip) {
+        l.stepSkips = std::numeric_limits<std::uint64_t>::max();  // the step is not whole: never measured
+    }
+    l.tookSkip = false;
+    l.stepLeft = stepLeft;
+    l.longestStep = std::max(l.longestStep, stepLeft);
 }
 
 Tick FastForward::pauseAt(Tick t, Tick pause) const {
@@ -121,7 +156,9 @@ void FastForward::restartWindows(Tick t) {
     // and the slow resume (0.97-0.99 of the history) stands in for them;
     // dropping it took the 256 MiB ring all-gather from +0.03 % to -1.1 %
     // and the reduce-scatter from -0.3 % to -1.8 % against exact runs. That
-    // is a compensation, kept until a measurement spans whole steps.
+    // is a compensation for loops with long steps, which still skip across
+    // boundaries at the windows' rate (short steps are measured whole,
+    // decide()).
     settling_ = true;
     for (const Loop& l : loops_)
         if (l.active && !l.stream) settling_ = false;
@@ -241,6 +278,51 @@ void FastForward::decide(Tick t) {
         }
         takesPart[i] = 1;
         len = std::min(len, double(room) / rate[i]);
+    }
+    // Loops that move block by block (their points give the packets left in
+    // their step): the board's rate dips at every step boundary (~10 % for
+    // a while, deeper and longer with fewer workers), which windows between
+    // boundaries do not sample. A skip across boundaries runs at each
+    // group's rate over its loops' last two whole steps, boundary to
+    // boundary, dips included (noteStep()); until every loop taking part has
+    // measured them, a skip stays inside every loop's first step, at the
+    // windows' rate.
+    bool wholeSteps = true, stepped = false;
+    for (std::size_t i = 0; i < loops_.size(); ++i)
+        if (takesPart[i] && loops_[i].stepLeft && loops_[i].longestStep < opts_.shortStepPackets) {
+            stepped = true;
+            if (loops_[i].stepRate <= 0) wholeSteps = false;
+        }
+    if (stepped && wholeSteps) {
+        std::map<std::uint32_t, std::pair<double, std::uint64_t>> stepGroups;  // rates, loops
+        Tick span = 0;
+        for (std::size_t i = 0; i < loops_.size(); ++i) {
+            if (!takesPart[i]) continue;
+            auto& g = stepGroups[loops_[i].group];
+            g.first += loops_[i].stepRate;
+            ++g.second;
+            span = std::max(span, loops_[i].stepSpan);
+        }
+        len = std::min(len, double(span) * opts_.maxSkipPerMeasured);
+        for (std::size_t i = 0; i < loops_.size(); ++i) {
+            if (!takesPart[i]) continue;
+            const auto& g = stepGroups[loops_[i].group];
+            rate[i] = g.first / double(g.second);
+            const Loop& l = loops_[i];
+            const std::uint64_t room = l.remaining > l.margin + 1 ? l.remaining - l.margin - 1 : 0;
+            len = std::min(len, double(room) / rate[i]);
+        }
+    } else if (stepped) {
+        // Only inside every loop's first step (a skip in a later one would
+        // keep that step from being measured), and its last two packets are
+        // walked (the loop makes a point or two between this order and its
+        // skip).
+        for (std::size_t i = 0; i < loops_.size(); ++i) {
+            const Loop& l = loops_[i];
+            if (!takesPart[i] || !l.stepLeft || l.longestStep >= opts_.shortStepPackets) continue;
+            if (l.boundaries > 0) return;
+            len = std::min(len, double(l.stepLeft > 2 ? l.stepLeft - 2 : 0) / rate[i]);
+        }
     }
     if (!(len >= minLen)) return;
     for (std::size_t i = 0; i < loops_.size(); ++i)

@@ -213,6 +213,108 @@ TEST(FastForward, NoStretchCoversTheEndOfALoopStillMakingPackets) {
     EXPECT_TRUE(after) << "the long loop skips again once the short one has left";
 }
 
+// A collective's worker moves block by block, and the board's rate dips at
+// every step boundary: here each step is 400 packets, the first 60 of them at
+// twice the period (a step takes 15 % longer than its steady part suggests),
+// and the loop's first step runs faster than the rest (its own data, no wait
+// for the previous chip). Windows between the dips see only the steady part.
+// With the packets left in each step given, a skip across boundaries runs at
+// the rate of a whole measured step and the end time holds to 1 %; without
+// them the same loops skip at the rate between dips and end far too early.
+TEST(FastForward, SkipsAcrossStepBoundariesRunAtTheRateOfWholeSteps) {
+    constexpr std::uint64_t kSteps = 50, kStep = 400, kDip = 60, kPackets = kSteps * kStep;
+    const Tick period = 10 * kNs;
+    auto packetTime = [&](std::uint64_t k) {  // k: the packet's index in the loop
+        if (k < kStep) return period * 8 / 10;
+        return k % kStep < kDip ? 2 * period : period;
+    };
+    Tick exact = 0;
+    for (std::uint64_t k = 0; k < kPackets; ++k) exact += packetTime(k);
+    for (const bool steps : {true, false}) {
+        FastForward ff;
+        ff.addKernels(2);
+        std::vector<Driver> loops(2);
+        for (Driver& d : loops) {
+            d.id = ff.enter(0, kPackets, 8, 0);
+            d.left = kPackets;
+        }
+        Tick end = 0;
+        bool crossed = false;
+        for (;;) {
+            Driver* d = nullptr;
+            for (Driver& l : loops)
+                if (l.left > 0 && (!d || l.next < d->next)) d = &l;
+            if (!d) break;
+            const std::uint64_t k = kPackets - d->left;
+            const FastForward::Skip s = ff.point(d->id, d->next, d->left, steps ? kStep - k % kStep : 0);
+            d->next += ff.pauseAt(d->next, s.pause);
+            if (s.packets > 0) {  // as the firmware: this packet and the n - 1 after it
+                crossed |= k / kStep != (k + s.packets) / kStep;
+                d->left -= s.packets;
+                d->skipped += s.packets;
+            } else {
+                d->next += packetTime(k);
+                --d->left;
+            }
+            end = std::max(end, d->next);
+            if (d->left == 0) {
+                ff.leave(d->id, d->next);
+                ff.kernelReturned();
+            }
+        }
+        ASSERT_GE(ff.skips(), 1u) << ff.whyNone();
+        EXPECT_GT(loops[0].skipped, kPackets / 2) << "most of the loop is skipped";
+        const double diff = double(end) / double(exact) - 1.0;
+        if (steps) {
+            EXPECT_TRUE(crossed) << "once a whole step is measured, skips cross boundaries";
+            EXPECT_LT(std::abs(diff), 0.01) << "end " << end << " against exact " << exact;
+        } else {
+            EXPECT_LT(diff, -0.05) << "without steps the dips are not sampled (this test's premise)";
+        }
+    }
+}
+
+// Until two whole steps (boundary to boundary, not the loop's first) have
+// been measured, a skip stays inside the first step of every loop: the first
+// step's own rate never stands for the rest. Loops with long steps (here
+// 3000 packets, at least FastForwardOptions::shortStepPackets) skip across
+// boundaries at the windows' rate: their dips are a small share.
+TEST(FastForward, BeforeWholeStepsAreMeasuredShortStepsAreSkippedOnlyInside) {
+    for (const std::uint64_t step : {std::uint64_t(480), std::uint64_t(3000)}) {
+        const bool shortSteps = step < FastForwardOptions{}.shortStepPackets;
+        const std::uint64_t packets = 8 * step;
+        FastForward ff;
+        ff.addKernels(1);
+        const FastForward::LoopId id = ff.enter(0, packets, 8, 0);
+        std::uint64_t left = packets;
+        Tick t = 0;
+        bool skippedInFirst = false, crossedEarly = false;
+        while (left > 0) {
+            const std::uint64_t k = packets - left;
+            const FastForward::Skip s = ff.point(id, t, left, step - k % step);
+            t += ff.pauseAt(t, s.pause);
+            if (s.packets > 0) {
+                const bool crosses = k % step + s.packets >= step;
+                if (shortSteps && k < 3 * step) {
+                    EXPECT_FALSE(crosses) << "a skip at packet " << k << " leaves its step";
+                    EXPECT_LT(k, step) << "a skip before two whole steps are measured, after the first";
+                }
+                crossedEarly |= crosses && k < 3 * step;
+                skippedInFirst |= k < step;
+                left -= s.packets;
+            } else {
+                t += (k < step ? 5 : 10) * kNs;
+                --left;
+            }
+        }
+        ff.leave(id, t);
+        EXPECT_TRUE(skippedInFirst) << "the first step is skipped inside: " << ff.whyNone();
+        if (!shortSteps) {
+            EXPECT_TRUE(crossedEarly) << "long steps are skipped across at the windows' rate";
+        }
+    }
+}
+
 TEST(FastForward, NothingIsSkippedWhileAKernelRunsOutsideASteadyLoop) {
     FastForward ff;
     ff.addKernels(2);  // the second kernel never enters a loop
