@@ -297,7 +297,7 @@ void FastForward::decide(Tick t) {
         std::map<std::uint32_t, std::pair<double, std::uint64_t>> stepGroups;  // rates, loops
         Tick span = 0;
         for (std::size_t i = 0; i < loops_.size(); ++i) {
-            if (!takesPart[i]) continue;
+            if (!takesPart[i] || loops_[i].stepRate <= 0) continue;
             auto& g = stepGroups[loops_[i].group];
             g.first += loops_[i].stepRate;
             ++g.second;
@@ -306,8 +306,10 @@ void FastForward::decide(Tick t) {
         len = std::min(len, double(span) * opts_.maxSkipPerMeasured);
         for (std::size_t i = 0; i < loops_.size(); ++i) {
             if (!takesPart[i]) continue;
-            const auto& g = stepGroups[loops_[i].group];
-            rate[i] = g.first / double(g.second);
+            // A group without a measured step (no short steps in it) keeps
+            // the windows' rate.
+            const auto g = stepGroups.find(loops_[i].group);
+            if (g != stepGroups.end()) rate[i] = g->second.first / double(g->second.second);
             const Loop& l = loops_[i];
             const std::uint64_t room = l.remaining > l.margin + 1 ? l.remaining - l.margin - 1 : 0;
             len = std::min(len, double(room) / rate[i]);
