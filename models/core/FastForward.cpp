@@ -108,13 +108,10 @@ void FastForward::noteStep(Loop& l, Tick t, std::uint64_t stepLeft) {
             // 5 % (T3000 reduce-scatter 86 MiB: 0.53-0.60 packets/us among
             // the loops of a lane at one time): the rate is that of the last
             // two measured.
-            const Tick span = t - l.stepFrom;
-            if (++l.measuredSteps >= 2) {
-                l.stepRate = double(l.stepSize + l.lastSize) / double(span + l.lastSpan);
-                l.stepSpan = span + l.lastSpan;
-            }
+            l.prevSize = l.lastSize;
+            l.prevSpan = l.lastSpan;
             l.lastSize = l.stepSize;
-            l.lastSpan = span;
+            l.lastSpan = t - l.stepFrom;
         }
         ++l.boundaries;
         l.stepFrom = t;
@@ -270,7 +267,7 @@ void FastForward::decide(Tick t) {
         if (!l.active || made[i] == 0) continue;
         const auto& g = groups[l.group];
         rate[i] = double(g.first) / double(g.second) / double(measured);
-        const std::uint64_t room = l.remaining > l.margin + 1 ? l.remaining - l.margin - 1 : 0;
+        const std::uint64_t room = l.room();
         const double least = l.quantum > 1 ? std::max(rate[i] * minLen, double(l.quantum)) : rate[i] * minLen;
         if (double(room) < least) {
             if (l.counts.back() > 0) return;
@@ -287,21 +284,23 @@ void FastForward::decide(Tick t) {
     // boundary, dips included (noteStep()); until every loop taking part has
     // measured them, a skip stays inside every loop's first step, at the
     // windows' rate.
+    auto shortSteps = [&](const Loop& l) { return l.stepLeft && l.longestStep < opts_.shortStepPackets; };
     bool wholeSteps = true, stepped = false;
     for (std::size_t i = 0; i < loops_.size(); ++i)
-        if (takesPart[i] && loops_[i].stepLeft && loops_[i].longestStep < opts_.shortStepPackets) {
+        if (takesPart[i] && shortSteps(loops_[i])) {
             stepped = true;
-            if (loops_[i].stepRate <= 0) wholeSteps = false;
+            if (loops_[i].stepRate() <= 0) wholeSteps = false;
         }
     if (stepped && wholeSteps) {
         std::map<std::uint32_t, std::pair<double, std::uint64_t>> stepGroups;  // rates, loops
         Tick span = 0;
         for (std::size_t i = 0; i < loops_.size(); ++i) {
-            if (!takesPart[i] || loops_[i].stepRate <= 0) continue;
-            auto& g = stepGroups[loops_[i].group];
-            g.first += loops_[i].stepRate;
+            const Loop& l = loops_[i];
+            if (!takesPart[i] || l.stepRate() <= 0) continue;
+            auto& g = stepGroups[l.group];
+            g.first += l.stepRate();
             ++g.second;
-            span = std::max(span, loops_[i].stepSpan);
+            span = std::max(span, l.lastSpan + l.prevSpan);
         }
         len = std::min(len, double(span) * opts_.maxSkipPerMeasured);
         for (std::size_t i = 0; i < loops_.size(); ++i) {
@@ -310,9 +309,7 @@ void FastForward::decide(Tick t) {
             // the windows' rate.
             const auto g = stepGroups.find(loops_[i].group);
             if (g != stepGroups.end()) rate[i] = g->second.first / double(g->second.second);
-            const Loop& l = loops_[i];
-            const std::uint64_t room = l.remaining > l.margin + 1 ? l.remaining - l.margin - 1 : 0;
-            len = std::min(len, double(room) / rate[i]);
+            len = std::min(len, double(loops_[i].room()) / rate[i]);
         }
     } else if (stepped) {
         // Only inside every loop's first step (a skip in a later one would
@@ -321,7 +318,7 @@ void FastForward::decide(Tick t) {
         // skip).
         for (std::size_t i = 0; i < loops_.size(); ++i) {
             const Loop& l = loops_[i];
-            if (!takesPart[i] || !l.stepLeft || l.longestStep >= opts_.shortStepPackets) continue;
+            if (!takesPart[i] || !shortSteps(l)) continue;
             if (l.boundaries > 0) return;
             len = std::min(len, double(l.stepLeft > 2 ? l.stepLeft - 2 : 0) / rate[i]);
         }

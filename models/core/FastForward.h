@@ -176,18 +176,21 @@ private:
         bool stream = false;           ///< one transfer repeated (enter())
         std::uint64_t atWinStart = 0;  ///< points when the current window started
         // Steps (point()'s stepLeft, noteStep()): the rate of the last two whole steps.
-        std::uint64_t stepLeft = 0;         ///< at the last point (0: no steps)
-        bool tookSkip = false;              ///< the last point took a skip
-        std::uint64_t boundaries = 0;       ///< step boundaries seen (0: in its first step)
-        std::uint64_t longestStep = 0;      ///< packets of its longest step (the largest stepLeft seen)
-        Tick stepFrom = 0;                  ///< the current step's first point's time
-        std::uint64_t stepSize = 0;         ///< its packets
-        std::uint64_t stepSkips = 0;        ///< skips ordered before it
-        std::uint64_t measuredSteps = 0;    ///< whole steps measured
-        std::uint64_t lastSize = 0;         ///< packets of the last whole step measured
-        Tick lastSpan = 0;                  ///< ... and its duration
-        double stepRate = 0;                ///< packets per tick of the last two (0: fewer measured)
-        Tick stepSpan = 0;                  ///< ... and their duration
+        std::uint64_t stepLeft = 0;     ///< at the last point (0: no steps)
+        bool tookSkip = false;          ///< the last point took a skip
+        std::uint64_t boundaries = 0;   ///< step boundaries seen (0: in its first step)
+        std::uint64_t longestStep = 0;  ///< packets of its longest step (the largest stepLeft seen)
+        Tick stepFrom = 0;              ///< the current step's first point's time
+        std::uint64_t stepSize = 0;     ///< its packets
+        std::uint64_t stepSkips = 0;    ///< skips ordered before it
+        std::uint64_t lastSize = 0;     ///< packets of the last whole step measured
+        Tick lastSpan = 0;              ///< ... and its duration
+        std::uint64_t prevSize = 0;     ///< the same of the one measured before it
+        Tick prevSpan = 0;
+        /// Packets per tick over the last two whole steps measured (0: fewer).
+        double stepRate() const { return prevSpan ? double(lastSize + prevSize) / double(lastSpan + prevSpan) : 0; }
+        /// Packets left after this loop's margin (the most it can skip, its next packet walked).
+        std::uint64_t room() const { return remaining > margin + 1 ? remaining - margin - 1 : 0; }
         std::vector<std::uint64_t> counts;  ///< points per window since the rate last changed
     };
     void closeWindow(Tick t);
