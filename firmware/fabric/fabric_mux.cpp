@@ -83,7 +83,9 @@ private:
         Client& cl = clients_[c];
         const std::uint32_t state = block(c) + conn::kState;
         if (!cl.open) {
-            if (!l1_word_is(state, conn::kOpen)) return;
+            // A close requested before the open was seen still made a
+            // connection (the router's connection_step).
+            if (!l1_word_is_not(state, conn::kClosed)) return;  // kOpen or kCloseRequested
             const std::uint32_t xy = l1_read_u32(block(c) + conn::kWorkerXY);
             cl.x = xy >> 16;
             cl.y = xy & 0xffff;

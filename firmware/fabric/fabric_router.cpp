@@ -400,7 +400,11 @@ private:
     void connection_step() {
         const std::uint32_t state = l_.connection + conn::kState;
         if (!worker_open_) {
-            if (!l1_word_is(state, conn::kOpen)) return;
+            // A worker that opens and closes at once (a PTO rank with nothing
+            // to send) may have requested the close before this router saw
+            // the open: either state means a connection was made (tt-metal's
+            // router accepts both as a connect request too).
+            if (!l1_word_is_not(state, conn::kClosed)) return;  // kOpen or kCloseRequested
             const std::uint32_t xy = l1_read_u32(l_.connection + conn::kWorkerXY);
             worker_x_ = xy >> 16;
             worker_y_ = xy & 0xffff;
