@@ -76,6 +76,9 @@ void RunSession::elaborate(RunObserver& observer) {
     po.traceAllCores = options_.traceAll;
     if (!options_.faults.empty()) po.faults = loadFaultPlan(options_.faults);
     po.skipLinksWithRetrain = options_.skipLinksWithRetrain;
+    if (options_.noData)
+        if (const std::string why = workload_.needsPayload(); !why.empty())
+            throw ConfigError(fmt::format("--no-data cannot run {}: {}", workload_.name(), why));
     if (options_.fastForward && !options_.noData && !workload_.fastForwardKeepsData())
         throw ConfigError(fmt::format(
             "--fast-forward needs --no-data for {}: a skipped packet's bytes are not moved, so the data check "

@@ -47,6 +47,11 @@ public:
     /// the same buffer every time); elsewhere a skip leaves its packets'
     /// bytes unmoved, so the run is refused without --no-data.
     virtual bool fastForwardKeepsData() const { return false; }
+    /// Why this configuration cannot run without payloads (empty: it can).
+    /// A protocol that reads bytes another core sent (a sequence number in
+    /// a ping's payload, a group hash read over the fabric) waits forever
+    /// under --no-data, so such runs are refused with this reason.
+    virtual std::string needsPayload() const { return {}; }
 
     /// Sweeps run each point in its own process (SystemC elaborates once per process).
     virtual std::size_t sweepPoints() const { return 0; }

@@ -313,6 +313,7 @@ RunResult Runtime::run(const RunOptions& opts) {
     if (!launched_) launch();
     RunResult r;
     const auto t0 = std::chrono::steady_clock::now();
+    bool wallLimit = false;
     // Run in slices so long runs can report progress and a wall-clock limit holds.
     const Tick slice = Tick(100) * 1000 * kTicksPerNs;  // 100 us simulated
     for (;;) {
@@ -354,7 +355,10 @@ RunResult Runtime::run(const RunOptions& opts) {
         }
         if (starved) break;  // nothing can ever happen again
         if (opts.progress) opts.progress(now());
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > opts.maxWallSeconds) break;
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > opts.maxWallSeconds) {
+            wallLimit = true;
+            break;
+        }
     }
     r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.simEnd = now();
@@ -374,9 +378,15 @@ RunResult Runtime::run(const RunOptions& opts) {
         if (!gaveUp.empty())
             r.report = fmt::format("deadlock at {}: a firmware wait timed out, kernels did not finish.\n{}{}",
                                    timeStamp(), gaveUp, blockedReport());
-        else
-            r.report = fmt::format("{} at {}: kernels did not finish.\n{}", stuck ? "deadlock" : "time limit reached",
-                                   timeStamp(), blockedReport());
+        else if (stuck)
+            r.report = fmt::format("deadlock at {}: kernels did not finish.\n{}", timeStamp(), blockedReport());
+        else if (wallLimit)
+            r.report =
+                fmt::format("time limit reached at {} (the wall-clock limit: {:.0f} s): kernels did not finish.\n{}",
+                            timeStamp(), opts.maxWallSeconds, blockedReport());
+        else  // the limit, too: time stays short of it when the next activity lies beyond it
+            r.report = fmt::format("time limit reached at {} (the limit: {:.3f} us): kernels did not finish.\n{}",
+                                   timeStamp(), ticksToNs(opts.maxSimTime) / 1000.0, blockedReport());
         for (const auto& section : diagnostics_) r.report += section();
     }
     return r;

@@ -43,6 +43,11 @@ public:
         cmd.add_option("--samples", samples_, "measured round trips per distance")->check(CLI::Range(1u, 100000u));
         cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
     }
+    std::string needsPayload() const override {
+        return mode_ == "write" ? "--mode write polls the sequence number in each ping's payload (use --mode fused or "
+                                  "--mode atomic, which wait on a semaphore)"
+                                : std::string();
+    }
     nlohmann::json params() const override {
         return {{"fabric", kind_},   {"order", order_}, {"src", src_},         {"hops", hops_},
                 {"packet", packet_}, {"mode", mode_},   {"samples", samples_}, {"plane", plane_}};

@@ -53,6 +53,10 @@ public:
         return "PTO communication ops (TPUT/TGET/_ASYNC, TNOTIFY/TWAIT, TBROADCAST/TSCATTER/TGATHER/TREDUCE) over the "
                "fabric, one kernel per chip, data checked";
     }
+    std::string needsPayload() const override {
+        return "every rank reads its peers' ParallelGroup hash over the fabric before its first op, and the ops' data "
+               "is checked";
+    }
     void addOptions(CLI::App& cmd) override {
         std::vector<std::string> ops;
         for (unsigned i = 0; i <= unsigned(PtoOp::Reduce); ++i) ops.push_back(ptoOpName(PtoOp(i)));
@@ -203,6 +207,11 @@ private:
             throw ConfigError("--op notify: the peer must differ from the root");
         if (misuse_i_ == PtoMisuse::NonRoot && isPointToPoint(op_i_))
             throw ConfigError("--misuse nonroot applies to the root-only ops (broadcast, scatter, gather, reduce)");
+        if (misuse_i_ == PtoMisuse::Overlap && !pingPong_ && op_i_ != PtoOp::Reduce)
+            throw ConfigError(
+                fmt::format("--misuse overlap overlaps the ping and pong staging tiles, and {} without --ping-pong "
+                            "stages through one tile: add --ping-pong (reduce always uses two)",
+                            op_));
         if (misuse_i_ != PtoMisuse::None && peer_i_ == root_)
             throw ConfigError("--misuse needs a peer rank other than the root");
 
