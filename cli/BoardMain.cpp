@@ -82,12 +82,7 @@ int runSingle(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
     TerminalReport terminal(g.quiet);
     const RunReport run = RunSession(board, w, g).run(terminal);
     const RunOutcome& outcome = run.outcome;
-    if (!g.json.empty()) {
-        // Every failure's report carries its exit code (as fail()'s does).
-        nlohmann::json report = run.report;
-        if (outcome.exitCode() != 0) report["exit_code"] = outcome.exitCode();
-        writeJson(g.json, report);
-    }
+    if (!g.json.empty()) writeJson(g.json, run.report);
     if (!g.csv.empty() && !outcome.endsInError()) writeCsv(g.csv, w, {run.report});
     if (outcome.endsInError()) {
         std::cerr << outcome.terminalLine();

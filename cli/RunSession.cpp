@@ -164,10 +164,12 @@ RunReport RunSession::report(const RunResult& run, RunObserver& observer) {
         if (options_.skipLinksWithRetrain) rb.addSkippedLinks(excluded_);
         observer.linkHealth(faults->health());
     }
-    if (!run.completed) {
-        const RunOutcome outcome = rb.stopped(run.report, lossDiagnosis());
-        return {std::move(rb.report()), outcome};
-    }
+    // Every failure's report carries its exit code, as a run refused up front does.
+    auto done = [&rb](const RunOutcome& outcome) {
+        if (outcome.exitCode() != 0) rb.report()["exit_code"] = outcome.exitCode();
+        return RunReport{std::move(rb.report()), outcome};
+    };
+    if (!run.completed) return done(rb.stopped(run.report, lossDiagnosis()));
     rb.addResults(workload_.results(*runtime_, run));
     workload_.decorate(rb.report());
     rb.addStats(platform_->ethStats(), platform_->eq.fired(), run.wallSeconds);
@@ -179,8 +181,7 @@ RunReport RunSession::report(const RunResult& run, RunObserver& observer) {
         firstFailure = runtime_->scoreboard().firstFailure();
         loss = lossDiagnosis();
     }
-    const RunOutcome outcome = rb.checked(verdict, firstFailure, loss);
-    return {std::move(rb.report()), outcome};
+    return done(rb.checked(verdict, firstFailure, loss));
 }
 
 nlohmann::json RunSession::params() const {

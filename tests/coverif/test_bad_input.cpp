@@ -198,6 +198,21 @@ TEST(BadInput, TimeLimitBeforeTheNextEventEndsTheRun) {
     const auto rep = runN300({"eth_ping", "--max-sim-us", "1"}, 5);
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
     EXPECT_NE(errorOf(rep).find("time limit reached"), std::string::npos) << errorOf(rep);
+    // It names the limit (time stays short of it when nothing happens before it)
+    // and, like every failure's report, carries the exit code.
+    EXPECT_NE(errorOf(rep).find("(the limit: 1.000 us)"), std::string::npos) << errorOf(rep);
+    EXPECT_EQ(rep.value("exit_code", -1), 5) << rep.dump(2);
+    EXPECT_TRUE(rep.contains("params")) << rep.dump(2);
+}
+
+// A protocol that reads payload bytes cannot run without them: refused with
+// why (exit 3), where it used to wait forever and end as a deadlock (exit 5).
+TEST(BadInput, NoDataWherePayloadIsProtocol) {
+    const auto ping = runN300({"fabric_ping", "--no-data"}, 3);
+    EXPECT_NE(errorOf(ping).find("--mode write polls the sequence number"), std::string::npos) << errorOf(ping);
+    runN300({"fabric_ping", "--no-data", "--mode", "atomic"}, 0);
+    const auto pto = runN300({"pto", "--no-data"}, 3);
+    EXPECT_NE(errorOf(pto).find("--no-data cannot run pto"), std::string::npos) << errorOf(pto);
 }
 
 // The two EDMs of a link must agree on the slots per channel (the workers and
