@@ -15,6 +15,7 @@ BoardCli::BoardCli(const BoardInfo& board)
     app_->fallthrough();
     app_->failure_message(CLI::FailureMessage::help);
     addGlobalOptions();
+    refuseNegatives(*app_);
     addWorkloads();
     app_->require_subcommand(0, 1);
 }
@@ -70,11 +71,24 @@ void BoardCli::addGlobalOptions() {
             "FILE.png|FILE.svg"));
 }
 
+/// CLI11 reads "-5" into an unsigned option as 2^64 - 5 (a seed, a root, a
+/// chip); and --peer and --src keep -1 for "the default". A negative value
+/// given for any of them is refused, naming the option.
+void BoardCli::refuseNegatives(CLI::App& cmd) {
+    const CLI::Validator nonNegative(
+        [](std::string& v) { return !v.empty() && v[0] == '-' ? "must not be negative: " + v : std::string(); }, "");
+    for (CLI::Option* o : cmd.get_options()) {
+        const std::string type = o->get_type_name();
+        if (type.rfind("UINT", 0) == 0 || o->get_name() == "--peer" || o->get_name() == "--src") o->check(nonNegative);
+    }
+}
+
 void BoardCli::addWorkloads() {
     for (const WorkloadFactory& f : board_.workloads) {
         auto w = f();
         CLI::App* cmd = app_->add_subcommand(w->name(), w->description());
         w->addOptions(*cmd);
+        refuseNegatives(*cmd);
         byCommand_[cmd] = w.get();
         workloads_[w->name()] = std::move(w);
     }

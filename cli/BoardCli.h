@@ -78,6 +78,7 @@ public:
 private:
     void addGlobalOptions();
     void addWorkloads();
+    static void refuseNegatives(CLI::App& cmd);
     void select();
 
     const BoardInfo& board_;

@@ -61,12 +61,17 @@ void pto_bench_main() {
         tensors[r] = GlobalTensor{r, a.group_base[r], a.group_row_bytes, a.group_rows, a.group_cols, t};
     // Misuse that every rank agrees on (the group stays consistent).
     if (misuse == PtoMisuse::NoDst) tensors[a.peer].base = kNoBuffer;
-    if (misuse == PtoMisuse::SmallDst) tensors[a.peer].rows = a.group_rows / 2;
+    // A destination too small: the peer's tensor for the ops that write to
+    // the peer (put, broadcast, scatter); the root's own for those that
+    // write locally (get, gather, reduce), below.
+    const bool dstIsLocal = op == PtoOp::Get || op == PtoOp::GetAsync || op == PtoOp::Gather || op == PtoOp::Reduce;
+    if (misuse == PtoMisuse::SmallDst && !dstIsLocal) tensors[a.peer].rows = a.group_rows / 2;
     std::uint32_t root = a.root;
     if (misuse == PtoMisuse::Group && a.rank == a.peer) root = (a.root + 1) % a.ranks;  // this rank disagrees
     const ParallelGroup group(a.ranks, root, tensors);
     pto_init(endpoint(a), group);
     GlobalTensor local{a.rank, a.local_base, a.local_row_bytes, a.local_rows, a.local_cols, t};
+    if (misuse == PtoMisuse::SmallDst && dstIsLocal && a.rank == a.root) local.rows = a.local_rows / 2;
 
     Tile ping{a.tile[0], a.tile_rows, a.tile_cols, a.valid_row, a.valid_col};
     Tile pong{a.tile[1], a.tile_rows, a.tile_cols, a.valid_row, a.valid_col};

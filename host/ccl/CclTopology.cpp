@@ -68,7 +68,7 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
             if (h.path.empty())
                 throw ConfigError(
                     fmt::format("{}: hop {}: no path of chips with {} user link(s) per pair joins chips "
-                                "{} and {}",
+                                "{} and {} (fewer --links, or other chips)",
                                 what, i, links, h.from, h.to));
             for (std::size_t k = 0; k + 1 < h.path.size(); ++k) {
                 auto seg = d.userLinksBetween(h.path[k], h.path[k + 1]);

@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <fstream>
 
+using cclsim::test::runGalaxy;
 using cclsim::test::runN300;
+using cclsim::test::runT3000;
 using namespace cclsim;
 
 namespace {
@@ -203,6 +205,36 @@ TEST(BadInput, TimeLimitBeforeTheNextEventEndsTheRun) {
     EXPECT_NE(errorOf(rep).find("(the limit: 1.000 us)"), std::string::npos) << errorOf(rep);
     EXPECT_EQ(rep.value("exit_code", -1), 5) << rep.dump(2);
     EXPECT_TRUE(rep.contains("params")) << rep.dump(2);
+}
+
+// Refusals found by bench/config_campaign.py name the option to change.
+TEST(BadInput, RefusalsNameTheOption) {
+    auto expectNamed = [](const nlohmann::json& rep, const std::string& fragment) {
+        EXPECT_NE(errorOf(rep).find(fragment), std::string::npos) << errorOf(rep);
+    };
+    // An unknown data type names --dtype on every collective, reducing or not.
+    expectNamed(runN300({"all_to_all", "--size", "32K", "--dtype", "no_such_value"}, 3), "--dtype: unknown data type");
+    expectNamed(runN300({"reduce_scatter", "--size", "32K", "--op", "no_such_op"}, 3), "--op: ");
+    // The IPCQ all-reduce's tensor size limit names --size.
+    expectNamed(runN300({"ipcq_allreduce", "--size", "99999999999"}, 3), "--size 99999999999: a tensor of");
+    // Workers that leave no core for the fabric's muxes: fewer --workers.
+    expectNamed(runGalaxy({"all_reduce", "--size", "64", "--topology", "line", "--workers", "5"}, 3),
+                "fewer --workers");
+    expectNamed(runT3000({"all_reduce", "--size", "64K", "--workers", "10", "--links", "1"}, 3),
+                "fewer --workers per link");
+    // fabric_traffic's receive buffers outgrow L1: which options size them.
+    expectNamed(runT3000({"fabric_traffic", "--messages", "64", "--max-bytes", "4096"}, 3),
+                "(--messages 64 x --max-bytes 4096 per chip pair");
+}
+
+// CLI11 reads "-5" into an unsigned option as 2^64 - 5, and --peer -5 meant the
+// default peer: negative values are usage errors naming the option.
+TEST(BadInput, NegativeValuesAreRefused) {
+    EXPECT_NE(errorOf(runN300({"all_gather", "--seed", "-5"}, 2)).find("--seed: must not be negative"),
+              std::string::npos);
+    EXPECT_NE(errorOf(runN300({"pto", "--peer", "-1"}, 2)).find("--peer: must not be negative"), std::string::npos);
+    EXPECT_NE(errorOf(runN300({"fabric_ping", "--src", "-2"}, 2)).find("--src: must not be negative"),
+              std::string::npos);
 }
 
 // A protocol that reads payload bytes cannot run without them: refused with

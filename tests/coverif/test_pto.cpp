@@ -196,6 +196,16 @@ TEST(PtoMisuse, EveryCaseIsAClearError) {
     expectFirmwareError(kT3000, "--op put --shape 64", "expected ROWSxCOLS", 3);
     expectFirmwareError(kT3000, "--op put --tile 4096x4096", "cannot allocate 67108864 B of L1", 3);
     expectFirmwareError(kT3000, "--op notify --peer 0", "the peer must differ", 3);
+    // A destination too small is the root's own where the op writes locally (it
+    // used to shrink the peer's source: get failed its data check, gather and
+    // reduce passed).
+    expectFirmwareError(kT3000, "--op get --misuse small-dst", "improperly sized destination");
+    expectFirmwareError(kT3000, "--op get_async --misuse small-dst", "improperly sized destination");
+    expectFirmwareError(kT3000, "--op gather --misuse small-dst", "too small");
+    expectFirmwareError(kT3000, "--op reduce --misuse small-dst", "too small");
+    // notify moves no tensor and stages no tile: those misuses cannot apply to it.
+    for (const char* m : {"group", "overlap", "small-dst", "no-dst"})
+        expectFirmwareError(kT3000, fmt::format("--op notify --misuse {} --ping-pong", m), "only remote-wait", 3);
     // Overlapping ping and pong needs two tiles: put stages through one without --ping-pong.
     expectFirmwareError(kT3000, "--op put --misuse overlap", "add --ping-pong", 3);
     // The group check and the data ride the payload: --no-data is refused, not left to hang.

@@ -158,7 +158,7 @@ public:
             s.dtype = golden::parseDType(dtype_);
             if (reduces()) s.redop = golden::parseRedOp(redop_);
         } catch (const std::invalid_argument& e) {
-            throw ConfigError(std::string(reduces() && !isDType(dtype_) ? "--dtype: " : "") + e.what());
+            throw ConfigError(std::string(isDType(dtype_) ? "--op: " : "--dtype: ") + e.what());
         }
         if (reduces() && !golden::supports(s.redop, s.dtype))
             throw ConfigError(fmt::format("--op {} does not support --dtype {} ({}); {} takes: {}", redop_, dtype_,

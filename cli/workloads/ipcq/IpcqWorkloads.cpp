@@ -124,6 +124,9 @@ public:
         const std::uint64_t bytes =
             size_.empty() ? std::uint64_t(pg_->world_size()) * pg_->config().nElem.value * golden::elementBytes(t)
                           : parseBytes(size_, "--size");
+        if (bytes == 0 || bytes > 0xffffffffull)
+            throw ConfigError(fmt::format(
+                "--size {}: a tensor of {} B; the IPCQ all-reduce takes 1 B to 4 GiB per rank", size_, bytes));
         pg_->all_reduce(bytes, t, seed_);
         data_ = rt.platform().options().storePayload;
     }

@@ -183,9 +183,13 @@ private:
         misuse_i_ = PtoMisuse(std::find(std::begin(kMisuse), std::end(kMisuse), misuse_) - std::begin(kMisuse));
         try {
             dtype_t_ = golden::parseDType(dtype_);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("--dtype: ") + e.what());
+        }
+        try {
             redop_ = golden::parseRedOp(reduce_);
         } catch (const std::invalid_argument& e) {
-            throw ConfigError(e.what());
+            throw ConfigError(std::string("--reduce: ") + e.what());
         }
         if (op_i_ == PtoOp::Reduce && !golden::supports(redop_, dtype_t_))
             throw ConfigError(fmt::format("--reduce {} does not support --dtype {}; {} takes: {}", reduce_, dtype_,
@@ -207,6 +211,11 @@ private:
             throw ConfigError("--op notify: the peer must differ from the root");
         if (misuse_i_ == PtoMisuse::NonRoot && isPointToPoint(op_i_))
             throw ConfigError("--misuse nonroot applies to the root-only ops (broadcast, scatter, gather, reduce)");
+        if (op_i_ == PtoOp::Notify && misuse_i_ != PtoMisuse::None && misuse_i_ != PtoMisuse::RemoteWait)
+            throw ConfigError(
+                fmt::format("--misuse {}: notify moves no tensor and stages no tile (only remote-wait "
+                            "applies to it)",
+                            misuse_));
         if (misuse_i_ == PtoMisuse::Overlap && !pingPong_ && op_i_ != PtoOp::Reduce)
             throw ConfigError(
                 fmt::format("--misuse overlap overlaps the ping and pong staging tiles, and {} without --ping-pong "
