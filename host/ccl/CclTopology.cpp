@@ -66,10 +66,10 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
         if (user.empty() && relay) {
             h.path = shortestPath(d, h.from, h.to, links);
             if (h.path.empty())
-                throw ConfigError(
-                    fmt::format("{}: hop {}: no path of chips with {} user link(s) per pair joins chips "
-                                "{} and {} (fewer --links, or other chips)",
-                                what, i, links, h.from, h.to));
+                throw CclOpError("links",
+                                 fmt::format("{}: hop {}: no path of chips with {} user link(s) per pair joins "
+                                             "chips {} and {} (fewer {}, or other chips)",
+                                             what, i, links, h.from, h.to, specRef("links")));
             for (std::size_t k = 0; k + 1 < h.path.size(); ++k) {
                 auto seg = d.userLinksBetween(h.path[k], h.path[k + 1]);
                 if (load)  // spread the relayed hops of all groups over the pair's links

@@ -245,7 +245,7 @@ CoreCoord freeWorkerNear(Runtime& rt, unsigned chip, CoreCoord near, const std::
     if (!best)
         throw ConfigError(
             fmt::format("fabric: chip {} has no free worker core for a fabric mux (the workload's workers took them: "
-                        "fewer --workers or --links)",
+                        "fewer workers or links)",
                         chip));
     return *best;
 }
@@ -261,7 +261,7 @@ void FabricBuilder::placeMuxes() {
         if (list.size() > kMaxMuxClients)
             throw ConfigError(
                 fmt::format("fabric: {} workers of chip {} send through its {} router on plane {}; a mux "
-                            "serves at most {} (fewer --workers per link, or more routing planes: --links, --planes)",
+                            "serves at most {} (fewer workers per link, or more routing planes: more links)",
                             list.size(), ri.chip, dirName(ri.dir), ri.plane, kMaxMuxClients));
         Mux m;
         m.chip = ri.chip;

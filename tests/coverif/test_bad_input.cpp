@@ -219,12 +219,18 @@ TEST(BadInput, RefusalsNameTheOption) {
     expectNamed(runN300({"ipcq_allreduce", "--size", "99999999999"}, 3), "--size 99999999999: a tensor of");
     // Workers that leave no core for the fabric's muxes: fewer --workers.
     expectNamed(runGalaxy({"all_reduce", "--size", "64", "--topology", "line", "--workers", "5"}, 3),
-                "fewer --workers");
+                "fewer workers or links");
     expectNamed(runT3000({"all_reduce", "--size", "64K", "--workers", "10", "--links", "1"}, 3),
-                "fewer --workers per link");
+                "fewer workers per link");
     // fabric_traffic's receive buffers outgrow L1: which options size them.
+    expectNamed(runN300({"edm_stream", "--packet", "4096", "--bidir", "--buffers", "8"}, 3),
+                "(--buffers 8 x --packet 4096 per channel, --channels ");
+    // A relayed hop without enough links per pair: fewer --links.
+    expectNamed(
+        runT3000({"all_gather", "--size", "100", "--impl", "edm", "--group", "orthogonal:2", "--links", "3"}, 3),
+        "(fewer --links, or other chips)");
     expectNamed(runT3000({"fabric_traffic", "--messages", "64", "--max-bytes", "4096"}, 3),
-                "(--messages 64 x --max-bytes 4096 per chip pair");
+                "(--messages 64 x --max-bytes 4096 per chip pair: fewer or smaller buffers fit)");
 }
 
 // CLI11 reads "-5" into an unsigned option as 2^64 - 5, and --peer -5 meant the

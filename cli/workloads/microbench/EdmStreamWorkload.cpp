@@ -59,7 +59,9 @@ public:
         p.chipA = chips_[0];
         p.chipB = chips_[1];
         p.link = link_;
-        stream_.build(rt, p);
+        buildNamingSizes([&] { stream_.build(rt, p); },
+                         fmt::format("--buffers {} x --packet {} per channel, --channels {}{}", buffers_, packet_,
+                                     channels_, bidir_ ? ", both directions (--bidir)" : ""));
     }
 
     nlohmann::json results(Runtime& rt, const RunResult& run) override {

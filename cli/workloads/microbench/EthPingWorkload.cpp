@@ -64,10 +64,6 @@ private:
 
 }  // namespace
 
-std::string linkName(const LinkEnds& e) {
-    return fmt::format("chip {} ch {} <-> chip {} ch {}", e.chipA, e.chanA, e.chipB, e.chanB);
-}
-
 std::unique_ptr<Workload> makeEthPing() {
     return std::make_unique<EthPingWorkload>();
 }

@@ -267,16 +267,8 @@ public:
         p.reads = reads_;
         p.seed = seed_;
         p.plane = plane_;
-        try {
-            traffic_.build(rt, p);
-        } catch (const ConfigError& e) {
-            // The receive buffers grow with the messages and their size.
-            if (std::string(e.what()).find("cannot allocate") == std::string::npos) throw;
-            throw ConfigError(
-                fmt::format("{} (--messages {} x --max-bytes {} per chip pair: fewer or smaller "
-                            "messages fit)",
-                            e.what(), messages_, maxBytes_));
-        }
+        buildNamingSizes([&] { traffic_.build(rt, p); },
+                         fmt::format("--messages {} x --max-bytes {} per chip pair", messages_, maxBytes_));
     }
 
     nlohmann::json results(Runtime&, const RunResult& run) override {

@@ -7,6 +7,7 @@
 #include "host/microbench/LinkEnds.h"
 #include "models/common/ConfigError.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -24,5 +25,10 @@ std::unique_ptr<Workload> makeFabricTraffic();
 
 /// "chip A ch X <-> chip B ch Y": a link as the reports name it.
 std::string linkName(const LinkEnds& e);
+
+/// Run `build`; a buffer it cannot allocate in L1 is refused again with the
+/// options that size the buffers appended (`sizing`, e.g. "--buffers 7 x
+/// --packet 4096 per channel"), so the user knows what to make smaller.
+void buildNamingSizes(const std::function<void()>& build, const std::string& sizing);
 
 }  // namespace cclsim::microbench
