@@ -153,6 +153,7 @@ void RunSession::closeTrace() {
     trace_->close();
     const std::string& vcd = options_.vcd;
     const std::string gtkw = vcd.substr(0, vcd.rfind('.') == std::string::npos ? vcd.size() : vcd.rfind('.')) + ".gtkw";
+    trace_->setFocus(workload_.traceFocus());
     trace_->writeGtkw(gtkw);
 }
 

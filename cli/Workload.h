@@ -6,6 +6,7 @@
 // left in L1) into the `results` object of the JSON report.
 #pragma once
 
+#include "models/common/Trace.h"
 #include "runtime/ConfigDir.h"
 #include "runtime/Runtime.h"
 
@@ -52,6 +53,10 @@ public:
     /// a ping's payload, a group hash read over the fabric) waits forever
     /// under --no-data, so such runs are refused with this reason.
     virtual std::string needsPayload() const { return {}; }
+    /// The workload's own signals, the first group of its GTKWave save file
+    /// (IPCQ queues, PTO signals, the fabric's routers); empty: the save
+    /// file opens on the links' utilisation.
+    virtual TraceFile::Focus traceFocus() const { return {}; }
 
     /// Sweeps run each point in its own process (SystemC elaborates once per process).
     virtual std::size_t sweepPoints() const { return 0; }
@@ -80,6 +85,23 @@ public:
 private:
     ConfigDir configDir_;
 };
+
+/// Trace-name patterns (TraceFile::Focus) that several workloads show first.
+namespace focus {
+/// The fabric's routers on the Ethernet cores: the worker connection's
+/// state, the packets each sent and received, and the router's waypoint.
+inline const char* const kRouters = R"(\.eth\d+\.erisc\.(worker_conn|tx_packets|rx_packets|waypoint)$)";
+/// The EDM's channels: each channel's state and the semaphores between the
+/// workers and the EDM.
+inline const char* const kEdmChannels = R"((\.ch\d+_state|edm_ch\d+_(tx|rx)_sem|edm_(tx|rx)_sem(_eth\d+)?)$)";
+/// PE_IPCQ: every queue's head, tail and the peer's cached pointers, and
+/// each core's wait state.
+inline const char* const kIpcq = R"(\.pe_ipcq\.)";
+/// The fabric microbenchmarks' view: the routers alone.
+inline TraceFile::Focus routers() {
+    return {"fabric routers", {kRouters}};
+}
+}  // namespace focus
 
 /// Makes a fresh workload (a plain function, or a lambda bound to a registry
 /// entry such as one collective).

@@ -2,6 +2,8 @@
 
 #include "models/common/Report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -275,7 +278,8 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
         }
     }
 
-    os << "[*] cclsim GTKWave save file: link utilisation, then signals grouped per chip and per core\n";
+    os << "[*] cclsim GTKWave save file: the workload's own signals, link utilisation, then signals grouped per "
+          "chip and per core\n";
     os << "[dumpfile] \"" << vcdAbs.string() << "\"\n";
     os << "[savefile] \"" << gtkwAbs.string() << "\"\n";
     os << "[timestart] 0\n[size] 1600 900\n[pos] -1 -1\n";
@@ -325,6 +329,41 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
         if (d.width > 1) os << "[" << d.width - 1 << ":0]";
         os << "\n";
     };
+
+    // The workload's own signals (setFocus), a subgroup per core (board.chip.core).
+    if (!focus_.patterns.empty()) {
+        std::vector<std::regex> res;
+        for (const std::string& p : focus_.patterns) res.emplace_back(p);
+        auto coreOf = [](const std::string& name) {
+            std::size_t at = 0;
+            for (int k = 0; k < 3 && at != std::string::npos; ++k) at = name.find('.', at ? at + 1 : 0);
+            return at == std::string::npos ? name : name.substr(0, at);
+        };
+        std::vector<const Decl*> mine;
+        for (const Decl& d : decls_)
+            if (std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(d.name, r); }))
+                mine.push_back(&d);
+        std::stable_sort(mine.begin(), mine.end(),
+                         [&](const Decl* a, const Decl* b) { return naturalLess(coreOf(a->name), coreOf(b->name)); });
+        std::vector<std::string> cores;
+        for (const Decl* d : mine)
+            if (cores.empty() || cores.back() != coreOf(d->name)) cores.push_back(coreOf(d->name));
+        if (!cores.empty()) {
+            const std::size_t shown = std::min<std::size_t>(cores.size(), focus_.maxCores);
+            const std::string title =
+                focus_.title +
+                (shown < cores.size() ? fmt::format(" ({} of {} cores)", shown, cores.size()) : std::string());
+            os << "@800200\n-" << title << "\n";
+            for (std::size_t c = 0; c < shown; ++c) {
+                const std::string label = alias(cores[c], 1);
+                os << "@800200\n-" << label << "\n";
+                for (const Decl* d : mine)
+                    if (coreOf(d->name) == cores[c]) emitSignal(*d);
+                os << "@1000200\n-" << label << "\n";
+            }
+            os << "@1000200\n-" << title << "\n";
+        }
+    }
 
     // The overview group: every link direction's utilisation as an analog
     // step curve two rows high.

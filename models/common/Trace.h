@@ -85,10 +85,23 @@ public:
     void setSkippedQuery(std::function<bool(Tick start, Tick end)> q) { skipped_ = std::move(q); }
     bool skipped(Tick start, Tick end) const { return skipped_ && skipped_(start, end); }
 
-    /// GTKWave save file listing every signal: a link-utilisation group
-    /// first, then groups per chip (board.chip) and per core (board.chip.core),
-    /// plus the translate filter files its enum signals use, written to
-    /// filters/ beside it.
+    /// The workload's own signals, shown first in the save file (the group
+    /// `title`): the signals whose names match one of `patterns` (ECMAScript
+    /// regular expressions searched in the dotted name), one subgroup per
+    /// core, for the first `maxCores` such cores in board order (the others
+    /// are in their chip's group as always). Set before writeGtkw(); no
+    /// patterns: no such group.
+    struct Focus {
+        std::string title;
+        std::vector<std::string> patterns;
+        unsigned maxCores = 8;
+    };
+    void setFocus(Focus f) { focus_ = std::move(f); }
+
+    /// GTKWave save file listing every signal: the workload's own signals
+    /// (setFocus) first, then a link-utilisation group, then groups per chip
+    /// (board.chip) and per core (board.chip.core), plus the translate
+    /// filter files its enum signals use, written to filters/ beside it.
     void writeGtkw(const std::string& gtkwPath) const;
 
     const std::string& path() const { return path_; }
@@ -116,6 +129,7 @@ private:
     bool begun_ = false;
     Tick curTime_ = kNever;
     Tick window_ = kDefaultSampleWindow;
+    Focus focus_;
     Tick windowStart_ = 0;
     Tick sampleAt_ = kNever;  ///< the boundary being sampled, or kNever
     Tick endTime_ = 0;        ///< when close() ran

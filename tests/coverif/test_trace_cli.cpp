@@ -175,7 +175,7 @@ TEST(TraceCli, GtkwReferencesChannelStateFilter) {
         EXPECT_TRUE(std::regex_search(row, std::regex(R"(\.erisc\.ch\d+_state\[31:0\]$)"))) << row;
         ++refs;
     }
-    EXPECT_EQ(refs, 2u * 2u) << "two channels on each of the two EDMs";
+    EXPECT_EQ(refs, 2u * 2u * 2u) << "two channels on each of the two EDMs, in the EDM group first and in their chip";
     const std::string f = slurp(filter.string());
     for (const char* line :
          {"0 DONE", "1 SENDER_SIGNALING_WORKER", "2 SENDER_WAITING_FOR_WORKER", "3 SENDER_READY_FOR_ETH_TRANSFER",
@@ -184,6 +184,27 @@ TEST(TraceCli, GtkwReferencesChannelStateFilter) {
         EXPECT_NE(f.find(std::string("\n") + line + "\n"), std::string::npos) << line;
     // And the same file as the tracked copy in traces/filters/.
     EXPECT_EQ(f, slurp(std::string(CCLSIM_SOURCE_DIR) + "/traces/filters/edm_channel_state.txt"));
+}
+
+// Each workload's save file opens on its own signals, the links after them;
+// the Ethernet benchmarks open on the links.
+TEST(TraceCli, GtkwOpensOnTheWorkloadsOwnSignals) {
+    auto firstGroup = [](const std::string& args) {
+        const std::string vcd = tmp("focus.vcd");
+        EXPECT_EQ(run(args + " --vcd " + vcd), 0) << args;
+        const std::string g = slurp(vcd.substr(0, vcd.size() - 4) + ".gtkw");
+        const auto at = g.find("@800200\n-");
+        if (at == std::string::npos) return std::string();
+        const std::string title = g.substr(at + 9, g.find('\n', at + 9) - at - 9);
+        return title.substr(0, title.find(" ("));  // "(8 of 10 cores)" where more match
+    };
+    EXPECT_EQ(firstGroup("ipcq_latency --samples 2"), "PE_IPCQ queues and waits");
+    EXPECT_EQ(firstGroup("pto --op put --shape 8x64 --tile 4x64"), "PTO ranks and routers");
+    EXPECT_EQ(firstGroup("fabric_ping --samples 2"), "fabric routers");
+    EXPECT_EQ(firstGroup("edm_stream --packets 4"), "EDM channels");
+    // A collective opens on its links: its figure is their bandwidth.
+    EXPECT_EQ(firstGroup("all_gather --size 64K"), "link utilisation, % of each 1000 ns");
+    EXPECT_EQ(firstGroup("eth_bandwidth --bytes 64K"), "link utilisation, % of each 1000 ns");
 }
 
 TEST(TraceCli, BadWindowIsAUsageError) {

@@ -413,6 +413,38 @@ TEST(TraceFile, GtkwListsBusyLinksFirstAsAnalogCurves) {
     EXPECT_NEAR(0.005 * 1050 * std::pow(2.0, -zoom), 1.02 * 100'000, 100.0);
 }
 
+TEST(TraceFile, GtkwOpensOnTheWorkloadsOwnSignals) {
+    test::ScratchDir dir;
+    EventQueue eq("eq");
+    TraceFile tf(dir.path("focus.vcd"));
+    TraceSignal util{7}, noc{32}, q1{32}, q2{32}, q3{32};
+    util.attach(tf, "b.chip0.eth0.eth.tx_util_pct");
+    noc.attach(tf, "b.chip0.w1_1.noc0_resp_bytes");
+    q1.attach(tf, "b.chip0.w1_1.pe_ipcq.E.my_head");
+    q2.attach(tf, "b.chip0.w1_2.pe_ipcq.E.my_head");
+    q3.attach(tf, "b.chip1.w1_1.pe_ipcq.E.my_head");
+    tf.begin();
+    eq.at(nsToTicks(100), [&] { util.set(40); });
+    cclsim::simulate();
+    tf.close();
+    tf.setFocus({"PE_IPCQ queues and waits", {R"(\.pe_ipcq\.)"}, 2});
+    tf.writeGtkw(dir.path("focus.gtkw"));
+    const std::string g = test::readText(dir.path("focus.gtkw"));
+    // The first two cores that match, in board order, each in its own group.
+    const std::string title = "PE_IPCQ queues and waits (2 of 3 cores)";
+    const auto focus = g.find("@800200\n-" + title +
+                              "\n@800200\n-chip0/w1_1\n@24\n+{w1_1/pe_ipcq/E/my_head} "
+                              "b.chip0.w1_1.pe_ipcq.E.my_head[31:0]\n@1000200\n-chip0/w1_1\n@800200\n-chip0/w1_2\n");
+    EXPECT_NE(focus, std::string::npos) << g;
+    const auto end = g.find("@1000200\n-" + title);
+    ASSERT_NE(end, std::string::npos) << g;
+    EXPECT_LT(end, g.find("-link utilisation")) << "the workload's signals come before the links";
+    EXPECT_EQ(g.substr(focus, end - focus).find("noc0_resp_bytes"), std::string::npos) << "only what matches";
+    EXPECT_EQ(g.substr(focus, end - focus).find("chip1"), std::string::npos) << "at most maxCores cores";
+    // Every signal is still in its chip's group.
+    EXPECT_NE(g.find("+{w1_1/pe_ipcq/E/my_head} b.chip1.w1_1.pe_ipcq.E.my_head"), std::string::npos) << g;
+}
+
 TEST(TraceFile, WaypointsPackFourCharacters) {
     // Left-aligned and NUL-padded, so GTKWave's ASCII view shows "NSW".
     EXPECT_EQ(packWaypoint("NSW"), (std::uint32_t('N') << 24) | (std::uint32_t('S') << 16) | (std::uint32_t('W') << 8));

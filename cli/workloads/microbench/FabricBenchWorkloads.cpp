@@ -48,6 +48,7 @@ public:
                                   "--mode atomic, which wait on a semaphore)"
                                 : std::string();
     }
+    TraceFile::Focus traceFocus() const override { return focus::routers(); }
     nlohmann::json params() const override {
         return {{"fabric", kind_},   {"order", order_}, {"src", src_},         {"hops", hops_},
                 {"packet", packet_}, {"mode", mode_},   {"samples", samples_}, {"plane", plane_}};
@@ -140,6 +141,7 @@ public:
         cmd.add_option("--bytes", bytesText_, "payload bytes per worker (K/M/G suffixes)");
         cmd.add_flag("--sweep", sweep_, "packet sizes 64 B .. 4352 B (one process each)");
     }
+    TraceFile::Focus traceFocus() const override { return focus::routers(); }
     nlohmann::json params() const override {
         return {{"fabric", kind_},   {"order", order_},     {"src", src_},
                 {"hops", hops_},     {"packet", packet_},   {"workers", workers_},
@@ -253,6 +255,7 @@ public:
         cmd.add_option("--seed", seed_, "message size/command seed");
         cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
     }
+    TraceFile::Focus traceFocus() const override { return focus::routers(); }
     nlohmann::json params() const override {
         return {{"fabric", kind_}, {"order", order_}, {"messages", messages_}, {"max_bytes", maxBytes_},
                 {"reads", reads_}, {"seed", seed_},   {"plane", plane_}};

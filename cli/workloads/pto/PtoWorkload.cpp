@@ -89,6 +89,12 @@ public:
                        "provoke an API misuse the firmware must report: " + fmt::format("{}", fmt::join(mis, ", ")))
             ->check(CLI::IsMember(mis));
     }
+    TraceFile::Focus traceFocus() const override {
+        // Each rank's signal and published group word, its kernel's waypoint,
+        // and the routers its fabric connections go through.
+        return {"PTO ranks and routers",
+                {R"(\.(pto_signal|pto_group)$)", R"(\.w\d+_\d+\.brisc\.waypoint$)", focus::kRouters}};
+    }
     nlohmann::json params() const override {
         return {{"op", op_},
                 {"ranks", ranks_},
