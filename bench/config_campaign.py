@@ -103,7 +103,7 @@ def pto(rng, board):
     ranks = rng.randint(2, min(n, 8))
     a = ["pto", "--op", op, "--ranks", str(ranks), "--shape", f"{rng.randint(1, 24)}x{rng.choice([16, 32, 40, 64])}",
          "--tile", f"{rng.choice([1, 4, 8])}x{rng.choice([16, 32, 64])}"]
-    a += maybe(rng, 0.5, ["--fabric", "line" if ranks < n else rng.choice(["ring", "line"])])
+    a += maybe(rng, 0.5, ["--fabric", rng.choice(["ring", "line"])])
     if op in ("broadcast", "scatter", "gather", "reduce"):
         a += maybe(rng, 0.5, ["--root", str(rng.randrange(ranks))])
     else:

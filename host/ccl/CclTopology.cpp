@@ -137,4 +137,88 @@ std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const 
     return groups;
 }
 
+namespace {
+
+/// Does every chip of `ring` link to the next one, the last to the first?
+bool closes(const ClusterDescriptor& d, const std::vector<unsigned>& ring) {
+    if (ring.size() < 3) return false;
+    for (std::size_t i = 0; i < ring.size(); ++i)
+        if (d.userLinksBetween(ring[i], ring[(i + 1) % ring.size()]).empty()) return false;
+    return true;
+}
+
+/// A cycle through every cell of an r x c grid (r even, c >= 2), as
+/// (row, col): along row 0 to its end, back and forth over columns 1..c-1
+/// of the rows below, then up column 0.
+std::vector<std::pair<unsigned, unsigned>> snake(unsigned r, unsigned c) {
+    std::vector<std::pair<unsigned, unsigned>> cells;
+    for (unsigned j = 0; j < c; ++j) cells.emplace_back(0, j);
+    for (unsigned i = 1; i < r; ++i)
+        for (unsigned n = 0; n + 1 < c; ++n) cells.emplace_back(i, i % 2 ? c - 1 - n : 1 + n);
+    for (unsigned i = r - 1; i >= 1; --i) cells.emplace_back(i, 0);
+    return cells;
+}
+
+std::string joined(const std::vector<unsigned>& v) {
+    std::string s;
+    for (unsigned c : v) s += (s.empty() ? "" : ",") + std::to_string(c);
+    return s;
+}
+
+}  // namespace
+
+std::vector<unsigned> closedRingOfSize(const ClusterDescriptor& d, unsigned k, std::string* how) {
+    auto say = [&](std::string text) {
+        if (how) *how = std::move(text);
+    };
+    std::vector<unsigned> base = d.ringOrder;
+    if (base.empty())
+        for (unsigned c = 0; c < d.chips.size(); ++c) base.push_back(c);
+    if (k <= base.size()) {
+        std::vector<unsigned> first(base.begin(), base.begin() + k);
+        if (closes(d, first)) {
+            say(fmt::format("the first {} chips of the ring order", k));
+            return first;
+        }
+    }
+    if (auto it = d.ringOrders.find(k); it != d.ringOrders.end() && closes(d, it->second)) {
+        say(fmt::format("the descriptor's ring order for {} chips", k));
+        return it->second;
+    }
+    if (d.mesh && k >= 4) {
+        const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
+        // Block shapes r x c = k, squarest first.
+        std::vector<std::pair<unsigned, unsigned>> shapes;
+        for (unsigned r = 2; r <= rows; ++r)
+            if (k % r == 0 && k / r >= 2 && k / r <= cols && (r % 2 == 0 || (k / r) % 2 == 0))
+                shapes.emplace_back(r, k / r);
+        std::stable_sort(shapes.begin(), shapes.end(), [](auto a, auto b) {
+            auto skew = [](std::pair<unsigned, unsigned> s) {
+                return s.first > s.second ? s.first - s.second : s.second - s.first;
+            };
+            return skew(a) < skew(b);
+        });
+        for (const auto& [r, c] : shapes) {
+            // The snake needs an even row count: walk the transposed grid otherwise.
+            const bool flip = r % 2 != 0;
+            const auto cells = flip ? snake(c, r) : snake(r, c);
+            for (unsigned r0 = 0; r0 + r <= rows; ++r0)
+                for (unsigned c0 = 0; c0 + c <= cols; ++c0) {
+                    std::vector<unsigned> ring;
+                    for (const auto& [i, j] : cells) {
+                        const unsigned row = r0 + (flip ? j : i), col = c0 + (flip ? i : j);
+                        ring.push_back(d.meshOrder[row * cols + col]);
+                    }
+                    if (closes(d, ring)) {
+                        say(fmt::format("a {}x{} block of the mesh, walked as a ring", r, c));
+                        return ring;
+                    }
+                }
+        }
+    }
+    say(fmt::format("no {} chips of the board close a ring (the first {} of the ring order are {})", k, k,
+                    joined(std::vector<unsigned>(base.begin(), base.begin() + std::min<std::size_t>(k, base.size())))));
+    return {};
+}
+
 }  // namespace cclsim::ccl

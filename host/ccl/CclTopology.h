@@ -60,4 +60,14 @@ CclTopology buildTopology(const ClusterDescriptor& d, const std::vector<unsigned
 /// ("col") of the board's mesh, in mesh order.
 std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const std::string& axis);
 
+/// `k` chips of the cluster that close a ring, for replicas given by count
+/// (--chips K), and how they were chosen (`how`). In this order of
+/// preference: the first k of the board's ring order when its last chip
+/// links back to its first; the board's ring_orders entry for k when that
+/// closes; on a mesh, a snake around an r x c block of the mesh (r x c = k,
+/// both at least 2, one of them even: the grid then has a cycle through
+/// every chip), the squarest block first, at the first place in the mesh
+/// where every hop has a link. Empty (and `how` says why) when none closes.
+std::vector<unsigned> closedRingOfSize(const ClusterDescriptor& d, unsigned k, std::string* how = nullptr);
+
 }  // namespace cclsim::ccl

@@ -144,8 +144,9 @@ TEST(PtoInputs, UserTensorsInAndOut) {
 
 // Every op on 2..8 ranks of the T3000, point to point with the nearest and the
 // farthest peer, collectives rooted at the first and the last rank, on a line
-// and on a ring, data checked. A ring needs all 8 chips of the ring order;
-// fewer ranks on a ring are refused (exit 3), never a hang. The ranks that
+// and on a ring, data checked. A ring of fewer ranks than chips runs around a
+// block of the mesh; an odd rank count closes no ring and is refused (exit 3),
+// never a hang. The ranks that
 // neither initiate nor answer a point-to-point op only open and close their
 // fabric connections: that used to deadlock whenever the close request
 // reached the router before it had seen the open (ranks 3 to 7).
@@ -164,9 +165,12 @@ TEST_P(PtoMatrix, EveryRankCountPeerAndFabric) {
             for (const std::string& w : who) {
                 const std::string args =
                     fmt::format("--op {} --ranks {} --fabric {} {} --shape 8x64 --tile 4x64", op, n, fabric, w);
-                if (std::string(fabric) == "ring" && n < 8) {
+                // Fewer ranks than chips take a ring around a block of the mesh
+                // (4: the first four of the ring order, 6: a 2x3 block); an odd
+                // count closes none (a grid's rings are even), nor do 2 chips.
+                if (std::string(fabric) == "ring" && n < 8 && (n % 2 == 1 || n == 2)) {
                     const auto rep = runBinary(kT3000, "pto " + args, 3);
-                    EXPECT_NE(rep.value("error", std::string()).find("do not close a ring"), std::string::npos) << args;
+                    EXPECT_NE(rep.value("error", std::string()).find("close a ring"), std::string::npos) << args;
                     continue;
                 }
                 const auto r = pto(kT3000, args);

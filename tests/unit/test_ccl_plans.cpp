@@ -266,6 +266,34 @@ TEST(CclTopology, T3000RingsLinesAndErrors) {
     EXPECT_EQ(meshGroups(d, "row")[0], (std::vector<unsigned>{4, 0, 3, 7}));
 }
 
+// --chips K on a mesh: K chips that close a ring, every hop a link.
+TEST(CclTopology, ClosedRingsOfAnySizeOnTheMeshes) {
+    auto expectRing = [](const ClusterDescriptor& d, unsigned k, const std::string& howPart) {
+        std::string how;
+        const std::vector<unsigned> ring = closedRingOfSize(d, k, &how);
+        ASSERT_EQ(ring.size(), k) << d.name << " k=" << k << ": " << how;
+        EXPECT_EQ(std::set<unsigned>(ring.begin(), ring.end()).size(), k) << "distinct chips";
+        EXPECT_NO_THROW(buildTopology(d, ring, TopologyKind::Ring, 1)) << d.name << " k=" << k;
+        EXPECT_NE(how.find(howPart), std::string::npos) << how;
+    };
+    const ClusterDescriptor t = loadClusterDescriptor(test::sourcePath("platforms/t3000.yaml"));
+    expectRing(t, 4, "the first 4 chips of the ring order");
+    expectRing(t, 8, "the first 8 chips of the ring order");
+    expectRing(t, 6, "a 2x3 block of the mesh");  // the first 6 of the ring order end two hops from chip 0
+    EXPECT_EQ(closedRingOfSize(t, 6), (std::vector<unsigned>{4, 0, 3, 2, 1, 5}));
+    const ClusterDescriptor g = loadClusterDescriptor(test::sourcePath("platforms/galaxy.yaml"));
+    expectRing(g, 16, "a 4x4 block of the mesh");
+    expectRing(g, 12, "block of the mesh");
+    expectRing(g, 8, "ring order");
+    expectRing(g, 24, "a 4x6 block of the mesh");
+    // A grid's rings have an even number of chips: none of 3, 5 or 15.
+    for (unsigned k : {3u, 5u, 15u}) {
+        std::string how;
+        EXPECT_TRUE(closedRingOfSize(g, k, &how).empty()) << k;
+        EXPECT_NE(how.find("close a ring"), std::string::npos) << how;
+    }
+}
+
 TEST(GalaxyDescriptor, MeshLinksRingAndTorus) {
     const ClusterDescriptor d = loadClusterDescriptor(test::sourcePath("platforms/galaxy.yaml"));
     ASSERT_EQ(d.chips.size(), 32u);

@@ -39,6 +39,8 @@ std::string collectiveSummary(const std::string& name, const nlohmann::json& r) 
             ? fmt::format("fabric packets of up to {} B payload", r["packet_bytes"].get<unsigned>())
             : fmt::format("EDM packet {} B, {} EDM channels per Ethernet core", r["packet_bytes"].get<unsigned>(),
                           r["edm_channels_per_core"].get<unsigned>()));
+    if (!r.value("replica_choice", std::string()).empty())
+        out += fmt::format("  replicas: {} (chips {})\n", r["replica_choice"].get<std::string>(), r["replicas"].dump());
     out += collectiveTableHeader() + collectiveSweepRow(nlohmann::json{{"results", r}});
     out += fmt::format(
         "  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "

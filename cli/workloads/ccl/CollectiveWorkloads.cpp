@@ -251,6 +251,9 @@ public:
                 {"groups", op.groups().size()},
                 {"group", groupSpec().text()},
                 {"orders", orders},
+                {"replicas", replicas_},
+                {"replica_orders", replicaOrders(op)},
+                {"replica_choice", replicaChoice_},
                 {"relayed_hops", relayed},
                 {"relay_chip_visits", relayChips},
                 {"topology", topologyName(s.topology())},
@@ -442,6 +445,19 @@ private:
         return out;
     }
 
+    /// Each group's ring or line as replica indices (positions in --order or
+    /// the chosen replicas), beside the chip ids of "orders".
+    nlohmann::json replicaOrders(const CclOp& op) const {
+        nlohmann::json out = nlohmann::json::array();
+        for (const CclGroup& g : op.groups()) {
+            nlohmann::json idx = nlohmann::json::array();
+            for (unsigned chip : g.topo.order)
+                idx.push_back(std::find(replicas_.begin(), replicas_.end(), chip) - replicas_.begin());
+            out.push_back(idx);
+        }
+        return out;
+    }
+
     /// The replicas (chips) in replica order: --order, the first --chips of
     /// the board's ring order, or (--axis) the board's mesh order.
     std::vector<unsigned> replicaOrder(const ClusterDescriptor& d) const {
@@ -481,6 +497,17 @@ private:
         const unsigned n = chips_ ? chips_ : unsigned(base.size());
         if (n > base.size())
             throw ConfigError(fmt::format("--chips {}: the board's ring order has {} chips", n, base.size()));
+        // A ring of fewer chips than the board: chips that close one (on a
+        // mesh, a snake around a block of it) when the first n do not.
+        if (n < base.size() && topology_ == "ring" && group_.empty()) {
+            std::string how;
+            const std::vector<unsigned> ring = ccl::closedRingOfSize(d, n, &how);
+            if (!ring.empty()) {
+                if (!std::equal(ring.begin(), ring.end(), base.begin()))
+                    replicaChoice_ = fmt::format("--chips {}: {}", n, how);
+                return ring;
+            }
+        }
         return std::vector<unsigned>(base.begin(), base.begin() + n);
     }
 
@@ -526,6 +553,7 @@ private:
 
     std::uint64_t sizeBytes_ = 0;  ///< sweep point
     std::vector<unsigned> replicas_;
+    mutable std::string replicaChoice_;  ///< how --chips chose its ring (replicaOrder())
     std::vector<std::vector<unsigned>> groupIdx_;
     std::string methodRule_;
     std::string skipped_;

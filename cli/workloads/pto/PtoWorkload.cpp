@@ -3,6 +3,7 @@
 // and the golden check are host/pto/PtoProgram.
 #include "cli/workloads/pto/PtoWorkload.h"
 
+#include "host/ccl/CclTopology.h"
 #include "host/ccl/TensorFiles.h"
 #include "host/pto/PtoProgram.h"
 #include "models/common/Report.h"
@@ -236,13 +237,20 @@ private:
         validCol_i_ = parseValid(validCol_, "--valid-col");
 
         // The fabric over the ranks.
-        const bool closes = n >= 3 && n == d.ringOrder.size() && !d.ringOrder.empty();
+        bool closes = n >= 3 && n == d.ringOrder.size() && !d.ringOrder.empty();
+        // A ring asked of fewer ranks than the board: chips that close one
+        // (on a mesh, a snake around a block of it), rank r on the r-th.
+        if (fabric_ == "ring" && !closes && n >= 3) {
+            std::string how;
+            const std::vector<unsigned> ring = ccl::closedRingOfSize(d, n, &how);
+            if (ring.empty())
+                throw ConfigError(fmt::format("--fabric ring --ranks {}: {} (use --fabric line)", n, how));
+            chips_ = ring;
+            closes = true;
+        }
         const std::string kind = fabric_.empty() ? (closes ? "ring" : "line") : fabric_;
         if (kind == "ring" && !closes)
-            throw ConfigError(
-                fmt::format("--fabric ring: the {} ranks do not close a ring (use all {} chips of the "
-                            "ring order, or --fabric line)",
-                            n, d.ringOrder.size()));
+            throw ConfigError(fmt::format("--fabric ring: {} ranks do not close a ring (use --fabric line)", n));
         fabricKind_ = n >= 2 ? kind : "none";
 
         PtoParams p;
