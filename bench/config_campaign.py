@@ -241,6 +241,8 @@ def execute(build, d, out, wall, idx):
         rc, err = p.returncode, p.stderr.decode(errors="replace")
     except subprocess.TimeoutExpired:
         rc, err = None, ""
+    except OSError as e:  # the executable is being rebuilt, or gone
+        rc, err = -1000, f"could not start {cmd[0]}: {e}"
     secs = time.time() - t0
     rep = {}
     if os.path.exists(js):
@@ -257,6 +259,8 @@ def judge(d, rc, rep, err):
     """The verdict of one run: 'pass', 'refused' (exit 2/3, named) or a failure kind."""
     if rc is None:
         return "hang"
+    if rc == -1000:
+        return "could not start"
     if rc < 0:
         return f"crash (signal {-rc})"
     text = (rep.get("error") or "") + "\n" + err

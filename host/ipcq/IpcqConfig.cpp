@@ -155,6 +155,22 @@ IpcqConfig parse(const YamlMap& root) {
         en.where = a.where(name);
         en.kernel.set(name, en.where);
         if (e.has("kernel")) en.kernel.set(e.get<std::string>("kernel"), e.where("kernel"));
+        // The design record's form: `module: kernbench.ccl.algorithms.<kernel>`
+        // names the Python module of a kernel; ours are C++ kernels of the
+        // same names (IpcqAlgorithms), so the module's last part is the kernel.
+        if (e.has("module")) {
+            const std::string mod = e.get<std::string>("module");
+            constexpr std::string_view kPackage = "kernbench.ccl.algorithms.";
+            if (e.has("kernel"))
+                e.fail("module", "and 'kernel' both name the kernel: keep one (kernel: NAME, or module: " +
+                                     std::string(kPackage) + "NAME)");
+            if (mod.rfind(kPackage, 0) != 0 || mod.size() == kPackage.size() ||
+                mod.find('.', kPackage.size()) != std::string::npos)
+                e.fail("module", fmt::format("'{}' is not a module of {}: cclsim's kernels are C++, named by "
+                                             "'kernel: NAME' or 'module: {}NAME'",
+                                             mod, kPackage.substr(0, kPackage.size() - 1), kPackage));
+            en.kernel.set(mod.substr(kPackage.size()), e.where("module"));
+        }
         if (!e.has("topology"))
             e.fail("topology", "is required (ring_1d, ring_1d_unidir, mesh_2d, tree_binary, none or custom)");
         en.topology.set(e.get<std::string>("topology"), e.where("topology"));

@@ -65,8 +65,11 @@ ProcessGroup::ProcessGroup(Runtime& rt, GroupConfig cfg, const GroupOptions& opt
         if (!algo_) {
             std::string have;
             for (const std::string& n : algorithmNames()) have += std::string(have.empty() ? "" : ", ") + n;
-            fail(cfg_.kernel.where, fmt::format("kernel '{}' is not a registered IPCQ algorithm (registered: {})",
-                                                cfg_.kernel.value, have));
+            fail(cfg_.kernel.where,
+                 fmt::format("kernel '{}' is not a registered IPCQ algorithm (registered: {}); name one of them, or "
+                             "add the kernel in C++ with its neighbours (a custom topology's neighbors() is part of "
+                             "the C++ algorithm: docs/extending.md, An IPCQ algorithm)",
+                             cfg_.kernel.value, have));
         }
     }
     const std::optional<TopologyKind> topo = parseTopology(cfg_.topology.value);
@@ -502,7 +505,22 @@ void ProcessGroup::all_reduce(std::uint64_t bytes, golden::DType dtype, std::uin
     if (bytes % shape_.elemBytes())
         throw ConfigError(
             fmt::format("all_reduce: {} B is not a whole number of {} elements", bytes, golden::dtypeName(dtype)));
-    const std::string why = algo_->checkSize ? algo_->checkSize(shape_) : "";
+    std::string why = algo_->checkSize ? algo_->checkSize(shape_) : "";
+    const std::uint64_t perElem = std::uint64_t(world_size()) * shape_.elemBytes();
+    if (!why.empty() && bytes == perElem * cfg_.nElem.value) {
+        // The size came from n_elem: say which n_elem would split.
+        AlgoShape probe = shape_;
+        for (std::uint64_t k = 1; k <= 4096; ++k) {
+            probe.tensorBytes = perElem * k;
+            if (algo_->checkSize(probe).empty()) {
+                why += fmt::format(
+                    "; n_elem: {} of {} does not: make n_elem a multiple of {} (or the data type "
+                    "wider)",
+                    cfg_.nElem.value, golden::dtypeName(dtype), k);
+                break;
+            }
+        }
+    }
     if (!why.empty()) fail(cfg_.entryWhere, fmt::format("algorithm '{}': {}", cfg_.algorithm, why));
     const bool data = rt_.platform().options().storePayload;
     for (RankInfo& r : ranks_) {

@@ -38,6 +38,56 @@ void expectPass(const nlohmann::json& rep) {
 
 }  // namespace
 
+// ---- the design record's own ccl.yaml (D11), as written ------------------------
+
+// `module: kernbench.ccl.algorithms.X` runs the kernel X; what cannot be
+// honoured is an error naming the key and what to write instead. (One run
+// per test: SystemC elaborates once per process.)
+const char* kAdr = CCLSIM_SOURCE_DIR "/tests/data/ccl_adr_d11.yaml";
+
+TEST(IpcqConfigAdr, RingWithTheRecordsNelemRunsAtFp32) {
+    // ring_allreduce_tcm (the default): n_elem 8 at fp32 gives 16-B half-chunks.
+    const auto ring = runN300({"ipcq_allreduce", "--ccl", kAdr, "--dtype", "fp32"});
+    expectPass(ring);
+    EXPECT_EQ(ring["results"]["algorithm"], "ring_allreduce_tcm") << ring.dump(2);
+}
+
+TEST(IpcqConfigAdr, RingWithTheRecordsNelemAtBf16SaysWhichNelemSplits) {
+    const auto bf16 = runN300({"ipcq_allreduce", "--ccl", kAdr}, 3);
+    EXPECT_NE(errorOf(bf16).find("n_elem: 8 of bf16 does not: make n_elem a multiple of 16"), std::string::npos)
+        << errorOf(bf16);
+}
+
+TEST(IpcqConfigAdr, TreeWithTheRecordsWorldSize) {
+    const auto tree = runT3000({"ipcq_allreduce", "--ccl", kAdr, "--algorithm", "tree_allreduce_7"});
+    expectPass(tree);
+    EXPECT_EQ(tree["results"]["world_size"], 7) << tree.dump(2);
+}
+
+TEST(IpcqConfigAdr, CustomMeshNamesTheKeyAndTheWayOut) {
+    const auto custom = runN300({"ipcq_allreduce", "--ccl", kAdr, "--algorithm", "custom_mesh"}, 3);
+    EXPECT_NE(errorOf(custom).find("key 'algorithms.custom_mesh.module': kernel 'custom_mesh' is not a registered"),
+              std::string::npos)
+        << errorOf(custom);
+    EXPECT_NE(errorOf(custom).find("add the kernel in C++"), std::string::npos);
+}
+
+TEST(IpcqConfigAdr, ModuleOutsideThePackageIsRefused) {
+    const std::string other = std::string(::testing::TempDir()) + "ccl_module_other.yaml";
+    std::ofstream(other) << cclText("    module: mypkg.ring_allreduce\n    topology: ring_1d\n");
+    EXPECT_NE(errorOf(runN300({"ipcq_allreduce", "--ccl", other}, 3))
+                  .find("key 'algorithms.a.module' 'mypkg.ring_allreduce' is not a module of kernbench.ccl.algorithms"),
+              std::string::npos);
+}
+
+TEST(IpcqConfigAdr, ModuleBesideKernelIsRefused) {
+    const std::string both = std::string(::testing::TempDir()) + "ccl_module_both.yaml";
+    std::ofstream(both) << cclText(
+        "    kernel: ring_allreduce\n    module: kernbench.ccl.algorithms.ring_allreduce\n    topology: ring_1d\n");
+    EXPECT_NE(errorOf(runN300({"ipcq_allreduce", "--ccl", both}, 3)).find("and 'kernel' both name the kernel"),
+              std::string::npos);
+}
+
 // ---- T2: every shipped algorithm, byte-exact, bf16 and fp32 ------------------
 
 #define IPCQ_ALGORITHM_TEST(name, algorithm)                                                  \
