@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <sys/resource.h>
 
 namespace cclsim {
@@ -43,7 +44,9 @@ RunReport RunSession::run(RunObserver& observer) {
 
 ClusterDescriptor RunSession::loadDescriptor(const BoardInfo& board, const GlobalOptions& options) {
     const std::string cluster = options.cluster.empty() ? options.configs.file(board.descriptor) : options.cluster;
-    ClusterDescriptor desc = loadClusterDescriptor(cluster, options.arch, options.torus);
+    // A tt-metal cluster descriptor names no arch file: the configuration directory's.
+    const std::string archDir = (std::filesystem::path(options.configs.shown("arch"))).string();
+    ClusterDescriptor desc = loadClusterDescriptor(cluster, options.arch, options.torus, archDir);
     if (options.aiclkMhz > 0) desc.arch = loadArchConfig(desc.arch.file, options.aiclkMhz);
     return desc;
 }

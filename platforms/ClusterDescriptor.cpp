@@ -2,6 +2,7 @@
 
 #include "models/common/Yaml.h"
 #include "platforms/MeshSpec.h"
+#include "platforms/TtClusterDescriptor.h"
 
 #include <filesystem>
 #include <set>
@@ -30,8 +31,18 @@ EthEndpoint endpoint(const YamlMap& m, const ClusterDescriptor& cd) {
 
 }  // namespace
 
-ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride, bool torus) {
+ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride, bool torus,
+                                        const std::string& archDir) {
     const YamlMap root = YamlMap::loadFile(file);
+    if (isTtMetalClusterDescriptor(root)) {
+        if (torus)
+            throw ConfigError(
+                fmt::format("{}: --torus: a tt-metal cluster descriptor lists every cabled link "
+                            "already (there are no torus-only links to add)",
+                            file));
+        return loadTtMetalClusterDescriptor(root, file, archOverride,
+                                            archDir.empty() ? dirOf(file) + "/arch" : archDir);
+    }
     ClusterDescriptor cd;
     cd.file = file;
     cd.name = root.get<std::string>("name");

@@ -73,7 +73,10 @@ struct ClusterDescriptor {
 /// Links marked `torus: true` (edge links that close a mesh into a torus)
 /// are kept only with `torus`; asking for a torus of a descriptor without
 /// such links is an error.
+/// A tt-metal cluster descriptor (the YAML tt-metal's driver writes for a
+/// machine: platforms/TtClusterDescriptor.h) is read too; its arch is
+/// `archDir`/wormhole_b0.yaml (default: arch/ beside the file).
 ClusterDescriptor loadClusterDescriptor(const std::string& file, const std::string& archOverride = "",
-                                        bool torus = false);
+                                        bool torus = false, const std::string& archDir = "");
 
 }  // namespace cclsim

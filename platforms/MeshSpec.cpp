@@ -96,13 +96,17 @@ std::vector<LinkDesc> meshLinks(const MeshSpec& s, unsigned ethChannels) {
 }
 
 std::vector<unsigned> meshRing(const MeshSpec& s) {
-    if (s.rows * s.cols == 2) return {0, 1};
-    if (s.rows < 2 || s.cols < 2 || (s.rows % 2 && s.cols % 2)) return {};
+    return gridRing(s.rows, s.cols);
+}
+
+std::vector<unsigned> gridRing(unsigned rows, unsigned cols) {
+    if (rows * cols == 2) return {0, 1};
+    if (rows < 2 || cols < 2 || (rows % 2 && cols % 2)) return {};
     // Walk a grid of `major` lines of `minor` chips each, `major` even; `at`
-    // maps (line, position) to a chip id.
-    const bool byRows = s.rows % 2 == 0;
-    const unsigned major = byRows ? s.rows : s.cols, minor = byRows ? s.cols : s.rows;
-    auto at = [&](unsigned line, unsigned pos) { return byRows ? line * s.cols + pos : pos * s.cols + line; };
+    // maps (line, position) to a cell index.
+    const bool byRows = rows % 2 == 0;
+    const unsigned major = byRows ? rows : cols, minor = byRows ? cols : rows;
+    auto at = [&](unsigned line, unsigned pos) { return byRows ? line * cols + pos : pos * cols + line; };
     std::vector<unsigned> ring;
     for (unsigned p = 0; p < minor; ++p) ring.push_back(at(0, p));
     for (unsigned l = 1; l < major; ++l)

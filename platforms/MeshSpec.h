@@ -62,5 +62,11 @@ std::vector<ChipDesc> meshChips(const MeshSpec& spec);
 std::vector<LinkDesc> meshLinks(const MeshSpec& spec, unsigned ethChannels);
 /// The default ring (see above); empty when the open mesh has no cycle through every chip.
 std::vector<unsigned> meshRing(const MeshSpec& spec);
+/// A cycle through every cell of a rows x cols grid, as row-major cell
+/// indices (r * cols + c): along the first line, back and forth over the
+/// others, and back along the first position (lines are rows when rows is
+/// even, else columns). A 1x2 grid gives both cells; empty when the grid
+/// has no such cycle (a line of 3 or more, or both sides odd).
+std::vector<unsigned> gridRing(unsigned rows, unsigned cols);
 
 }  // namespace cclsim

@@ -2,6 +2,7 @@
 
 #include "host/ccl/CclOpError.h"
 #include "models/common/Report.h"
+#include "platforms/MeshSpec.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -147,18 +148,6 @@ bool closes(const ClusterDescriptor& d, const std::vector<unsigned>& ring) {
     return true;
 }
 
-/// A cycle through every cell of an r x c grid (r even, c >= 2), as
-/// (row, col): along row 0 to its end, back and forth over columns 1..c-1
-/// of the rows below, then up column 0.
-std::vector<std::pair<unsigned, unsigned>> snake(unsigned r, unsigned c) {
-    std::vector<std::pair<unsigned, unsigned>> cells;
-    for (unsigned j = 0; j < c; ++j) cells.emplace_back(0, j);
-    for (unsigned i = 1; i < r; ++i)
-        for (unsigned n = 0; n + 1 < c; ++n) cells.emplace_back(i, i % 2 ? c - 1 - n : 1 + n);
-    for (unsigned i = r - 1; i >= 1; --i) cells.emplace_back(i, 0);
-    return cells;
-}
-
 std::string joined(const std::vector<unsigned>& v) {
     std::string s;
     for (unsigned c : v) s += (s.empty() ? "" : ",") + std::to_string(c);
@@ -199,16 +188,11 @@ std::vector<unsigned> closedRingOfSize(const ClusterDescriptor& d, unsigned k, s
             return skew(a) < skew(b);
         });
         for (const auto& [r, c] : shapes) {
-            // The snake needs an even row count: walk the transposed grid otherwise.
-            const bool flip = r % 2 != 0;
-            const auto cells = flip ? snake(c, r) : snake(r, c);
+            const std::vector<unsigned> cells = gridRing(r, c);  // row-major indices of the r x c block
             for (unsigned r0 = 0; r0 + r <= rows; ++r0)
                 for (unsigned c0 = 0; c0 + c <= cols; ++c0) {
                     std::vector<unsigned> ring;
-                    for (const auto& [i, j] : cells) {
-                        const unsigned row = r0 + (flip ? j : i), col = c0 + (flip ? i : j);
-                        ring.push_back(d.meshOrder[row * cols + col]);
-                    }
+                    for (unsigned cell : cells) ring.push_back(d.meshOrder[(r0 + cell / c) * cols + c0 + cell % c]);
                     if (closes(d, ring)) {
                         say(fmt::format("a {}x{} block of the mesh, walked as a ring", r, c));
                         return ring;

@@ -292,6 +292,17 @@ TEST(CollectiveBadInput, OperatorTypeNotSupported) {
     expectConfigError(runT3000({"all_reduce", "--impl", "edm", "--op", "xor"}, 3), "unknown reduction operator 'xor'");
 }
 
+// A machine described by tt-metal's own cluster descriptor (the T3000 of
+// tests/data/tt_cluster/): the collective runs around the ring derived from
+// its chips' coordinates, byte-exact.
+TEST(Collectives, OnATtMetalClusterDescriptor) {
+    const auto rep =
+        runT3000({"--cluster", CCLSIM_SOURCE_DIR "/tests/data/tt_cluster/t3000.yaml", "all_gather", "--size", "64K"});
+    EXPECT_EQ(rep["data_check"], "pass") << rep.dump(2);
+    EXPECT_EQ(rep["results"]["n_chips"], 8);
+    EXPECT_EQ(rep["results"]["topology"], "ring");
+}
+
 TEST(CollectiveBadInput, RingWithoutWraparound) {
     // An explicit order is taken as given (--chips N would pick chips that close a ring).
     expectConfigError(runGalaxy({"all_gather", "--impl", "edm", "--order", "0,1,2,3,4,5,6,7"}, 3), "wraparound");
