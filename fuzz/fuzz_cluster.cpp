@@ -1,6 +1,7 @@
 // libFuzzer harness: cluster descriptors (platforms/ClusterDescriptor.*),
 // written out or generated from a mesh spec (platforms/MeshSpec.*: `mesh:
-// {rows, cols, links_per_pair, ...}`), with and without --torus.
+// {rows, cols, links_per_pair, ...}`), and tt-metal's cluster descriptors
+// (platforms/TtClusterDescriptor.*: seeds tt_*.yaml), with and without --torus.
 // The input is the descriptor; `arch: arch/wormhole_b0.yaml` resolves to the
 // shipped arch file.
 #include "fuzz/ConfigScratch.h"

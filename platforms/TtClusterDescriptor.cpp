@@ -16,6 +16,9 @@ namespace cclsim {
 
 namespace {
 
+/// The largest board whose ring is searched for when it has no coordinates.
+constexpr std::size_t kMaxSearchedChips = 64;
+
 /// Wormhole's NoC row of harvest_mask bit i (tt-umd: wormhole HARVESTING_NOC_LOCATIONS).
 constexpr unsigned kHarvestRows[] = {11, 1, 10, 2, 9, 3, 8, 4, 7, 5};
 
@@ -254,7 +257,10 @@ ClusterDescriptor loadTtMetalClusterDescriptor(const YamlMap& root, const std::s
     } else if (cd.chips.size() == 2 && linked({0, 1})) {
         cd.ringOrder = {0, 1};
     }
-    if (cd.ringOrder.empty() && cd.chips.size() >= 3) cd.ringOrder = searchRing(cd);  // no coordinates (chips: {})
+    // No coordinates (chips: {}): search, on boards up to a Galaxy's size
+    // (the search recurses once per chip and its budget is for such sizes).
+    if (cd.ringOrder.empty() && cd.chips.size() >= 3 && cd.chips.size() <= kMaxSearchedChips)
+        cd.ringOrder = searchRing(cd);
     return cd;
 }
 
