@@ -7,7 +7,8 @@
 Draws `--runs` configurations over every board x every workload x its
 options (sizes including odd and tiny ones, ranks, peers, roots, groups,
 methods, implementations, data types, L1 or DRAM tensors, timing mode,
-fast-forward, concurrency, PTO misuse, bit errors on every link) and runs each through the board
+fast-forward, concurrency, PTO misuse, bit errors on every link, the boards
+as tt-metal's cluster descriptors describe them) and runs each through the board
 executable. About one draw in six is made invalid on purpose (an unknown
 option, a malformed number, an unknown choice, a value out of range).
 
@@ -212,6 +213,9 @@ def draw(rng, boards):
             globals_.append("--fast-forward")
     if rng.random() < 0.05:
         globals_ += ["--skew-ns", str(rng.choice([10, 500]))]
+    if rng.random() < 0.08:
+        # The same board as tt-metal's driver describes it (tests/data/tt_cluster/).
+        globals_ += ["--cluster", os.path.join(ROOT, "tests", "data", "tt_cluster", board + ".yaml")]
     faults = None
     if rng.random() < 0.06 and "--fast-forward" not in globals_:
         # Bit errors on every link: the link layer retransmits, the run must still end exact.
