@@ -86,20 +86,24 @@ private:
     ConfigDir configDir_;
 };
 
-/// Trace-name patterns (TraceFile::Focus) that several workloads show first.
+/// Trace-name patterns (TraceFile::Focus, globMatch: `*` any text, `#`
+/// digits) that several workloads show first.
 namespace focus {
 /// The fabric's routers on the Ethernet cores: the worker connection's
 /// state, the packets each sent and received, and the router's waypoint.
-inline const char* const kRouters = R"(\.eth\d+\.erisc\.(worker_conn|tx_packets|rx_packets|waypoint)$)";
+inline const std::vector<std::string> kRouters = {"*.eth#.erisc.worker_conn", "*.eth#.erisc.tx_packets",
+                                                  "*.eth#.erisc.rx_packets", "*.eth#.erisc.waypoint"};
 /// The EDM's channels: each channel's state and the semaphores between the
 /// workers and the EDM.
-inline const char* const kEdmChannels = R"((\.ch\d+_state|edm_ch\d+_(tx|rx)_sem|edm_(tx|rx)_sem(_eth\d+)?)$)";
+inline const std::vector<std::string> kEdmChannels = {"*.ch#_state",     "*edm_ch#_tx_sem", "*edm_ch#_rx_sem",
+                                                      "*edm_tx_sem",     "*edm_rx_sem",     "*edm_tx_sem_eth#",
+                                                      "*edm_rx_sem_eth#"};
 /// PE_IPCQ: every queue's head, tail and the peer's cached pointers, and
 /// each core's wait state.
-inline const char* const kIpcq = R"(\.pe_ipcq\.)";
+inline const std::vector<std::string> kIpcq = {"*.pe_ipcq.*"};
 /// The fabric microbenchmarks' view: the routers alone.
 inline TraceFile::Focus routers() {
-    return {"fabric routers", {kRouters}};
+    return {"fabric routers", kRouters};
 }
 }  // namespace focus
 

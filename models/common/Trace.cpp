@@ -11,7 +11,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -332,8 +331,6 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
 
     // The workload's own signals (setFocus), a subgroup per core (board.chip.core).
     if (!focus_.patterns.empty()) {
-        std::vector<std::regex> res;
-        for (const std::string& p : focus_.patterns) res.emplace_back(p);
         auto coreOf = [](const std::string& name) {
             std::size_t at = 0;
             for (int k = 0; k < 3 && at != std::string::npos; ++k) at = name.find('.', at ? at + 1 : 0);
@@ -341,7 +338,8 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
         };
         std::vector<const Decl*> mine;
         for (const Decl& d : decls_)
-            if (std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(d.name, r); }))
+            if (std::any_of(focus_.patterns.begin(), focus_.patterns.end(),
+                            [&](const std::string& p) { return globMatch(p, d.name); }))
                 mine.push_back(&d);
         std::stable_sort(mine.begin(), mine.end(),
                          [&](const Decl* a, const Decl* b) { return naturalLess(coreOf(a->name), coreOf(b->name)); });
@@ -492,6 +490,30 @@ void TraceFile::writeGtkw(const std::string& gtkwPath) const {
     }
     closeChip();
     os << "[pattern_trace] 1\n[pattern_trace] 0\n";
+}
+
+bool globMatch(const std::string& pattern, const std::string& name) {
+    // Backtracking over the last `*` (and the last `#`'s extra digits).
+    std::size_t p = 0, n = 0, starP = std::string::npos, starN = 0;
+    while (n < name.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            starP = p++;
+            starN = n;
+        } else if (p < pattern.size() && pattern[p] == '#' && std::isdigit(static_cast<unsigned char>(name[n]))) {
+            while (n < name.size() && std::isdigit(static_cast<unsigned char>(name[n]))) ++n;  // all the digits
+            ++p;
+        } else if (p < pattern.size() && pattern[p] == name[n]) {
+            ++p;
+            ++n;
+        } else if (starP != std::string::npos) {
+            p = starP + 1;
+            n = ++starN;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
 }
 
 std::uint32_t packWaypoint(const char* code) {

@@ -86,8 +86,8 @@ public:
     bool skipped(Tick start, Tick end) const { return skipped_ && skipped_(start, end); }
 
     /// The workload's own signals, shown first in the save file (the group
-    /// `title`): the signals whose names match one of `patterns` (ECMAScript
-    /// regular expressions searched in the dotted name), one subgroup per
+    /// `title`): the signals whose whole dotted names match one of `patterns`
+    /// (globMatch: `*` any text, `#` one or more digits), one subgroup per
     /// core, for the first `maxCores` such cores in board order (the others
     /// are in their chip's group as always). Set before writeGtkw(); no
     /// patterns: no such group.
@@ -165,6 +165,10 @@ private:
     const TraceEnum* values_ = nullptr;
     std::uint64_t value_ = 0;
 };
+
+/// Does the whole of `name` match `pattern`? `*` matches any text (dots
+/// too), `#` one or more digits, every other character itself.
+bool globMatch(const std::string& pattern, const std::string& name);
 
 /// Pack up to four characters into a 32-bit word shown as ASCII in GTKWave
 /// (the waypoint convention of tt-metal kernels: "NSW", "ETXW", "DONE").

@@ -427,7 +427,7 @@ TEST(TraceFile, GtkwOpensOnTheWorkloadsOwnSignals) {
     eq.at(nsToTicks(100), [&] { util.set(40); });
     cclsim::simulate();
     tf.close();
-    tf.setFocus({"PE_IPCQ queues and waits", {R"(\.pe_ipcq\.)"}, 2});
+    tf.setFocus({"PE_IPCQ queues and waits", {"*.pe_ipcq.*"}, 2});
     tf.writeGtkw(dir.path("focus.gtkw"));
     const std::string g = test::readText(dir.path("focus.gtkw"));
     // The first two cores that match, in board order, each in its own group.
@@ -443,6 +443,18 @@ TEST(TraceFile, GtkwOpensOnTheWorkloadsOwnSignals) {
     EXPECT_EQ(g.substr(focus, end - focus).find("chip1"), std::string::npos) << "at most maxCores cores";
     // Every signal is still in its chip's group.
     EXPECT_NE(g.find("+{w1_1/pe_ipcq/E/my_head} b.chip1.w1_1.pe_ipcq.E.my_head"), std::string::npos) << g;
+}
+
+TEST(TraceFile, GlobMatchesWholeNames) {
+    EXPECT_TRUE(globMatch("*.eth#.erisc.waypoint", "t3000.chip0.eth10.erisc.waypoint"));
+    EXPECT_FALSE(globMatch("*.eth#.erisc.waypoint", "t3000.chip0.eth.erisc.waypoint")) << "# needs a digit";
+    EXPECT_FALSE(globMatch("*.eth#.erisc.waypoint", "t3000.chip0.eth1.erisc.waypoint_x")) << "whole names";
+    EXPECT_TRUE(globMatch("*.w#_#.brisc.waypoint", "b.chip3.w12_5.brisc.waypoint"));
+    EXPECT_FALSE(globMatch("*.w#_#.brisc.waypoint", "b.chip3.eth1.brisc.waypoint"));
+    EXPECT_TRUE(globMatch("*.pe_ipcq.*", "b.chip0.w1_1.pe_ipcq.E.my_head"));
+    EXPECT_TRUE(globMatch("*edm_ch#_tx_sem", "b.chip0.w1_1.edm_ch0_tx_sem"));
+    EXPECT_TRUE(globMatch("*.ch#_state", "b.chip1.eth0.erisc.ch12_state"));
+    EXPECT_FALSE(globMatch("*.ch#_state", "b.chip1.eth0.erisc.ch12_state.x"));
 }
 
 TEST(TraceFile, WaypointsPackFourCharacters) {

@@ -102,7 +102,7 @@ public:
         cmd.add_option("--ipcq-checks", checks_, "check the IPCQ invariants I1, I2, I5, I6 while running (on/off)")
             ->check(CLI::IsMember({"on", "off"}));
     }
-    TraceFile::Focus traceFocus() const override { return {"PE_IPCQ queues and waits", {focus::kIpcq}}; }
+    TraceFile::Focus traceFocus() const override { return {"PE_IPCQ queues and waits", focus::kIpcq}; }
     nlohmann::json params() const override {
         return {{"ccl", ccl_.empty() ? configDir().shown("ccl.yaml") : ccl_},
                 {"algorithm", algorithm_},
@@ -262,7 +262,7 @@ public:
             ->check(CLI::Range(0u, 65536u));
         cmd.add_option("--vc-weights", weights_, "PE_DMA weights vc_compute:vc_comm, e.g. 80:20");
     }
-    TraceFile::Focus traceFocus() const override { return {"PE_IPCQ queues and waits", {focus::kIpcq}}; }
+    TraceFile::Focus traceFocus() const override { return {"PE_IPCQ queues and waits", focus::kIpcq}; }
     nlohmann::json params() const override {
         return {{"peer", peer_},
                 {"bytes", bytes_},

@@ -33,7 +33,7 @@ public:
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }
-    TraceFile::Focus traceFocus() const override { return {"EDM channels", {focus::kEdmChannels}}; }
+    TraceFile::Focus traceFocus() const override { return {"EDM channels", focus::kEdmChannels}; }
     nlohmann::json params() const override {
         return {{"packets", packets_},
                 {"packet", packet_},

@@ -93,8 +93,9 @@ public:
     TraceFile::Focus traceFocus() const override {
         // Each rank's signal and published group word, its kernel's waypoint,
         // and the routers its fabric connections go through.
-        return {"PTO ranks and routers",
-                {R"(\.(pto_signal|pto_group)$)", R"(\.w\d+_\d+\.brisc\.waypoint$)", focus::kRouters}};
+        std::vector<std::string> patterns = {"*.pto_signal", "*.pto_group", "*.w#_#.brisc.waypoint"};
+        patterns.insert(patterns.end(), focus::kRouters.begin(), focus::kRouters.end());
+        return {"PTO ranks and routers", patterns};
     }
     nlohmann::json params() const override {
         return {{"op", op_},
