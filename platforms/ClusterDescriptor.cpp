@@ -209,6 +209,12 @@ std::vector<const LinkDesc*> ClusterDescriptor::userLinksBetween(unsigned c0, un
     return out;
 }
 
+bool ClusterDescriptor::linksAround(const std::vector<unsigned>& order) const {
+    for (std::size_t i = 0; i < order.size(); ++i)
+        if (userLinksBetween(order[i], order[(i + 1) % order.size()]).empty()) return false;
+    return true;
+}
+
 const LinkDesc* ClusterDescriptor::linkAt(EthEndpoint e) const {
     for (const LinkDesc& l : links)
         if (l.a == e || l.b == e) return &l;

@@ -67,6 +67,8 @@ struct ClusterDescriptor {
     const LinkDesc* linkAt(EthEndpoint e) const;
     /// Links user kernels may use (not reserved for dispatch, not excluded).
     std::vector<const LinkDesc*> userLinksBetween(unsigned c0, unsigned c1) const;
+    /// Does every chip of `order` have a user link to the next one, the last to the first?
+    bool linksAround(const std::vector<unsigned>& order) const;
 };
 
 /// Read and validate a cluster descriptor (arch path relative to the file).

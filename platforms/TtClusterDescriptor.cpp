@@ -245,16 +245,11 @@ ClusterDescriptor loadTtMetalClusterDescriptor(const YamlMap& root, const std::s
             for (const auto& [yx, id] : at) cd.meshOrder.push_back(id);  // (y, x) order: row-major
         }
     }
-    auto linked = [&](const std::vector<unsigned>& ring) {
-        for (std::size_t i = 0; i < ring.size(); ++i)
-            if (cd.userLinksBetween(ring[i], ring[(i + 1) % ring.size()]).empty()) return false;
-        return true;
-    };
     if (cd.mesh) {
         std::vector<unsigned> ring;
         for (unsigned cell : gridRing((*cd.mesh)[0], (*cd.mesh)[1])) ring.push_back(cd.meshOrder[cell]);
-        if (!ring.empty() && linked(ring)) cd.ringOrder = ring;
-    } else if (cd.chips.size() == 2 && linked({0, 1})) {
+        if (!ring.empty() && cd.linksAround(ring)) cd.ringOrder = ring;
+    } else if (cd.chips.size() == 2 && cd.linksAround({0, 1})) {
         cd.ringOrder = {0, 1};
     }
     // No coordinates (chips: {}): search, on boards up to a Galaxy's size

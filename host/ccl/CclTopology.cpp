@@ -142,10 +142,7 @@ namespace {
 
 /// Does every chip of `ring` link to the next one, the last to the first?
 bool closes(const ClusterDescriptor& d, const std::vector<unsigned>& ring) {
-    if (ring.size() < 3) return false;
-    for (std::size_t i = 0; i < ring.size(); ++i)
-        if (d.userLinksBetween(ring[i], ring[(i + 1) % ring.size()]).empty()) return false;
-    return true;
+    return ring.size() >= 3 && d.linksAround(ring);
 }
 
 std::string joined(const std::vector<unsigned>& v) {
