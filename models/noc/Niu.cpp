@@ -169,6 +169,15 @@ Tick Niu::leavesAt(const Transfer* t) const {
     return now() + (t->injectStart - t->serverStart) + t->holdExtra;
 }
 
+void Niu::noteTailGone(unsigned cls, Tick gone) {
+    // The class's next packet enters the NoC behind this one's tail. The
+    // injection server's share of the port can finish a packet before a
+    // head held by a busy link lets its tail out; without this the next
+    // packet (a semaphore increment after its data) could start at the
+    // server's finish, reach the same destination first and overtake it.
+    classFreeAt_[cls] = std::max(classFreeAt_[cls], gone);
+}
+
 void Niu::packetGone(Transfer* t) {
     if (!t->counters) return;
     --t->counters->cmdInFlight;
@@ -179,6 +188,7 @@ void Niu::packetLeft(Transfer* t) {
     // A packet injected slowly (shared port) arrives no earlier than its last
     // byte plus the path latency; a blocked one leaves the source late.
     const Tick gone = leavesAt(t);
+    noteTailGone(t->injectClass, gone);
     const Tick arrival = std::max(t->packetTail, gone + pathLatency(t->injectTo));
     t->lastArrival = std::max(t->lastArrival, arrival);
     const bool last = ++t->injected == t->packets;
@@ -292,6 +302,7 @@ void Niu::start(Transfer* t) {
                 [this, t] { t->packetTail = enterNoc(t, t->cls, t->remote, noc_.config().headerBytes); },
                 [this, t] {
                     const Tick gone = leavesAt(t);
+                    noteTailGone(t->cls, gone);
                     const Tick arrival = std::max(t->packetTail, gone + pathLatency(t->remote));
                     Niu* target = endpoint(t->remote);
                     target->expect(arrival, ActivityLog::Other);  // reads its memory

@@ -203,6 +203,8 @@ private:
     Tick pathLatency(CoreCoord to) const;
     /// When the packet whose injection ends now really leaves the source.
     Tick leavesAt(const Transfer* t) const;
+    /// A packet of class `cls` left the source at `gone`: none behind it enters earlier.
+    void noteTailGone(unsigned cls, Tick gone);
     /// A packet of `t` has left the source: its command-queue slot frees.
     void packetGone(Transfer* t);
     void checkTarget(CoreCoord dst, const char* what) const;

@@ -53,7 +53,10 @@
 //   the order they were booked (the tail ticks do not decrease): a write and
 //   the semaphore increment a kernel issues after it on the same virtual
 //   channel land in that order, which every handshake in the firmware relies
-//   on. (The NIU compares each packet with its lane's previous one.)
+//   on. (The NIU compares each packet with its lane's previous one. For its
+//   part it lets a lane's next packet enter only once the previous one's
+//   tail has left the source, held head included, so the landing ticks it
+//   derives from tails and source departures keep that order too.)
 // - *sourceFree is not earlier than injectEnd.
 // - The result depends only on the calls made so far (the simulation is
 //   deterministic: the same run gives the same bookings in the same order).

@@ -149,3 +149,13 @@ TEST(FabricCompare, FastForwardWithDataIsRefusedWhereBytesWouldBeLost) {
             << cclsim::test::slurp(err);
     }
 }
+
+// Campaign seed 6: on the Galaxy, a line reduce-scatter with L1 tensors and
+// two workers per link (a fabric mux) lost the first packet of chip 0's
+// first block: the mux's semaphore increment to the router overtook the
+// packet it announced (Niu.AtomicAfterAHeldWriteStillLandsBehindIt).
+TEST(FabricRegression, GalaxyLineReduceScatterInL1ThroughAMux) {
+    const auto rep = galaxy("reduce_scatter --size 1M --topology line --links 1 --workers 2 --chips 4 --l1");
+    EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
+    EXPECT_EQ(rep["results"]["wrong_elements"], 0u);
+}

@@ -143,6 +143,49 @@ TEST(Niu, WriteThenAtomicIncOnSameVcArriveInOrder) {
     EXPECT_NEAR(double(k.atomicAckedAt[0]), double(semaphore.first + back), kSlack);
 }
 
+TEST(Niu, AtomicAfterAHeldWriteStillLandsBehindIt) {
+    // Regression test (campaign seed 6: a Galaxy line reduce-scatter through
+    // a fabric mux lost its first packet). The mux's data write to the
+    // router was held at its head by a busy link while its injection port
+    // was shared with another VC; the port's server finished the write
+    // before its tail could leave, and the atomic increment behind it
+    // entered the NoC at once, reached the router first, and the router
+    // sent a slot whose header had not landed. Packets of one class to one
+    // destination must land in issue order (models/noc/Niu.cpp
+    // noteTailGone).
+    auto p = test::makeN300();
+    PeCore& a = worker(*p, 0, at(1, 1));
+    PeCore& other = worker(*p, 0, at(2, 1));
+    PeCore& dst = worker(*p, 0, at(4, 1));
+    PeCore& far = worker(*p, 0, at(6, 1));
+    PeCore& side = worker(*p, 0, at(1, 3));
+    const std::uint32_t src = 0x20000, land = 0x30000, sem = 0x40000, bytes = 4144;
+    const auto data = pattern(bytes, 23);
+    a.l1.writeBytes(src, bytes, data.data());
+    Landing landed, semaphore;
+    bool dataVisibleAtInc = false;
+    landed.attach(dst.l1, land, bytes);
+    semaphore.attach(dst.l1, sem, 4, [&] { dataVisibleAtInc = readL1(dst.l1, land, bytes) == data; });
+    NocCounters kOther, kSide, kA;
+    p->eq.at(0, [&] {
+        // Link 2-1 -> 3-1 busy for a while with an 8 KiB packet from 2-1 to
+        // 6-1: A's write is held behind it, the increment after it is not.
+        other.niu(0).write(0, 0x20000, far.coord(), 0x20000, 8192, false, &kOther);
+        // A's port shared by its compute VC (down NoC0's column: no link
+        // in common with the comm write).
+        a.niu(0).write(unsigned(DmaVc::Compute), 0x50000, side.coord(), 0x50000, 16384, false, &kSide);
+    });
+    p->eq.at(ns(100), [&] {
+        a.niu(0).write(unsigned(DmaVc::Comm), src, dst.coord(), land, bytes, false, &kA);
+        a.niu(0).atomicInc(unsigned(DmaVc::Comm), dst.coord(), sem, 1, false, &kA);
+    });
+    cclsim::simulate();
+    ASSERT_EQ(landed.count, 1u);
+    EXPECT_GT(semaphore.first, landed.first);
+    EXPECT_TRUE(dataVisibleAtInc) << "the increment landed before the data it follows";
+    EXPECT_EQ(readL1(dst.l1, land, bytes), data);
+}
+
 TEST(Niu, PostedWriteIsFlushedButNeverAcked) {
     auto p = test::makeN300();
     PeCore& a = worker(*p, 0, at(2, 2));
