@@ -35,6 +35,9 @@ void BoardCli::addGlobalOptions() {
                      "$CCLSIM_CONFIG_DIR, else config/ beside the executable, else the install's share/cclsim)");
     app_->add_option("--cluster", g.cluster, "cluster descriptor YAML (default: the board's)");
     app_->add_option("--arch", g.arch, "chip architecture YAML (default: the descriptor's)");
+    app_->add_option("--write-cluster", g.writeCluster,
+                     "write the cluster descriptor (--cluster, e.g. a tt-metal one) in cclsim's form to FILE "
+                     "(an arch overlay beside it when rows are harvested) and run nothing");
     app_->add_option("--faults", g.faults,
                      "inject the Ethernet faults of this plan (YAML: seed, faults: ber / retrain / down / drop)");
     app_->add_flag("--skip-links-with-retrain", g.skipLinksWithRetrain,

@@ -46,6 +46,7 @@ struct GlobalOptions {
     std::string csv;                                                    ///< --csv: the CSV report file
     unsigned jobs = 0;                                                  ///< sweep points at once (0: every core)
     std::string plot;                                                   ///< sweep plot image (.png or .svg)
+    std::string writeCluster;  ///< --write-cluster: write the descriptor in our form, run nothing
 };
 
 class BoardCli {

@@ -10,6 +10,7 @@
 #include "cli/SweepPool.h"
 #include "cli/TerminalReport.h"
 #include "models/common/ConfigError.h"
+#include "platforms/ClusterDescriptorWriter.h"
 #include "tools/sweep/SweepPlot.h"
 
 #include <fmt/format.h>
@@ -62,6 +63,19 @@ nlohmann::json checkOnce(const BoardInfo& board, Workload& w, const GlobalOption
     params["cluster"] = desc.file;
     params["arch"] = desc.arch.file;
     return nlohmann::json{{"board", board.name}, {"workload", w.name()}, {"params", params}};
+}
+
+/// --write-cluster: the descriptor a run would use, in our form; nothing runs.
+int writeCluster(const BoardInfo& board, const GlobalOptions& g) {
+    const ClusterDescriptor desc = RunSession::loadDescriptor(board, g);
+    const WrittenCluster w = writeClusterDescriptor(desc, g.writeCluster, desc.file);
+    if (!g.quiet) {
+        std::cout << fmt::format("wrote {} ({} chips, {} links)\n", w.descriptor, desc.chips.size(), desc.links.size());
+        if (!w.archOverlay.empty())
+            std::cout << fmt::format("wrote {} (the arch with {} worker cores)\n", w.archOverlay,
+                                     desc.arch.workers.size());
+    }
+    return RunOutcome::kExitOk;
 }
 
 /// Say why on stderr and, with --json, in the report file (scripts see why a
@@ -147,6 +161,7 @@ int boardMain(int argc, char** argv, const BoardInfo& board) {
     const GlobalOptions& g = cli.options();
     try {
         cli.locateConfigs();
+        if (!g.writeCluster.empty()) return writeCluster(board, g);
         if (w.sweepPoints() > 0) return runSweep(board, w, g);
         if (!g.plot.empty()) return fail(g, RunOutcome::usageError("--plot draws a sweep: add the workload's --sweep"));
         return runSingle(board, w, g);

@@ -189,3 +189,19 @@ TEST(BoardCli, SeparateSyncCostsMoreThanMerged) {
     const double separate = nlohmann::json::parse(slurp(b))["results"]["per_hop_ns"];
     EXPECT_GT(separate, merged + 20.0);
 }
+
+// `./cclsim cluster convert` as the board runs it: a tt-metal cluster
+// descriptor (the N300 example, harvested) written in our form, with its
+// arch overlay, and the written file runs a workload.
+TEST(BoardCli, WriteClusterThenRunIt) {
+    const std::string out = tmp("converted_n300.yaml");
+    const std::string tt = std::string(CCLSIM_SOURCE_DIR) + "/tests/data/tt_cluster/n300.yaml";
+    ASSERT_EQ(run("--cluster " + tt + " --write-cluster " + out), 0);
+    const std::string text = slurp(out);
+    EXPECT_NE(text.find("{a: {chip: 0, chan: 8}, b: {chip: 1, chan: 0}, dispatch: true}"), std::string::npos) << text;
+    EXPECT_NE(text.find("arch: cclsim_cli_converted_n300_arch.yaml"), std::string::npos) << text;
+    EXPECT_NE(slurp(tmp("converted_n300_arch.yaml")).find("cores_y: [1, 2, 3, 4, 5, 7, 9]"), std::string::npos);
+    const auto rep = cclsim::test::runBinary(kBin, "eth_bandwidth --bytes 64K --cluster " + out);
+    EXPECT_EQ(rep["board"], "n300");
+    EXPECT_EQ(run("--write-cluster /nonexistent/dir/x.yaml"), 3);
+}

@@ -6,6 +6,7 @@
 // links dispatch reserves, the mesh and a ring through every chip.
 #include "models/common/Report.h"
 #include "platforms/ClusterDescriptor.h"
+#include "platforms/ClusterDescriptorWriter.h"
 #include "tests/unit/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -138,6 +139,44 @@ TEST(TtClusterDescriptor, BadInputNamesTheKey) {
     const std::string f = dir.path("torus.yaml");
     std::ofstream(f) << "arch: {0: wormhole_b0, 1: wormhole_b0}\n" + eth;
     EXPECT_THROW(loadClusterDescriptor(f, "", true, kArchDir), ConfigError) << "--torus has nothing to add";
+}
+
+// `cclsim cluster convert` (--write-cluster): the file written in our form
+// reads back as the same board, link for link, with the same derived parts
+// (dispatch links, mesh, rings) and, for a harvested cluster, the same
+// worker grid through an arch overlay beside it.
+void expectRoundTrip(const ClusterDescriptor& d, bool overlay) {
+    test::ScratchDir dir;
+    const std::string f = dir.path("converted.yaml");
+    const WrittenCluster w = writeClusterDescriptor(d, f, "a test");
+    EXPECT_EQ(w.archOverlay.empty(), !overlay);
+    const ClusterDescriptor back = loadClusterDescriptor(f);
+    EXPECT_EQ(back.name, d.name);
+    expectSameBoard(d, back);
+    EXPECT_EQ(cabling(back), cabling(d));
+    for (std::size_t i = 0; i < d.chips.size(); ++i) EXPECT_EQ(back.chips[i].location, d.chips[i].location) << i;
+    EXPECT_EQ(back.ringOrder, d.ringOrder);
+    EXPECT_EQ(back.ringOrders, d.ringOrders);
+    EXPECT_EQ(back.arch.workers, d.arch.workers);
+    EXPECT_EQ(back.arch.name, overlay ? d.arch.name + "_" + d.name : d.arch.name);
+}
+
+TEST(ClusterConvert, TtMetalN300WithHarvestedRows) {
+    expectRoundTrip(tt("n300"), true);
+}
+
+TEST(ClusterConvert, TtMetalT3000AndGalaxy) {
+    expectRoundTrip(tt("t3000"), false);
+    expectRoundTrip(tt("galaxy"), false);
+}
+
+TEST(ClusterConvert, OurOwnBoardsAreWrittenAsTheyRead) {
+    for (const char* b : {"n300", "t3000", "galaxy"})
+        expectRoundTrip(loadClusterDescriptor(test::sourcePath(std::string("platforms/") + b + ".yaml")), false);
+}
+
+TEST(ClusterConvert, AMissingDirectoryIsAnError) {
+    EXPECT_THROW(writeClusterDescriptor(tt("n300"), "/nonexistent/dir/out.yaml", "a test"), ConfigError);
 }
 
 }  // namespace
