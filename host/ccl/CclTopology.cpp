@@ -145,6 +145,35 @@ bool closes(const ClusterDescriptor& d, const std::vector<unsigned>& ring) {
     return ring.size() >= 3 && d.linksAround(ring);
 }
 
+/// Block shapes r x c = k of a rows x cols mesh with a ring through every
+/// cell (both at least 2, one even), the squarest first; `tiling`: only
+/// those that tile the mesh.
+std::vector<std::pair<unsigned, unsigned>> blockShapes(unsigned k, unsigned rows, unsigned cols, bool tiling) {
+    std::vector<std::pair<unsigned, unsigned>> shapes;
+    for (unsigned r = 2; r <= rows; ++r) {
+        const unsigned c = k / r;
+        if (k % r || c < 2 || c > cols || (r % 2 && c % 2)) continue;
+        if (tiling && (rows % r || cols % c)) continue;
+        shapes.emplace_back(r, c);
+    }
+    std::stable_sort(shapes.begin(), shapes.end(), [](auto a, auto b) {
+        auto skew = [](std::pair<unsigned, unsigned> s) {
+            return s.first > s.second ? s.first - s.second : s.second - s.first;
+        };
+        return skew(a) < skew(b);
+    });
+    return shapes;
+}
+
+/// The chips of the r x c block at (r0, c0) of the mesh, walked as a snake.
+std::vector<unsigned> blockRing(const ClusterDescriptor& d, unsigned r0, unsigned c0, unsigned r, unsigned c) {
+    const unsigned cols = (*d.mesh)[1];
+    std::vector<unsigned> ring;
+    for (unsigned cell : gridRing(r, c))  // row-major indices of the r x c block
+        ring.push_back(d.meshOrder[(r0 + cell / c) * cols + c0 + cell % c]);
+    return ring;
+}
+
 std::string joined(const std::vector<unsigned>& v) {
     std::string s;
     for (unsigned c : v) s += (s.empty() ? "" : ",") + std::to_string(c);
@@ -173,32 +202,46 @@ std::vector<unsigned> closedRingOfSize(const ClusterDescriptor& d, unsigned k, s
     }
     if (d.mesh && k >= 4) {
         const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
-        // Block shapes r x c = k, squarest first.
-        std::vector<std::pair<unsigned, unsigned>> shapes;
-        for (unsigned r = 2; r <= rows; ++r)
-            if (k % r == 0 && k / r >= 2 && k / r <= cols && (r % 2 == 0 || (k / r) % 2 == 0))
-                shapes.emplace_back(r, k / r);
-        std::stable_sort(shapes.begin(), shapes.end(), [](auto a, auto b) {
-            auto skew = [](std::pair<unsigned, unsigned> s) {
-                return s.first > s.second ? s.first - s.second : s.second - s.first;
-            };
-            return skew(a) < skew(b);
-        });
-        for (const auto& [r, c] : shapes) {
-            const std::vector<unsigned> cells = gridRing(r, c);  // row-major indices of the r x c block
+        for (const auto& [r, c] : blockShapes(k, rows, cols, false))
             for (unsigned r0 = 0; r0 + r <= rows; ++r0)
                 for (unsigned c0 = 0; c0 + c <= cols; ++c0) {
-                    std::vector<unsigned> ring;
-                    for (unsigned cell : cells) ring.push_back(d.meshOrder[(r0 + cell / c) * cols + c0 + cell % c]);
+                    const std::vector<unsigned> ring = blockRing(d, r0, c0, r, c);
                     if (closes(d, ring)) {
                         say(fmt::format("a {}x{} block of the mesh, walked as a ring", r, c));
                         return ring;
                     }
                 }
-        }
     }
     say(fmt::format("no {} chips of the board close a ring (the first {} of the ring order are {})", k, k,
                     joined(std::vector<unsigned>(base.begin(), base.begin() + std::min<std::size_t>(k, base.size())))));
+    return {};
+}
+
+std::vector<unsigned> ringTilingOfSize(const ClusterDescriptor& d, unsigned k, std::string* how) {
+    auto say = [&](std::string text) {
+        if (how) *how = std::move(text);
+    };
+    if (!d.mesh) {
+        say("the board has no mesh to tile");
+        return {};
+    }
+    const unsigned rows = (*d.mesh)[0], cols = (*d.mesh)[1];
+    for (const auto& [r, c] : blockShapes(k, rows, cols, true)) {
+        std::vector<unsigned> order;
+        bool all = true;
+        for (unsigned r0 = 0; r0 < rows && all; r0 += r)
+            for (unsigned c0 = 0; c0 < cols && all; c0 += c) {
+                const std::vector<unsigned> ring = blockRing(d, r0, c0, r, c);
+                all = closes(d, ring);
+                order.insert(order.end(), ring.begin(), ring.end());
+            }
+        if (all) {
+            say(fmt::format("{} blocks of {}x{} chips of the mesh, each walked as a ring", (rows / r) * (cols / c), r,
+                            c));
+            return order;
+        }
+    }
+    say(fmt::format("no tiling of the {}x{} mesh by blocks of {} chips closes a ring in every block", rows, cols, k));
     return {};
 }
 

@@ -70,4 +70,13 @@ std::vector<std::vector<unsigned>> meshGroups(const ClusterDescriptor& d, const 
 /// where every hop has a link. Empty (and `how` says why) when none closes.
 std::vector<unsigned> closedRingOfSize(const ClusterDescriptor& d, unsigned k, std::string* how = nullptr);
 
+/// An order of every chip of a mesh board in which each run of `k`
+/// consecutive chips closes a ring (GCL consecutive:K groups that need no
+/// relayed hop): the mesh tiled by r x c blocks (r x c = k, as above, r
+/// dividing the rows and c the columns, the squarest first), blocks in
+/// row-major order, each walked as a snake. Empty when the board has no
+/// mesh or no tiling closes every block (`how` says which was chosen or why
+/// none).
+std::vector<unsigned> ringTilingOfSize(const ClusterDescriptor& d, unsigned k, std::string* how = nullptr);
+
 }  // namespace cclsim::ccl

@@ -273,6 +273,13 @@ TEST(GclGroups, EveryGroupKindOnGalaxy) {
                 "consecutive:8 (rows)");
     expectExact(runBinary(kGalaxy, "reduce_scatter --order mesh --group orthogonal:4 --torus --size 32K"),
                 "orthogonal:4 (column rings)");
+    // Consecutive groups of the 32-chip ring order would be lines closed by a
+    // relayed hop: the mesh is tiled by 2x4 blocks instead, each a ring.
+    const auto tiled = runBinary(kGalaxy, "all_reduce --group consecutive:8 --size 32K");
+    expectExact(tiled, "consecutive:8 (2x4 blocks)");
+    EXPECT_EQ(tiled["results"]["relayed_hops"], 0);
+    EXPECT_NE(tiled["results"]["replica_choice"].get<std::string>().find("4 blocks of 2x4"), std::string::npos);
+    EXPECT_EQ(tiled["results"]["orders"][0], (nlohmann::json{0, 1, 2, 3, 11, 10, 9, 8}));
     // Stride-4 members of a row are not linked: their hops are relayed through the chips in between.
     const auto relayed = runBinary(kGalaxy, "all_reduce --order mesh --group orthogonal:8 --size 32K --workers 1");
     expectExact(relayed, "orthogonal:8 (relayed)");

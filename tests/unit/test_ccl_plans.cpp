@@ -294,6 +294,33 @@ TEST(CclTopology, ClosedRingsOfAnySizeOnTheMeshes) {
     }
 }
 
+// --group consecutive:K on a mesh: every K consecutive chips of the order
+// close a ring (a tiling of the mesh by blocks), so no group hop is relayed.
+TEST(CclTopology, RingTilingsForConsecutiveGroups) {
+    const ClusterDescriptor g = loadClusterDescriptor(test::sourcePath("platforms/galaxy.yaml"));
+    for (const auto& [k, shape] : std::vector<std::pair<unsigned, std::string>>{
+             {4, "8 blocks of 2x2"}, {8, "4 blocks of 2x4"}, {16, "2 blocks of 4x4"}}) {
+        std::string how;
+        const std::vector<unsigned> order = ringTilingOfSize(g, k, &how);
+        ASSERT_EQ(order.size(), 32u) << k << ": " << how;
+        EXPECT_EQ(std::set<unsigned>(order.begin(), order.end()).size(), 32u) << "every chip once";
+        EXPECT_NE(how.find(shape), std::string::npos) << how;
+        for (unsigned b = 0; b < 32 / k; ++b)
+            EXPECT_NO_THROW(buildTopology(g, std::vector<unsigned>(order.begin() + b * k, order.begin() + (b + 1) * k),
+                                          TopologyKind::Ring, 1))
+                << "k=" << k << " group " << b;
+    }
+    EXPECT_EQ(ringTilingOfSize(g, 8).front(), 0u);
+    // No tiling: 6 chips (2x3 does not divide 8 columns, 3 rows do not divide 4), 3 chips (odd).
+    for (unsigned k : {3u, 6u}) {
+        std::string how;
+        EXPECT_TRUE(ringTilingOfSize(g, k, &how).empty()) << k;
+        EXPECT_NE(how.find("no tiling"), std::string::npos) << how;
+    }
+    const ClusterDescriptor n = loadClusterDescriptor(test::sourcePath("platforms/n300.yaml"));
+    EXPECT_EQ(ringTilingOfSize(n, 2).size(), 0u) << "a 1x2 mesh has no 2x2 block";
+}
+
 TEST(GalaxyDescriptor, MeshLinksRingAndTorus) {
     const ClusterDescriptor d = loadClusterDescriptor(test::sourcePath("platforms/galaxy.yaml"));
     ASSERT_EQ(d.chips.size(), 32u);

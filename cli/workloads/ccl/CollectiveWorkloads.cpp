@@ -499,7 +499,8 @@ private:
             throw ConfigError(fmt::format("--chips {}: the board's ring order has {} chips", n, base.size()));
         // A ring of fewer chips than the board: chips that close one (on a
         // mesh, a snake around a block of it) when the first n do not.
-        if (n < base.size() && topology_ == "ring" && group_.empty()) {
+        const GroupSpec spec = groupSpec();
+        if (n < base.size() && topology_ == "ring" && spec.kind == GroupKind::All) {
             std::string how;
             const std::vector<unsigned> ring = ccl::closedRingOfSize(d, n, &how);
             if (!ring.empty()) {
@@ -507,6 +508,23 @@ private:
                     replicaChoice_ = fmt::format("--chips {}: {}", n, how);
                 return ring;
             }
+        }
+        // Consecutive groups on a ring: when runs of K chips of the ring
+        // order do not close rings (their closing hop would be relayed), a
+        // tiling of the mesh by blocks of K chips that do, each block one
+        // group.
+        if (n == base.size() && topology_ == "ring" && spec.kind == GroupKind::Consecutive && spec.size >= 3 &&
+            spec.size < n && n % spec.size == 0) {
+            bool closed = true;
+            for (unsigned g = 0; g < n / spec.size && closed; ++g)
+                closed = d.linksAround(
+                    std::vector<unsigned>(base.begin() + g * spec.size, base.begin() + (g + 1) * spec.size));
+            std::string how;
+            if (!closed)
+                if (std::vector<unsigned> tiled = ccl::ringTilingOfSize(d, spec.size, &how); !tiled.empty()) {
+                    replicaChoice_ = fmt::format("--group {}: {}", spec.text(), how);
+                    return tiled;
+                }
         }
         return std::vector<unsigned>(base.begin(), base.begin() + n);
     }
