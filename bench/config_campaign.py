@@ -79,7 +79,13 @@ def collective(rng, board, op):
     a += maybe(rng, 0.15, ["--method", rng.choice(METHODS)])
     a += maybe(rng, 0.1, ["--bidir", rng.choice(["off", "halves", "full"])])
     a += maybe(rng, 0.1, ["--edm-buffers", str(rng.randint(1, 4))])
-    a += maybe(rng, 0.1, ["--l1"])
+    if rng.random() < 0.15:
+        # Sharded tensors: a layout, sometimes a grid and a shard shape (in pages).
+        a += ["--layout", rng.choice(["height_sharded", "width_sharded", "block_sharded", "dram_sharded"])]
+        a += maybe(rng, 0.4, ["--shard-grid", f"{rng.randint(1, 8)}x{rng.randint(1, 8)}"])
+        a += maybe(rng, 0.3, ["--shard-spec", f"{rng.randint(1, 64)}x{rng.randint(1, 4)}"])
+    else:
+        a += maybe(rng, 0.1, ["--l1"])
     if op in ("reduce_scatter", "all_reduce"):
         a += maybe(rng, 0.4, ["--op", rng.choice(REDOPS)])
     if op == "all_gather":

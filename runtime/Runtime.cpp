@@ -130,6 +130,59 @@ Buffer Program::createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool 
     return b;
 }
 
+Buffer Program::createShardedBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram, const ShardGeometry& g) {
+    if (!g.sharded()) return createBuffer(pages, pageBytes, dram);
+    if (pageBytes == 0 || pageBytes % 32)
+        throw ConfigError(fmt::format("buffer page size {} B must be a non-zero multiple of 32", pageBytes));
+    Chip& chip = rt_.platform().chip(chip_);
+    const BankMap& banks = chip.banks();
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    const std::size_t nb = dram ? banks.dramEndpoint.size() : banks.l1Cores.size();
+    const char* what = dram ? "DRAM banks" : "worker cores";
+    if (g.shards == 0 || g.bankOf(g.shards - 1) >= nb || g.row_pages == 0 || g.shardPages() == 0)
+        throw ConfigError(fmt::format("chip {}: a sharded buffer over {} shards of {}x{} pages, but the chip has {} {}",
+                                      chip_, g.shards, g.shard_rows, g.shard_cols, nb, what));
+    for (std::uint64_t p = 0; p < pages; ++p) {
+        const ShardPlace at = shardPlace(g, p);
+        if (at.shard >= g.shards || at.page >= g.shardPages())
+            throw ConfigError(
+                fmt::format("chip {}: page {} of a {}-page buffer falls outside its {} shards of {}x{} "
+                            "pages (rows of {} pages)",
+                            chip_, p, pages, g.shards, g.shard_rows, g.shard_cols, g.row_pages));
+    }
+    const std::uint64_t perShard = g.shardPages() * pageBytes;
+    Buffer b;
+    b.chip = chip_;
+    b.dram = dram;
+    b.pageBytes = pageBytes;
+    b.pages = pages;
+    b.shard = g;
+    if (dram) {
+        if (!arch.hasDram()) throw ConfigError(fmt::format("chip {} has no DRAM for a buffer", chip_));
+        const std::uint64_t base = (dramNext_ + 63) / 64 * 64;
+        if (base + perShard > arch.dram.bankBytes || base + perShard > 0xffffffffull)
+            throw ConfigError(fmt::format(
+                "chip {}: a DRAM shard of {} B does not fit the banks' {} B left", chip_, perShard,
+                std::min<std::uint64_t>(arch.dram.bankBytes, 0xffffffffull) - std::min(base, arch.dram.bankBytes)));
+        b.base = std::uint32_t(base);
+        dramNext_ = base + perShard;
+        return b;
+    }
+    std::uint32_t base = 0;
+    for (std::uint32_t s = 0; s < g.shards; ++s) {
+        auto it = next_.emplace(banks.l1Cores[g.bankOf(s)], arch.workerUnreservedBase).first;
+        base = std::max(base, it->second);
+    }
+    base = (base + 31) / 32 * 32;
+    const std::uint64_t end = arch.worker.l1.sizeBytes;
+    if (base + perShard > end)
+        throw ConfigError(fmt::format("chip {}: an L1 shard of {} B on each of {} cores; {} B are free", chip_,
+                                      perShard, g.shards, end > base ? end - base : 0));
+    for (std::uint32_t s = 0; s < g.shards; ++s) next_[banks.l1Cores[g.bankOf(s)]] = std::uint32_t(base + perShard);
+    b.base = base;
+    return b;
+}
+
 void Program::markControl(CoreCoord c, std::uint32_t addr, std::uint32_t n) {
     core(c, "markControl").l1.markControl(addr, n);
 }
@@ -424,6 +477,10 @@ struct PageLocation {
 };
 PageLocation locate(const Buffer& b, std::uint64_t page, std::size_t banks) {
     if (page >= b.pages) throw std::out_of_range("buffer page out of range");
+    if (b.shard.sharded()) {
+        const ShardPlace at = shardPlace(b.shard, page);
+        return PageLocation{b.shard.bankOf(at.shard), b.base + at.page * b.pageBytes};
+    }
     return PageLocation{unsigned(page % banks), b.base + page / banks * b.pageBytes};
 }
 }  // namespace

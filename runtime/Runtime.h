@@ -9,6 +9,7 @@
 
 #include "models/common/Scoreboard.h"
 #include "models/core/KernelContext.h"
+#include "models/core/ShardMap.h"
 #include "platforms/Platform.h"
 #include "runtime/Dispatch.h"
 
@@ -62,6 +63,7 @@ struct Buffer {
     std::uint32_t base = 0;  ///< same offset in every bank
     std::uint32_t pageBytes = 0;
     std::uint64_t pages = 0;
+    ShardGeometry shard;  ///< sharded (models/core/ShardMap.h), else interleaved
     std::uint64_t bytes() const { return pages * pageBytes; }
 };
 
@@ -87,6 +89,10 @@ public:
     /// Allocate an interleaved buffer of `pages` pages in DRAM (or across the
     /// worker cores' L1). ConfigError if it does not fit.
     Buffer createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram = true);
+    /// Allocate a sharded buffer: shard s on worker core s of the L1 bank
+    /// order (or DRAM bank s), every shard at the same offset. ConfigError
+    /// if a page falls outside the shards or the banks have no room.
+    Buffer createShardedBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram, const ShardGeometry& g);
     /// Keep [addr, addr+n) stored in --no-data mode (semaphore-like words).
     void markControl(CoreCoord core, std::uint32_t addr, std::uint32_t n);
 

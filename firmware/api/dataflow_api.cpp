@@ -106,6 +106,26 @@ std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<false>& s,
     return nocaddr::encode(c.x, c.y, s.bank_base_address + std::uint64_t(id / n) * s.page_size + offset);
 }
 
+template <> std::uint64_t get_noc_addr_from_bank_id<true>(std::uint32_t bank_id, std::uint64_t bank_address_offset) {
+    KernelContext& k = ctx();
+    const BankMap& b = k.core().banks();
+    if (bank_id >= b.dramEndpoint.size())
+        CCLSIM_ERROR(k.name(), "get_noc_addr_from_bank_id: DRAM bank {} does not exist (the chip has {})", bank_id,
+                     b.dramEndpoint.size());
+    const CoreCoord c = b.dramEndpoint[bank_id];
+    return nocaddr::encode(c.x, c.y, b.dramOffset[bank_id] + bank_address_offset);
+}
+
+template <> std::uint64_t get_noc_addr_from_bank_id<false>(std::uint32_t bank_id, std::uint64_t bank_address_offset) {
+    KernelContext& k = ctx();
+    const BankMap& b = k.core().banks();
+    if (bank_id >= b.l1Cores.size())
+        CCLSIM_ERROR(k.name(), "get_noc_addr_from_bank_id: L1 bank {} does not exist (the chip has {} worker cores)",
+                     bank_id, b.l1Cores.size());
+    const CoreCoord c = b.l1Cores[bank_id];
+    return nocaddr::encode(c.x, c.y, bank_address_offset);
+}
+
 void noc_async_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint8_t noc) {
     issueWrite(src, dst, size, noc, false, "noc_async_write");
 }

@@ -81,6 +81,14 @@ template <bool DRAM> struct InterleavedAddrGen {
 std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<true>& s, std::uint32_t offset = 0);
 std::uint64_t get_noc_addr(std::uint32_t id, const InterleavedAddrGen<false>& s, std::uint32_t offset = 0);
 
+/// The NoC address of `bank_address_offset` in bank `bank_id` (tt-metal's
+/// get_noc_addr_from_bank_id): DRAM bank (DRAM = true: its endpoint, at the
+/// bank's offset in its channel) or L1 bank (the bank_id-th worker core).
+/// Sharded buffers place shard s in bank s.
+template <bool DRAM> std::uint64_t get_noc_addr_from_bank_id(std::uint32_t bank_id, std::uint64_t bank_address_offset);
+template <> std::uint64_t get_noc_addr_from_bank_id<true>(std::uint32_t bank_id, std::uint64_t bank_address_offset);
+template <> std::uint64_t get_noc_addr_from_bank_id<false>(std::uint32_t bank_id, std::uint64_t bank_address_offset);
+
 /// Select the PE_DMA virtual channel for this kernel's following noc_async_*
 /// commands (0 = vc_compute, 1 = vc_comm). No effect on Ethernet cores.
 void noc_set_dma_vc(std::uint32_t vc);

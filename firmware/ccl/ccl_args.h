@@ -8,6 +8,7 @@
 
 #include "firmware/api/kernel_api.h"
 #include "firmware/fabric/fabric_types.h"
+#include "models/core/ShardMap.h"
 
 #include <cstdint>
 #include <vector>
@@ -42,9 +43,18 @@ struct RemoteSem {
 
 /// An interleaved tensor: page i in bank i % banks at base + (i / banks) * page.
 struct TensorArgs {
+    /// `dram` bit 1: the shard words follow (a sharded tensor); an
+    /// interleaved tensor's arguments are its two words, as before sharding
+    /// existed (their size is part of the dispatch time).
+    static constexpr std::uint32_t kShardedBit = 2;
     std::uint32_t base = 0;
-    std::uint32_t dram = 1;  ///< 1: DRAM banks, 0: worker L1 banks
-    template <class V> void visit(V& v) { v(base), v(dram); }
+    std::uint32_t dram = 1;  ///< bit 0 - 1: DRAM banks, 0: worker L1 banks; bit 1: sharded
+    ShardGeometry shard;     ///< sharded (models/core/ShardMap.h), else interleaved
+    bool in_dram() const { return dram & 1u; }
+    template <class V> void visit(V& v) {
+        v(base), v(dram);
+        if (dram & kShardedBit) shard.visit(v);
+    }
 };
 
 /// Fields every worker unit has: page geometry, its chunks, the ring.
@@ -206,7 +216,8 @@ struct FabricExchangeArgs {
     std::uint32_t batch = 1;                             ///< pages read per batch
     std::uint32_t staging = 0;                           ///< two batches of pages in L1
     std::uint32_t scratch_base[kMaxExchangeRanks] = {};  ///< every rank's destination tensor
-    std::uint32_t scratch_dram = 1;
+    std::uint32_t scratch_dram = 1;                      ///< as TensorArgs::dram (bit 1: scratch_shard follows)
+    ShardGeometry scratch_shard;                         ///< the destinations' layout (the same on every rank)
     std::uint32_t done_xy[kMaxExchangeRanks] = {}, done_addr[kMaxExchangeRanks] = {};
     std::uint32_t dir[kMaxExchangeRanks] = {};   ///< first fabric hop towards each rank (0 E, 1 W)
     std::uint32_t hops[kMaxExchangeRanks] = {};  ///< 1D route length to each rank
@@ -223,6 +234,7 @@ struct FabricExchangeArgs {
         for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);
         v(scratch_dram);
+        if (scratch_dram & TensorArgs::kShardedBit) scratch_shard.visit(v);
         for (auto& x : done_xy) v(x);
         for (auto& x : done_addr) v(x);
         for (auto& x : dir) v(x);

@@ -6,7 +6,14 @@
 namespace cclsim::fw::ccl {
 
 std::uint64_t tensor_page_addr(const TensorArgs& t, std::uint32_t page, std::uint32_t page_bytes) {
-    if (t.dram) return get_noc_addr(page, InterleavedAddrGen<true>{t.base, page_bytes});
+    if (t.shard.sharded()) {
+        const ShardPlace at = shardPlace(t.shard, page);
+        const std::uint64_t offset = t.base + at.page * page_bytes;
+        const std::uint32_t bank = t.shard.bankOf(at.shard);
+        return t.in_dram() ? get_noc_addr_from_bank_id<true>(bank, offset)
+                           : get_noc_addr_from_bank_id<false>(bank, offset);
+    }
+    if (t.in_dram()) return get_noc_addr(page, InterleavedAddrGen<true>{t.base, page_bytes});
     return get_noc_addr(page, InterleavedAddrGen<false>{t.base, page_bytes});
 }
 

@@ -34,7 +34,10 @@ void fabric_exchange_main() {
             tx[d].open();
         }
     auto destPage = [&](std::uint32_t rank, std::uint32_t page) {
-        const TensorArgs t{a.scratch_base[rank], a.scratch_dram};
+        TensorArgs t;
+        t.base = a.scratch_base[rank];
+        t.dram = a.scratch_dram;
+        t.shard = a.scratch_shard;
         return tensor_page_addr(t, gathered_page(a.block, page, a.blocks, a.pages, a.row_pages), a.page_bytes);
     };
     auto doneSem = [&](std::uint32_t rank) {

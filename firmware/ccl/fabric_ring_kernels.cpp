@@ -240,7 +240,8 @@ void fabric_ring_writer_main() {
         tx.open();
     }
     auto next_page_addr = [&](std::uint32_t block, std::uint32_t p) {
-        const TensorArgs next{a.next_landing, a.landing.dram};
+        TensorArgs next = a.landing;  // the next chip's landing tensor lies as ours does
+        next.base = a.next_landing;
         return tensor_page_addr(next, landing_page(a, block, p), a.page_bytes);
     };
     auto sem_inc = [&](std::uint32_t sel, std::uint32_t by) {

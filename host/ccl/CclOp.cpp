@@ -7,6 +7,7 @@
 #include "host/fabric/FabricBuilder.h"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace cclsim::ccl {
@@ -75,8 +76,20 @@ void CclOp::allocateRanks(Runtime& rt, CclGroup& g) {
         CclRank r;
         r.chip = g.topo.order[pos];
         Program& p = rt.program(r.chip);
-        r.input = p.createBuffer(plan_.shape.in.pages(), s.pageBytes, !s.l1Buffers);
-        r.output = p.createBuffer(plan_.shape.out.pages(), s.pageBytes, !s.l1Buffers);
+        if (s.sharding.sharded()) {
+            const BankMap& banks = rt.platform().chip(r.chip).banks();
+            const bool dram = s.sharding.inDram();
+            const unsigned nb = unsigned(dram ? banks.dramEndpoint.size() : banks.l1Cores.size());
+            std::set<unsigned> xs;  // the worker grid's columns
+            for (const CoreCoord& c : banks.l1Cores) xs.insert(c.x);
+            const unsigned cols = dram ? nb : unsigned(xs.size());
+            const std::uint64_t in = plan_.shape.in.pages(), out = plan_.shape.out.pages();
+            r.input = p.createShardedBuffer(in, s.pageBytes, dram, shardGeometry(s.sharding, in, true, nb, cols));
+            r.output = p.createShardedBuffer(out, s.pageBytes, dram, shardGeometry(s.sharding, out, false, nb, cols));
+        } else {
+            r.input = p.createBuffer(plan_.shape.in.pages(), s.pageBytes, !s.l1Buffers);
+            r.output = p.createBuffer(plan_.shape.out.pages(), s.pageBytes, !s.l1Buffers);
+        }
         g.ranks.push_back(r);
     }
 }

@@ -9,6 +9,7 @@
 
 #include "golden/Golden.h"
 #include "host/ccl/CclTopology.h"
+#include "host/ccl/TensorSharding.h"
 #include "models/noc/NocTypes.h"
 
 #include <cstdint>
@@ -40,6 +41,9 @@ struct CclSpec {
     std::uint32_t rowPages = 1;  ///< all_gather dim 1: pages per rank row
     unsigned root = 0;           ///< broadcast: root rank (position in the order)
     bool l1Buffers = false;      ///< tensors in worker L1 instead of DRAM
+    /// The input's and output's memory config (interleaved, or sharded:
+    /// then l1Buffers is not used).
+    TensorSharding sharding;
     std::uint64_t seed = 1;
     bool data = true;  ///< load inputs and check outputs
     /// Hops between group members without a link run over a path of links,

@@ -399,3 +399,46 @@ TEST(FabricImpl, UnsupportedOptionsAreErrors) {
     EXPECT_NE(err("all_gather --impl fabric --group orthogonal:4").find("relayed groups"), std::string::npos);
     EXPECT_NE(err("all_reduce --impl fabric --method clockwise_ring").find("EDM schedule"), std::string::npos);
 }
+
+// ---- sharded tensors ----------------------------------------------------------------------------------------------
+
+// Every op on every layout, byte for byte: the shards of the input and
+// output are where the kernels read and write them (tensor_page_addr) and
+// where the host loads and checks them (Runtime::readPage), both through
+// models/core/ShardMap.h. Odd element counts leave ragged last rows.
+TEST(ShardedTensors, EveryOpOnEveryLayoutIsExact) {
+    for (const char* layout : {"height_sharded", "width_sharded", "block_sharded", "dram_sharded"})
+        for (const char* op : {"all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast"})
+            for (const char* impl : {"fabric", "edm"}) {
+                const std::string count = std::string(op) == "all_to_all" ? "24008" : "24001";
+                const std::string args =
+                    fmt::format("{} --layout {} --impl {} --chips 4 --dtype fp32 --count {}", op, layout, impl, count);
+                const auto rep = runBinary(kT3000, args);
+                expectExact(rep, args);
+                EXPECT_EQ(rep["results"]["layout"], layout) << args;
+            }
+}
+
+TEST(ShardedTensors, ShardSpecAndGridAreHonouredAndChecked) {
+    // 64 KiB bf16 = 32 pages per rank, rows of 4 pages (block: 2 grid
+    // columns x 2 pages): 8 rows, 4 per grid row, in 4x2-page shards.
+    const auto rep = runBinary(kT3000,
+                               "all_gather --chips 8 --size 512K --layout block_sharded --shard-grid 2x2 "
+                               "--shard-spec 4x2");
+    expectExact(rep, "block 2x2 grid, 4x2 shards");
+    EXPECT_NE(rep["results"]["input_shards"].get<std::string>().find("4 shards of 4x2 pages (rows of 4 pages)"),
+              std::string::npos)
+        << rep["results"]["input_shards"];
+    // The output (8 times the pages) keeps the shard width, 8 times the height.
+    EXPECT_NE(rep["results"]["output_shards"].get<std::string>().find("4 shards of 32x2 pages"), std::string::npos)
+        << rep["results"]["output_shards"];
+    auto error = [](const std::string& args) {
+        return runBinary(kT3000, "all_gather --chips 4 --size 256K " + args, 3).value("error", std::string());
+    };
+    EXPECT_NE(error("--layout height_sharded --shard-spec 1x1").find("--shard-spec 1x1"), std::string::npos);
+    EXPECT_NE(error("--layout width_sharded --shard-grid 9x9").find("--shard-grid 9x9"), std::string::npos);
+    EXPECT_NE(error("--layout dram_sharded --shard-grid 1x13").find("DRAM banks"), std::string::npos);
+    EXPECT_NE(error("--layout height_sharded --l1").find("--l1"), std::string::npos);
+    EXPECT_NE(error("--shard-grid 2x2").find("sharded --layout"), std::string::npos);
+    EXPECT_NE(error("--layout block_sharded --shard-grid 2").find("--shard-grid 2"), std::string::npos);
+}

@@ -29,6 +29,9 @@ constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
     {"torus", "--torus"},
     {"axis", "--axis"},
     {"group", "--group"},
+    {"layout", "--layout"},
+    {"shard_grid", "--shard-grid"},
+    {"shard_spec", "--shard-spec"},
 };
 
 }  // namespace

@@ -41,6 +41,9 @@ std::string collectiveSummary(const std::string& name, const nlohmann::json& r) 
                           r["edm_channels_per_core"].get<unsigned>()));
     if (!r.value("replica_choice", std::string()).empty())
         out += fmt::format("  replicas: {} (chips {})\n", r["replica_choice"].get<std::string>(), r["replicas"].dump());
+    if (r.value("layout", std::string("interleaved")) != "interleaved")
+        out += fmt::format("  tensors: input {}; output {}\n", r["input_shards"].get<std::string>(),
+                           r["output_shards"].get<std::string>());
     out += collectiveTableHeader() + collectiveSweepRow(nlohmann::json{{"results", r}});
     out += fmt::format(
         "  impl {}, method {} ({}); busbw = algbw x {:.4f}; linkbw normalised by {}; time = device "

@@ -112,6 +112,17 @@ public:
         }
         if (def_.rooted) cmd.add_option("--root", root_, "root rank (position in its group)");
         cmd.add_flag("--l1", l1_, "tensors in worker L1 (interleaved over the worker cores) instead of DRAM");
+        cmd.add_option("--layout", layout_,
+                       "the input's and output's memory config: interleaved (DRAM, or L1 with --l1), "
+                       "height_sharded, width_sharded, block_sharded (L1 shards, one per core) or dram_sharded "
+                       "(width shards over the DRAM banks)")
+            ->check(CLI::IsMember({"interleaved", "height_sharded", "width_sharded", "block_sharded", "dram_sharded"}));
+        cmd.add_option("--shard-grid", shardGrid_,
+                       "sharded layouts: RxC shards (cores, or DRAM banks), row-major from the first worker core "
+                       "(default: height/width 1x8, block 2x4, dram_sharded every bank)");
+        cmd.add_option("--shard-spec", shardSpec_,
+                       "sharded layouts: the input's shard shape HxW in pages (default: W 1, H spread over the "
+                       "grid); the output keeps W, its H spreads its rows over the grid");
         cmd.add_option("--seed", seed_, "input data seed");
         cmd.add_flag("--sweep", sweep_, "sweep sizes from -b to -e by factor -f (one process per size)");
         cmd.add_option("-b,--minbytes", minBytes_, "sweep: first size (default 4K)");
@@ -138,6 +149,9 @@ public:
                          {"impl", impl_},
                          {"edm_buffers", edmBuffers_},
                          {"l1", l1_},
+                         {"layout", layout_},
+                         {"shard_grid", shardGrid_},
+                         {"shard_spec", shardSpec_},
                          {"seed", seed_},
                          {"sweep", sweep_},
                          {"inputs", inputs_},
@@ -180,6 +194,7 @@ public:
         s.rowPages = rowPages_;
         s.root = root_;
         s.l1Buffers = l1_;
+        s.sharding = sharding();
         s.seed = seed_;
         s.data = rt.platform().options().storePayload;
         if (!resolveCount(s, n)) return;  // a sweep point below one element per rank
@@ -254,6 +269,9 @@ public:
                 {"replicas", replicas_},
                 {"replica_orders", replicaOrders(op)},
                 {"replica_choice", replicaChoice_},
+                {"layout", ccl::layoutName(s.sharding.layout)},
+                {"input_shards", ccl::describe(s.sharding, op.groups()[0].ranks[0].input.shard)},
+                {"output_shards", ccl::describe(s.sharding, op.groups()[0].ranks[0].output.shard)},
                 {"relayed_hops", relayed},
                 {"relay_chip_visits", relayChips},
                 {"topology", topologyName(s.topology())},
@@ -433,6 +451,40 @@ private:
     static constexpr const char* kMethodsFile = "collective_methods.yaml";
     std::string methodsFile() const { return methods_.empty() ? configDir().file(kMethodsFile) : methods_; }
 
+    /// --layout, --shard-grid, --shard-spec.
+    ccl::TensorSharding sharding() const {
+        ccl::TensorSharding t;
+        t.layout = ccl::parseLayout(layout_);
+        if (!t.sharded()) {
+            if (!shardGrid_.empty() || !shardSpec_.empty())
+                throw ConfigError(
+                    fmt::format("--shard-grid and --shard-spec need a sharded --layout (not {})", layout_));
+            return t;
+        }
+        if (l1_)
+            throw ConfigError(
+                fmt::format("--l1 places interleaved tensors; --layout {} says where the tensors are", layout_));
+        auto pair = [](const std::string& text, const char* flag, const char* what) {
+            const auto x = text.find('x');
+            std::size_t a = 0, b = 0;
+            unsigned long u = 0, v = 0;
+            try {
+                if (x == std::string::npos) throw std::invalid_argument(text);
+                u = std::stoul(text.substr(0, x), &a);
+                v = std::stoul(text.substr(x + 1), &b);
+            } catch (const std::exception&) {
+                a = 0;
+            }
+            if (a == 0 || a != x || b != text.size() - x - 1 || u < 1 || v < 1 || u > 1u << 20 || v > 1u << 20)
+                throw ConfigError(
+                    fmt::format("{} {}: expected {} as two whole numbers >= 1 (e.g. 2x4)", flag, text, what));
+            return std::make_pair(unsigned(u), unsigned(v));
+        };
+        if (!shardGrid_.empty()) std::tie(t.gridRows, t.gridCols) = pair(shardGrid_, "--shard-grid", "RxC");
+        if (!shardSpec_.empty()) std::tie(t.shardRows, t.shardCols) = pair(shardSpec_, "--shard-spec", "HxW pages");
+        return t;
+    }
+
     GroupSpec groupSpec() const { return group_.empty() ? GroupSpec{} : parseGroup(group_); }
 
     std::uint64_t minBytes() const { return parseBytes(minBytes_, "-b"); }
@@ -564,6 +616,8 @@ private:
     unsigned rowPages_ = 1;
     unsigned root_ = 0;
     bool l1_ = false;
+    std::string layout_ = "interleaved";
+    std::string shardGrid_, shardSpec_;
     std::uint64_t seed_ = 1;
     bool sweep_ = false;
     std::string minBytes_ = "4K", maxBytes_ = "64M";

@@ -139,7 +139,8 @@ void FabricExchange::setArgs() {
         a.blocks = x_.root < 0 ? n_ : 1;
         a.row_pages = x_.rowPages;
         a.input = tensorArgs(g_.ranks[k.pos].input);
-        a.scratch_dram = dst[k.pos].dram ? 1 : 0;
+        a.scratch_dram = tensorArgs(dst[k.pos]).dram;
+        a.scratch_shard = dst[k.pos].shard;
         for (unsigned q = 0; q < n_; ++q) {
             a.chip[q] = t.order[q];
             a.scratch_base[q] = dst[q].base;

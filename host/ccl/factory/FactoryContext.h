@@ -55,7 +55,11 @@ struct DoneSignals {
 
 /// A buffer as a kernel argument.
 inline TensorArgs tensorArgs(const Buffer& b) {
-    return TensorArgs{b.base, b.dram ? 1u : 0u};
+    TensorArgs t;
+    t.base = b.base;
+    t.dram = (b.dram ? 1u : 0u) | (b.shard.sharded() ? TensorArgs::kShardedBit : 0u);
+    t.shard = b.shard;
+    return t;
 }
 
 /// all_gather along dim 1: pages per rank row; else 0.
