@@ -159,3 +159,14 @@ TEST(FabricRegression, GalaxyLineReduceScatterInL1ThroughAMux) {
     EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
     EXPECT_EQ(rep["results"]["wrong_elements"], 0u);
 }
+
+// fabric_traffic's default fabric: a ring where the chips close one (the
+// T3000's 8), a line on the N300's two chips (a 2-chip ring is refused: its
+// two directions would share the one link). The campaign found the N300's
+// default refused.
+TEST(FabricCompare, TrafficDefaultsToARingOnlyWhereOneCloses) {
+    const auto n300rep = n300("fabric_traffic --messages 2");
+    EXPECT_EQ(n300rep["results"]["topology"], "line");
+    EXPECT_EQ(n300rep["data_check"], "pass");
+    EXPECT_EQ(t3000("fabric_traffic --messages 2")["results"]["topology"], "ring");
+}

@@ -244,7 +244,7 @@ public:
     std::string name() const override { return "fabric_traffic"; }
     std::string description() const override {
         return "every chip sends to every other chip over the fabric (all commands, reads), each message checked in "
-               "order";
+               "order (default --fabric: ring where the chips close one, else line)";
     }
     void addOptions(CLI::App& cmd) override {
         addFabricOptions(cmd, kind_, order_, src_);
@@ -264,6 +264,15 @@ public:
     void build(Runtime& rt) override {
         if (maxBytes_ % 16) throw ConfigError(fmt::format("--max-bytes {}: must be a multiple of 16", maxBytes_));
         FabricTrafficParams p;
+        // Default: a ring where the chips can close one, else a line (a
+        // 2-chip board's two directions would share its one link).
+        if (kind_.empty()) {
+            const ClusterDescriptor& d = rt.platform().descriptor();
+            const std::size_t n = !order_.empty()       ? order_.size()
+                                  : d.ringOrder.empty() ? d.chips.size()
+                                                        : d.ringOrder.size();
+            kind_ = n >= 3 ? "ring" : "line";
+        }
         p.fabric = {kind_, order_};
         p.messages = messages_;
         p.maxBytes = maxBytes_;
@@ -292,7 +301,7 @@ public:
     }
 
 private:
-    std::string kind_ = "ring";
+    std::string kind_;  ///< empty: ring where the chips close one, else line
     std::vector<unsigned> order_;
     int src_ = -1;
     unsigned messages_ = 8;
