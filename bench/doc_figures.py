@@ -45,6 +45,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the source tree (the test runs this)
 import doc_figures_spec  # noqa: E402  (beside this script)
 
 BEGIN = re.compile(r"^<!-- figures: ([A-Za-z0-9_.-]+)\b.*-->\s*$")
