@@ -86,62 +86,67 @@ std::uint64_t Program::allocateSram(unsigned bank, std::uint64_t bytes, std::uin
     return base;
 }
 
-Buffer Program::createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram) {
+namespace {
+
+void checkPageBytes(std::uint32_t pageBytes) {
     if (pageBytes == 0 || pageBytes % 32)
         throw ConfigError(fmt::format("buffer page size {} B must be a non-zero multiple of 32", pageBytes));
-    Chip& chip = rt_.platform().chip(chip_);
-    const BankMap& banks = chip.banks();
+}
+
+}  // namespace
+
+std::uint32_t Program::reserveInBanks(bool dram, const std::vector<CoreCoord>& cores, std::uint64_t perBank,
+                                      const std::function<std::string(std::uint64_t)>& tooBig) {
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    if (dram) {
+        if (!arch.hasDram()) throw ConfigError(fmt::format("chip {} has no DRAM for a buffer", chip_));
+        const std::uint64_t base = (dramNext_ + 63) / 64 * 64;
+        if (base + perBank > arch.dram.bankBytes || base + perBank > 0xffffffffull)
+            throw ConfigError(tooBig(std::min<std::uint64_t>(arch.dram.bankBytes, 0xffffffffull) -
+                                     std::min(base, arch.dram.bankBytes)));
+        dramNext_ = base + perBank;
+        return std::uint32_t(base);
+    }
+    // L1: the same offset on every core.
+    std::uint32_t base = 0;
+    for (const CoreCoord& c : cores) base = std::max(base, next_.emplace(c, arch.workerUnreservedBase).first->second);
+    base = (base + 31) / 32 * 32;
+    const std::uint64_t end = arch.worker.l1.sizeBytes;
+    if (base + perBank > end) throw ConfigError(tooBig(end > base ? end - base : 0));
+    for (const CoreCoord& c : cores) next_[c] = std::uint32_t(base + perBank);
+    return base;
+}
+
+Buffer Program::createBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram) {
+    checkPageBytes(pageBytes);
+    const BankMap& banks = rt_.platform().chip(chip_).banks();
     Buffer b;
     b.chip = chip_;
     b.dram = dram;
     b.pageBytes = pageBytes;
     b.pages = pages;
-    if (dram) {
-        const ArchConfig& arch = rt_.platform().descriptor().arch;
-        if (!arch.hasDram()) throw ConfigError(fmt::format("chip {} has no DRAM for a buffer", chip_));
-        const std::uint64_t nb = banks.dramEndpoint.size();
-        const std::uint64_t perBank = (pages + nb - 1) / nb * pageBytes;
-        const std::uint64_t base = (dramNext_ + 63) / 64 * 64;
-        if (base + perBank > arch.dram.bankBytes || base + perBank > 0xffffffffull)
-            throw ConfigError(fmt::format(
-                "chip {}: a {} B DRAM buffer needs {} B in each of the {} banks but only {} B are left per bank", chip_,
-                std::uint64_t(pages) * pageBytes, perBank, nb,
-                std::min<std::uint64_t>(arch.dram.bankBytes, 0xffffffffull) - std::min(base, arch.dram.bankBytes)));
-        b.base = std::uint32_t(base);
-        dramNext_ = base + perBank;
-        return b;
-    }
-    // L1: the same offset on every worker core.
-    const std::uint64_t nb = banks.l1Cores.size();
+    const std::uint64_t nb = dram ? banks.dramEndpoint.size() : banks.l1Cores.size();
     const std::uint64_t perBank = (pages + nb - 1) / nb * pageBytes;
-    std::uint32_t base = 0;
-    for (const CoreCoord& c : banks.l1Cores) {
-        auto it = next_.emplace(c, rt_.platform().descriptor().arch.workerUnreservedBase).first;
-        base = std::max(base, it->second);
-    }
-    base = (base + 31) / 32 * 32;
-    const std::uint64_t end = rt_.platform().descriptor().arch.worker.l1.sizeBytes;
-    if (base + perBank > end)
-        throw ConfigError(fmt::format("chip {}: an L1 buffer of {} B needs {} B on each of {} cores; {} B are free",
-                                      chip_, std::uint64_t(pages) * pageBytes, perBank, nb,
-                                      end > base ? end - base : 0));
-    for (const CoreCoord& c : banks.l1Cores) next_[c] = std::uint32_t(base + perBank);
-    b.base = base;
+    b.base = reserveInBanks(dram, banks.l1Cores, perBank, [&](std::uint64_t left) {
+        return dram ? fmt::format(
+                          "chip {}: a {} B DRAM buffer needs {} B in each of the {} banks but only {} B are "
+                          "left per bank",
+                          chip_, pages * pageBytes, perBank, nb, left)
+                    : fmt::format("chip {}: an L1 buffer of {} B needs {} B on each of {} cores; {} B are free", chip_,
+                                  pages * pageBytes, perBank, nb, left);
+    });
     return b;
 }
 
 Buffer Program::createShardedBuffer(std::uint64_t pages, std::uint32_t pageBytes, bool dram, const ShardGeometry& g) {
     if (!g.sharded()) return createBuffer(pages, pageBytes, dram);
-    if (pageBytes == 0 || pageBytes % 32)
-        throw ConfigError(fmt::format("buffer page size {} B must be a non-zero multiple of 32", pageBytes));
-    Chip& chip = rt_.platform().chip(chip_);
-    const BankMap& banks = chip.banks();
-    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    checkPageBytes(pageBytes);
+    const BankMap& banks = rt_.platform().chip(chip_).banks();
     const std::size_t nb = dram ? banks.dramEndpoint.size() : banks.l1Cores.size();
-    const char* what = dram ? "DRAM banks" : "worker cores";
     if (g.shards == 0 || g.bankOf(g.shards - 1) >= nb || g.row_pages == 0 || g.shardPages() == 0)
         throw ConfigError(fmt::format("chip {}: a sharded buffer over {} shards of {}x{} pages, but the chip has {} {}",
-                                      chip_, g.shards, g.shard_rows, g.shard_cols, nb, what));
+                                      chip_, g.shards, g.shard_rows, g.shard_cols, nb,
+                                      dram ? "DRAM banks" : "worker cores"));
     for (std::uint64_t p = 0; p < pages; ++p) {
         const ShardPlace at = shardPlace(g, p);
         if (at.shard >= g.shards || at.page >= g.shardPages())
@@ -150,36 +155,22 @@ Buffer Program::createShardedBuffer(std::uint64_t pages, std::uint32_t pageBytes
                             "pages (rows of {} pages)",
                             chip_, p, pages, g.shards, g.shard_rows, g.shard_cols, g.row_pages));
     }
-    const std::uint64_t perShard = g.shardPages() * pageBytes;
     Buffer b;
     b.chip = chip_;
     b.dram = dram;
     b.pageBytes = pageBytes;
     b.pages = pages;
     b.shard = g;
-    if (dram) {
-        if (!arch.hasDram()) throw ConfigError(fmt::format("chip {} has no DRAM for a buffer", chip_));
-        const std::uint64_t base = (dramNext_ + 63) / 64 * 64;
-        if (base + perShard > arch.dram.bankBytes || base + perShard > 0xffffffffull)
-            throw ConfigError(fmt::format(
-                "chip {}: a DRAM shard of {} B does not fit the banks' {} B left", chip_, perShard,
-                std::min<std::uint64_t>(arch.dram.bankBytes, 0xffffffffull) - std::min(base, arch.dram.bankBytes)));
-        b.base = std::uint32_t(base);
-        dramNext_ = base + perShard;
-        return b;
-    }
-    std::uint32_t base = 0;
-    for (std::uint32_t s = 0; s < g.shards; ++s) {
-        auto it = next_.emplace(banks.l1Cores[g.bankOf(s)], arch.workerUnreservedBase).first;
-        base = std::max(base, it->second);
-    }
-    base = (base + 31) / 32 * 32;
-    const std::uint64_t end = arch.worker.l1.sizeBytes;
-    if (base + perShard > end)
-        throw ConfigError(fmt::format("chip {}: an L1 shard of {} B on each of {} cores; {} B are free", chip_,
-                                      perShard, g.shards, end > base ? end - base : 0));
-    for (std::uint32_t s = 0; s < g.shards; ++s) next_[banks.l1Cores[g.bankOf(s)]] = std::uint32_t(base + perShard);
-    b.base = base;
+    std::vector<CoreCoord> cores;  // the L1 shards' cores
+    if (!dram)
+        for (std::uint32_t s = 0; s < g.shards; ++s) cores.push_back(banks.l1Cores[g.bankOf(s)]);
+    const std::uint64_t perShard = g.shardPages() * pageBytes;
+    b.base = reserveInBanks(dram, cores, perShard, [&](std::uint64_t left) {
+        return dram ? fmt::format("chip {}: a DRAM shard of {} B does not fit the banks' {} B left", chip_, perShard,
+                                  left)
+                    : fmt::format("chip {}: an L1 shard of {} B on each of {} cores; {} B are free", chip_, perShard,
+                                  g.shards, left);
+    });
     return b;
 }
 

@@ -109,6 +109,11 @@ public:
     void setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args);
 
 private:
+    /// The offset at which `perBank` bytes are reserved in every DRAM bank
+    /// (`dram`) or in the L1 of every core of `cores`; ConfigError with
+    /// `tooBig(bytes left per bank)` when they do not fit.
+    std::uint32_t reserveInBanks(bool dram, const std::vector<CoreCoord>& cores, std::uint64_t perBank,
+                                 const std::function<std::string(std::uint64_t)>& tooBig);
     friend class Runtime;
     struct PendingKernel {
         KernelLaunch launch;
