@@ -137,7 +137,9 @@ def micro(rng, board, w):
                 str(rng.choice([4096, 65536, 1 << 20]))] + maybe(rng, 0.3, ["--channels", str(rng.randint(1, 8))]) + \
             maybe(rng, 0.2, ["--unidir"]) + maybe(rng, 0.3, ["--credit-txq", str(rng.randint(0, 1))])
     if w == "edm_stream":
-        return [w, "--packets", str(rng.randint(1, 200)), "--packet", str(rng.choice([16, 100, 1024, 4096]))] + \
+        # Now and then a stream long enough for --fast-forward to skip (its EDMs pass the count on).
+        packets = rng.randint(2000, 4000) if rng.random() < 0.15 else rng.randint(1, 200)
+        return [w, "--packets", str(packets), "--packet", str(rng.choice([16, 100, 1024, 4096]))] + \
             maybe(rng, 0.3, ["--channels", str(rng.randint(1, 4))]) + maybe(rng, 0.3, ["--bidir"]) + \
             maybe(rng, 0.3, ["--termination", rng.choice(["message_count", "worker_initiated"])]) + \
             maybe(rng, 0.3, ["--buffers", str(rng.randint(1, 8))]) + \

@@ -12,10 +12,13 @@ fails or a difference exceeds --limit (1 %: the goal of issue 21).
 
 With --bandwidth it runs the streaming benchmarks instead: raw Ethernet
 (n300 eth_bandwidth: packet sizes, channel counts, one and both directions,
-credits on either tx_cmd_q) and the fabric (t3000 fabric_bandwidth: hops,
-workers), with data (their packets repeat the same bytes, so fast-forward
-runs with data there), comparing the simulated time and the bandwidth each
-reports. With --random N these are drawn too (a third of the points).
+credits on either tx_cmd_q), the EDM path (n300 edm_stream: channels, buffers
+per channel, one and both directions, packet sizes) and the fabric (t3000
+fabric_bandwidth: hops, workers), comparing the simulated time and the
+bandwidth each reports. eth_bandwidth and fabric_bandwidth run with data
+(their packets repeat the same bytes, so fast-forward runs with data there),
+edm_stream in timing mode (its packets carry new bytes). With --random N
+these are drawn too.
 
 With --random N [--seed S] it runs N configurations drawn instead: board
 (T3000 8-ring, sometimes the Galaxy 32-ring), op (all_gather, reduce_scatter,
@@ -65,7 +68,10 @@ def random_point(rng):
 
 
 # The bandwidth each streaming benchmark reports (results key), by workload.
-BANDWIDTH_KEYS = {"eth_bandwidth": "payload_GBps_per_direction", "fabric_bandwidth": "payload_GBps"}
+BANDWIDTH_KEYS = {"eth_bandwidth": "payload_GBps_per_direction", "edm_stream": "payload_GBps_per_direction",
+                  "fabric_bandwidth": "payload_GBps"}
+# The streaming benchmarks whose fast-forward keeps the data check (the others run with --no-data).
+KEEPS_DATA = {"eth_bandwidth", "fabric_bandwidth"}
 
 
 def bandwidth_points():
@@ -76,6 +82,12 @@ def bandwidth_points():
             args = ["eth_bandwidth", "--packet", str(packet), "--channels", str(channels), "--bytes", "256M"] + extra
             pts.append(("n300", args, ("eth", "eth_bandwidth", f"{packet}x{channels or 'max'}",
                                        " ".join(extra) or "-", "")))
+    for channels, buffers, packet in [(1, 1, 4096), (4, 1, 4096), (4, 4, 4096), (8, 3, 2048), (2, 2, 1024)]:
+        for extra in ([], ["--bidir"]):
+            args = ["edm_stream", "--channels", str(channels), "--buffers", str(buffers), "--packet", str(packet),
+                    "--packets", "8000"] + extra
+            pts.append(("n300", args, ("edm", "edm_stream", f"{channels}ch x{buffers}", f"{packet}",
+                                       " ".join(extra) or "-")))
     for hops, workers in [(1, 1), (1, 4), (3, 1), (3, 2)]:
         args = ["fabric_bandwidth", "--hops", str(hops), "--workers", str(workers), "--bytes", "64M"]
         pts.append(("t3000", args, ("fabric", "fabric_bandwidth", f"{hops}h x{workers}", "64M", "")))
@@ -84,7 +96,16 @@ def bandwidth_points():
 
 def random_bandwidth_point(rng):
     """A drawn streaming configuration: (board, arguments)."""
-    if rng.random() < 0.6:
+    draw = rng.random()
+    if draw < 0.25:
+        args = ["edm_stream", "--channels", str(rng.choice([1, 2, 3, 4, 6, 8])), "--buffers", str(rng.randint(1, 4)),
+                "--packet", str(16 * rng.randint(16, 256)), "--packets", str(rng.randint(2000, 12000))]
+        if rng.random() < 0.5:
+            args.append("--bidir")
+        if rng.random() < 0.3:
+            args += ["--termination", "worker_initiated"]
+        return "n300", args
+    if draw < 0.6:
         args = ["eth_bandwidth", "--packet", str(16 * rng.randint(4, 1024)), "--channels",
                 str(rng.choice([0, 1, 2, 3, 5, 8, 16])), "--bytes", f"{rng.randint(16, 512)}M"]
         if rng.random() < 0.3:
@@ -102,7 +123,7 @@ def run(build, board, args, ff, tmp, tag):
     cmd = [os.path.join(build, board)]
     if ff:
         cmd.append("--fast-forward")
-    cmd += args + ([] if args[0] in BANDWIDTH_KEYS else ["--no-data"]) + ["--json", out, "--quiet"]
+    cmd += args + ([] if args[0] in KEEPS_DATA else ["--no-data"]) + ["--json", out, "--quiet"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -128,7 +149,8 @@ def main():
     ap.add_argument("--random", type=int, default=0, help="draw this many configurations instead of the table")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bandwidth", action="store_true",
-                    help="the streaming benchmarks (eth_bandwidth, fabric_bandwidth) instead of the collectives")
+                    help="the streaming benchmarks (eth_bandwidth, edm_stream, fabric_bandwidth) instead of the "
+                    "collectives")
     a = ap.parse_args()
     if a.random:
         rng = random.Random(a.seed)

@@ -205,4 +205,13 @@ void SteadyService::point() {
     if (const Tick p = ff->servicePoint(k.localTime(), &seen_)) k.advance(p);
 }
 
+std::uint64_t SteadyService::skips_ordered() const {
+    const FastForward* ff = ctx().launch().fastForward;
+    return ff ? ff->skips() : 0;
+}
+
+bool SteadyService::enabled() const {
+    return ctx().launch().fastForward != nullptr;
+}
+
 }  // namespace cclsim::fw

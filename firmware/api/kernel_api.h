@@ -135,6 +135,14 @@ private:
 class SteadyService {
 public:
     void point();
+    /// Skips the board has ordered so far (0 without --fast-forward), for a
+    /// service that passes skipped counts along (an EDM channel learns of
+    /// its worker's skips from a word the worker writes, and reads it only
+    /// while an order is not accounted for).
+    std::uint64_t skips_ordered() const;
+    /// Is --fast-forward on? (A service may then skip its point() calls and
+    /// skip checks altogether when it is off.)
+    bool enabled() const;
 
 private:
     std::uint64_t seen_ = 0;

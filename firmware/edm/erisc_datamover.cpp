@@ -52,6 +52,20 @@
 // receiving end has drained it, and no credit from this op can be misread by
 // the next one.
 //
+// Fast-forward (--fast-forward; fw::SteadyLoop): a sender worker that skips
+// n messages (whole rounds of the slots, so the slot it fills next is still
+// the one this EDM offers) writes n into the second word of this channel's
+// semaphore slot before its next real signal. While a skip is ordered that a
+// channel has not accounted for, the sender channel reads that word, counts
+// the n messages as moved, and carries n in the sync word's third word
+// (reserved_1) of the next real message; the receiver channel counts them
+// too, and its worker reads them from the same sync word before it signals.
+// So both ends' message counts (MESSAGE_COUNT_REACHED) hold without a
+// message of protocol per skipped message. The EDM itself pauses with the
+// skip at its next round (fw::SteadyService), so what its slots hold waits
+// out the stretch as on a board that ran through it. Without --fast-forward
+// none of this runs.
+//
 // Context switch: the ERISC's base firmware (link training, retraining) runs
 // only when the kernel calls run_routing(). Like tt-metal's fabric EDM
 // (WAIT_FOR_IDLE), the main loop and the teardown wait count the rounds in a
@@ -91,9 +105,10 @@ struct Channel {
     std::uint32_t worker_sem = 0;
     std::vector<std::uint32_t> workers;  ///< packed (x, y)
     std::uint32_t slots = 1;
-    std::uint32_t index = 0;      ///< the slot the channel works on now
-    std::uint32_t moved = 0;      ///< sender: messages sent; receiver: messages emptied
-    bool last_signalled = false;  ///< worker sent kTerminate with its signal
+    std::uint32_t index = 0;       ///< the slot the channel works on now
+    std::uint32_t moved = 0;       ///< sender: messages sent; receiver: messages emptied
+    bool last_signalled = false;   ///< worker sent kTerminate with its signal
+    std::uint64_t skips_seen = 0;  ///< fast-forward skips whose count this channel has passed on
     ChannelState state = DONE;
 
     std::uint32_t stride() const { return payload + sizeof(eth_channel_sync_t); }
@@ -162,7 +177,13 @@ public:
     void run() {
         eth_setup_handshake(handshake_, is_handshake_sender());
         WAYPOINT("EDM");
+        // --fast-forward: the EDM only passes its workers' skips on, so it
+        // waits inside a loop of no packets (it never skips by itself and
+        // does not keep the board exact), and pauses with every skip.
+        SteadyLoop passing(0, 0, 0, true, 1, /*stream=*/true);
+        fast_forward_ = service_.enabled();
         for (;;) {
+            if (fast_forward_) service_.point();
             bool all_done = true;
             const std::uint32_t before = transitions_;
             for (std::uint32_t i = 0; i < channels_.size(); ++i) {
@@ -173,6 +194,7 @@ public:
             if (all_done) break;
             run_routing_when_idle(transitions_ != before, idle_rounds_);
         }
+        passing.end();
         teardown();
     }
 
@@ -204,6 +226,30 @@ private:
         return true;
     }
 
+    /// A fast-forward skip is ordered that this channel has not passed on yet.
+    bool skip_outstanding(const Channel& c) const { return fast_forward_ && service_.skips_ordered() > c.skips_seen; }
+
+    /// Messages the channel's sender worker skipped before the one it just
+    /// signalled (the word after the channel semaphore; 0 without a skip).
+    std::uint32_t take_sender_skips(Channel& c) {
+        if (!skip_outstanding(c)) return 0;
+        const std::uint32_t n = l1_read_u32(c.edm_sem + 4);
+        if (n) {
+            l1_write_u32(c.edm_sem + 4, 0);
+            ++c.skips_seen;
+        }
+        return n;
+    }
+
+    /// Messages the sending end skipped before the one in the current slot
+    /// (its sync word's third word; 0 without a skip).
+    std::uint32_t take_receiver_skips(Channel& c) {
+        if (!skip_outstanding(c)) return 0;
+        const std::uint32_t n = l1_read_u32(c.sync() + 8);
+        if (n) ++c.skips_seen;
+        return n;
+    }
+
     void signal_workers(const Channel& c) {
         for (std::uint32_t w : c.workers)
             noc_semaphore_inc(get_noc_addr(unpackX(w), unpackY(w), c.worker_sem), worker_signal::kNextMessage);
@@ -222,7 +268,9 @@ private:
             case SENDER_READY_FOR_ETH_TRANSFER:
                 // The remote slot is free once its receiver's done cleared bytes_sent.
                 if (l1_word_is(c.sync(), 0) && !eth_txq_is_busy(0)) {
-                    eth_write_channel_sync(c.sync(), eth_channel_sync_t{c.payload, 0, 0, 0});
+                    const std::uint32_t skipped = take_sender_skips(c);
+                    c.moved += skipped;
+                    eth_write_channel_sync(c.sync(), eth_channel_sync_t{c.payload, 0, skipped, 0});
                     eth_send_packet(0, c.slot(c.index) >> 4, c.slot(c.index) >> 4, c.words());
                     ++c.moved;
                     c.advance();
@@ -251,6 +299,7 @@ private:
                 break;
             case RECEIVER_WAITING_FOR_WORKER:
                 if (!eth_txq_is_busy(credit_txq_) && workers_signalled(c)) {
+                    c.moved += take_receiver_skips(c);
                     eth_write_channel_sync(c.sync(), eth_channel_sync_t{0, 0, 0, 0});
                     eth_send_packet(credit_txq_, c.sync() >> 4, c.sync() >> 4, 1);
                     ++c.moved;
@@ -277,6 +326,8 @@ private:
     std::uint32_t slots_;
     std::uint32_t idle_rounds_;
     std::uint32_t transitions_ = 0;  ///< channel state changes so far (a round that made none was idle)
+    bool fast_forward_ = false;      ///< --fast-forward is on
+    SteadyService service_;          ///< pauses with fast-forward skips
     std::uint32_t handshake_ = 0;
     std::uint32_t ack_word_ = 0;
     std::vector<Channel> channels_;

@@ -7,6 +7,14 @@
 // The channel has one or more slots; both workers walk them in order, as the
 // EDM does (slot k at the channel buffer + k * stride).
 //
+// --fast-forward (timing only): the sender's messages are a steady loop (a
+// group of its own). A skip takes whole rounds of the slots, and its count
+// goes to the EDM in the word after the EDM channel semaphore, written just
+// before the next real message's signal; the EDMs carry it to the receiver
+// (firmware/edm/erisc_datamover.cpp), which reads it from the slot's sync
+// word into the third word of its own semaphore slot (kept in --no-data
+// mode by the host) and counts the skipped messages off.
+//
 // Args (runtime, both kernels):
 //   0 EDM core x   1 EDM core y   2 EDM channel buffer (slot 0)   3 EDM channel semaphore
 //   4 local semaphore (incremented by the EDM)          5 messages
@@ -55,7 +63,19 @@ std::uint32_t signal(const StreamArgs& a, std::uint32_t i) {
 
 void edm_stream_sender_main() {
     const StreamArgs a = stream_args();
+    // The last rounds of slots stay exact: the EDMs' final handshakes. Each
+    // channel is its own group: the channels of a link do not share it
+    // evenly (the first ones get more of it and finish first), and a skip
+    // at one common rate would even them out.
+    SteadyLoop steady(a.messages, 2 * std::uint64_t(a.slots) + 2, a.stream, true, a.slots, /*stream=*/true);
+    std::uint32_t skipped = 0;  // skipped messages the next real one reports
     for (std::uint32_t i = 0; i < a.messages; ++i) {
+        if (const std::uint64_t n = steady.skip(a.messages - i)) {
+            i += std::uint32_t(n) - 1;
+            skipped += std::uint32_t(n);
+            steady.pause();
+            continue;
+        }
         // Produce the next packet while the previous one may still be in flight
         // to the EDM: reuse the buffer only once the NoC has read it.
         noc_async_writes_flushed();
@@ -63,19 +83,37 @@ void edm_stream_sender_main() {
         // Wait for the EDM to offer its buffer, reset our semaphore first.
         noc_semaphore_wait(a.local_sem, 1);
         noc_semaphore_set(a.local_sem, 0);
+        if (skipped) {
+            noc_inline_dw_write(a.edm_sem + 4, skipped);
+            skipped = 0;
+        }
         noc_async_write(a.local_buffer, slot_addr(a, i), a.payload);
         // Same VC as the write: the increment lands after the payload.
         noc_semaphore_inc(a.edm_sem, signal(a, i));
     }
+    fw_assert(skipped == 0, "edm_stream: a fast-forward skip took the last messages");
+    steady.end();
     noc_async_write_barrier();
     noc_async_atomic_barrier();
 }
 
 void edm_stream_receiver_main() {
     const StreamArgs a = stream_args();
+    SteadyLoop waiting(0, 0, 0, true, 1, /*stream=*/true);  // waits on its sender's steady loop
+    std::uint64_t skips_seen = 0;
+    const std::uint32_t skip_word = a.local_sem + 8;
     for (std::uint32_t i = 0; i < a.messages; ++i) {
         noc_semaphore_wait(a.local_sem, 1);
         noc_semaphore_set(a.local_sem, 0);
+        if (waiting.skips_ordered() > skips_seen) {
+            noc_async_read(slot_addr(a, i) + a.payload + 8, skip_word, 4);
+            noc_async_read_barrier();
+            if (const std::uint32_t n = l1_read_u32(skip_word)) {
+                fw_assert(n < a.messages - i, "edm_stream: the sender skipped more messages than remain");
+                i += n;
+                ++skips_seen;
+            }
+        }
         noc_async_read(slot_addr(a, i), a.local_buffer, a.payload);
         noc_async_read_barrier();
         // The EDM may now refill its buffer.

@@ -40,6 +40,9 @@ const ChannelInterface& EdmBuilder::add(bool sender, std::uint32_t workerSem, st
         program_.markControl(core_, ci.eth_buffer_l1_address + k * ci.buffer_stride + payload, 16);
     ci.eth_semaphore_l1_address =
         program_.createSemaphore(core_, 0, fmt::format("edm_ch{}_{}_sem", ci.channel, sender ? "tx" : "rx"));
+    // The semaphore slot's second word: the count of messages a sender
+    // worker skipped under --fast-forward (firmware/edm/erisc_datamover.cpp).
+    program_.markControl(core_, ci.eth_semaphore_l1_address + 4, 4);
     channels_.push_back(ci);
     configs_.push_back(ChannelConfig{workerSem, messages, workers});
     return channels_.back();

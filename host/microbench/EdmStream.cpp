@@ -35,6 +35,9 @@ void EdmStream::build(Runtime& rt, const EdmStreamParams& p) {
             const CoreCoord rw = d.arch.workers[(dirs + dir) * channels + ch];
             const std::uint32_t sSem = src.createSemaphore(sw, 0, "edm_tx_sem");
             const std::uint32_t rSem = dst.createSemaphore(rw, 0, "edm_rx_sem");
+            // The receiver's semaphore slot's third word: where it reads the
+            // count of messages its sender skipped under --fast-forward.
+            dst.markControl(rw, rSem + 8, 4);
             const edm::ChannelInterface& ti = tx.add_sender_channel(sSem, packets, {sw}, packet);
             const edm::ChannelInterface& ri = rx.add_receiver_channel(rSem, packets, {rw}, packet);
             const std::uint32_t stream = (dir << 16) | ch;
