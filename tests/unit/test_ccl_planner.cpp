@@ -392,9 +392,10 @@ TEST(FabricRingPlan, RingAllGatherReachesEveryRankOnce) {
                         rs::step_pages(a.dst[s], a.range_pages, lo, hi);
                         for (std::uint32_t i = lo; i < hi; ++i) {
                             const unsigned page = a.range_first + i;
-                            if (a.kind[s] == rs::kSrcRecv)
+                            if (a.kind[s] == rs::kSrcRecv) {
                                 EXPECT_TRUE(byDir.count({k.pos, k.dir, b, page}))
                                     << at << ": forwards a page that never landed here";
+                            }
                             if (a.dst[s] & rs::kDstSend) {
                                 ++landed[{next, b, page}];
                                 byDir.insert({next, k.dir, b, page});
