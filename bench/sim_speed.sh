@@ -23,7 +23,9 @@
 #   ff       --fast-forward against exact simulation (timing mode): T3000 all_gather 256 MiB
 #            (fabric) and Galaxy all_gather 16 MiB, each exact and fast-forwarded, a "ff/exact"
 #            line per pair (wall, simulated time), then the Galaxy 1 GiB fast-forwarded, then
-#            the streams with data: raw Ethernet 1 GiB and fabric_bandwidth 256 MiB (3 hops, 2 workers)
+#            the streams: raw Ethernet 1 GiB with data, the EDM path (edm_stream, 1 GiB per
+#            direction, 8 channels both ways) in timing mode, fabric_bandwidth 256 MiB with data
+#            (3 hops, 2 workers)
 #            (bench/fast_forward_accuracy.py gives the accuracy table)
 #   goals    t3000 eth galaxy (what `ninja bench-speed` runs)
 #   all      everything above but quick
@@ -229,6 +231,9 @@ for p in "${expand[@]}"; do
         run ff eth_bandwidth_1G_data n300 eth_bandwidth --packet 4096 --channels 8 --bytes $GiB
         run ff eth_bandwidth_1G_data_ff n300 --fast-forward eth_bandwidth --packet 4096 --channels 8 --bytes $GiB
         ff_vs_exact eth_bandwidth_1G_data_ff eth_bandwidth_1G_data
+        run ff edm_stream_1G_timing n300 edm_stream --packet 4096 --channels 8 --bidir --packets $((GiB / 4096 / 8)) --no-data
+        run ff edm_stream_1G_timing_ff n300 --fast-forward edm_stream --packet 4096 --channels 8 --bidir --packets $((GiB / 4096 / 8)) --no-data
+        ff_vs_exact edm_stream_1G_timing_ff edm_stream_1G_timing
         run ff fabric_bandwidth_256M_data t3000 fabric_bandwidth --hops 3 --workers 2 --bytes 256M
         run ff fabric_bandwidth_256M_data_ff t3000 --fast-forward fabric_bandwidth --hops 3 --workers 2 --bytes 256M
         ff_vs_exact fabric_bandwidth_256M_data_ff fabric_bandwidth_256M_data
