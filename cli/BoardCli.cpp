@@ -48,8 +48,9 @@ void BoardCli::addGlobalOptions() {
     app_->add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
     app_->add_flag("--fast-forward", g.fastForward,
                    "skip stretches of steady packet loops at their measured rates (the fabric ring collectives, "
-                   "eth_bandwidth, edm_stream, fabric_bandwidth; needs --no-data but on eth_bandwidth and "
-                   "fabric_bandwidth; see results.fast_forward and the fast_forward trace signal)");
+                   "eth_bandwidth with credits on tx_cmd_q 1, edm_stream, fabric_bandwidth; needs --no-data but on "
+                   "eth_bandwidth and fabric_bandwidth; see results.fast_forward and the fast_forward trace "
+                   "signal)");
     app_->add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");
     app_->add_option("--start", g.starts, "CHIP:NS dispatch time of one chip (repeatable)");
     app_->add_flag("--trace-all-cores", g.traceAll, "trace every core, not only the busy ones");

@@ -163,6 +163,11 @@ public:
     }
 
     void init() {
+        // (The skipped-count word after each channel semaphore is not cleared
+        // here: an L1 write would shift this EDM's start under --fast-forward
+        // and make a run that skips nothing differ from an exact one. Every
+        // count a worker writes is taken and zeroed before its next message.)
+        fast_forward_ = service_.enabled();
         // Clear our words before the handshake: after it, the peer may send.
         for (std::uint32_t i = 0; i < channels_.size(); ++i) {
             Channel& c = channels_[i];
@@ -181,7 +186,6 @@ public:
         // waits inside a loop of no packets (it never skips by itself and
         // does not keep the board exact), and pauses with every skip.
         SteadyLoop passing(0, 0, 0, true, 1, /*stream=*/true);
-        fast_forward_ = service_.enabled();
         for (;;) {
             if (fast_forward_) service_.point();
             bool all_done = true;

@@ -41,6 +41,7 @@ FastForward::LoopId FastForward::enter(Tick t, std::uint64_t packets, std::uint6
     // depended on which windows the history held (up to 2 % off).
     quanta_ = std::lcm(quanta_, quantum);
     windowPoints_ = (std::uint64_t(opts_.pointsPerLoop) + quanta_ - 1) / quanta_ * quanta_;
+    if (packets > 0) ++packetLoops_;
     loops_.push_back(std::move(l));
     setChanged_ = true;
     updateSignal(t);
@@ -385,7 +386,7 @@ bool FastForward::covers(Tick start, Tick end) const {
 
 std::string FastForward::whyNone() const {
     if (skips_ > 0) return "";
-    if (loops_.empty())
+    if (packetLoops_ == 0)
         return "no kernel of this run marked a steady loop (the --impl fabric all-gather and reduce-scatter "
                "workers on a ring do, and the eth_bandwidth (credits on tx_cmd_q 1), edm_stream and "
                "fabric_bandwidth streams)";

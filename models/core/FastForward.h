@@ -141,8 +141,9 @@ public:
     std::uint64_t skips() const { return skips_; }
     std::uint64_t packetsSkipped() const { return packetsSkipped_; }
     Tick timeSkipped() const { return timeSkipped_; }
-    /// Loops that ever entered (0: the workload has no steady loop).
-    std::uint64_t loopsSeen() const { return loops_.size(); }
+    /// Loops with packets that ever entered (0: the workload has no steady
+    /// loop; the loops of no packets of kernels that only wait are not counted).
+    std::uint64_t loopsSeen() const { return packetLoops_; }
     /// A skip: ordered at `from`, for `length`; its signal went off at `end`
     /// (its last pause ended; kNever while it runs).
     struct Stretch {
@@ -209,6 +210,7 @@ private:
     void noteStep(Loop& l, Tick t, std::uint64_t stepLeft);
 
     FastForwardOptions opts_;
+    std::uint64_t packetLoops_ = 0;  ///< loops entered with packets (loopsSeen())
     std::vector<Loop> loops_;
     std::uint32_t active_ = 0;   ///< loops inside their range
     std::uint32_t outside_ = 0;  ///< counted kernels running, not inside a loop

@@ -122,16 +122,19 @@ TEST(FabricCompare, FastForwardSkipsTheRawEthernetStream) {
 // --fast-forward on the EDM path (edm_stream, timing mode): each sender
 // worker skips whole rounds of its channel's slots and the EDMs pass the
 // count on to the receiver (firmware/edm/erisc_datamover.cpp), so both ends'
-// message counts still end the stream. Four channels of four buffers share
-// the link unevenly (the first finishes ~40 % before the last), which a skip
-// at one common rate would even out (-12.5 %): each channel skips at its own
-// rate, +0.04 % measured. With worker-initiated termination the last
-// messages stay exact and carry the end. And with data the skip is refused
-// (FastForwardWithDataIsRefusedWhereBytesWouldBeLost).
+// message counts still end the stream (a miscount would hang the EDM or trip
+// the receiver's assertion). Each channel skips at its own rate: four
+// channels of four buffers, one direction, +0.04 % measured; two channels in
+// both directions with worker-initiated termination, +0.02 %. Credits on
+// tx_cmd_q 0 skip too (-0.08 % and +0.59 % measured on two points). With
+// data the skip is refused (FastForwardWithDataIsRefusedWhereBytesWouldBeLost),
+// and an EDM collective, whose workers have no steady loop, stays exact and
+// says so (its EDMs' loops of no packets do not count as steady loops).
 TEST(FabricCompare, FastForwardSkipsTheEdmStream) {
     for (const std::string args : {"--no-data edm_stream --packets 8000 --channels 4 --buffers 4",
                                    "--no-data edm_stream --packets 6000 --channels 2 --buffers 2 --packet 1024 "
-                                   "--termination worker_initiated --bidir"}) {
+                                   "--termination worker_initiated --bidir",
+                                   "--no-data edm_stream --packets 6000 --channels 1 --bidir --credit-txq 0"}) {
         const auto exact = n300(args);
         const auto ff = n300("--fast-forward " + args);
         const auto& skip = ff["results"]["fast_forward"];
@@ -141,6 +144,12 @@ TEST(FabricCompare, FastForwardSkipsTheEdmStream) {
                     0.005 * r(exact, "payload_GBps_per_direction"))
             << args;
     }
+    const std::string edm = "--no-data all_gather --impl edm --size 1M";
+    const auto ff = t3000("--fast-forward " + edm);
+    EXPECT_EQ(ff["results"]["fast_forward"]["steady_loops"].get<int>(), 0);
+    EXPECT_EQ(ff["results"]["fast_forward"]["why_none"].get<std::string>().rfind("no kernel of this run marked", 0),
+              0u);
+    EXPECT_EQ(ff["sim_time_ns"].get<double>(), t3000(edm)["sim_time_ns"].get<double>());
 }
 
 // --fast-forward on fabric_bandwidth (2 workers over 3 hops): a skip sends
