@@ -32,6 +32,21 @@ TEST(IpcqCompare, VcCommUnderAComputeStream) {
     EXPECT_GT(r(heavy, "ipcq_ns"), r(even, "ipcq_ns"));
 }
 
+// Design record D9: a send/recv never costs less than the raw write of the
+// same bytes, under a compute stream too. The stream and the ping-pong are
+// both periodic, so each round trip starts after a different wait (spread
+// over the stream's period, ipcq_pingpong_kernel.cpp); without it each phase
+// met the stream at one alignment and the 80:20 point had IPCQ 18.8 ns below
+// the raw write. The spread's average needs its 200 samples (at 20 the 80:20
+// point is still 13 ns below).
+TEST(IpcqCompare, SendRecvCostsAtLeastTheRawWriteUnderAComputeStream) {
+    for (const char* w : {"50:50", "80:20", "20:80"}) {
+        const auto rep = n300(std::string("ipcq_latency --samples 200 --compute-stream 8192 --vc-weights ") + w);
+        EXPECT_GE(r(rep, "ipcq_ns"), r(rep, "raw_write_ns")) << w;
+        EXPECT_LT(r(rep, "ipcq_ns"), r(rep, "raw_write_ns") + 100.0) << w << ": T5";
+    }
+}
+
 // --no-data moves no payload bytes but must not change a single tick.
 TEST(IpcqCompare, TimingOnlyRunsKeepTheTiming) {
     for (const char* algorithm : {"ring_allreduce", "mesh_allreduce", "ring_allreduce_sram"}) {
