@@ -20,6 +20,14 @@
 namespace cclsim {
 namespace {
 
+/// A fragment that owns its bytes, at `offset` within its payload.
+Payload::Fragment owned(std::uint32_t offset, ByteBuffer bytes) {
+    Payload::Fragment f;
+    f.offset = offset;
+    f.bytes = std::move(bytes);
+    return f;
+}
+
 using test::CallbackWatcher;
 using test::pattern;
 using test::readL1;
@@ -114,8 +122,8 @@ TEST(L1Memory, SnapshotAndApplyInDataMode) {
     dst.writeBytes(0x20000, 64, std::vector<std::uint8_t>(64, 0xEE).data());
     Payload frag;
     frag.size = 64;
-    frag.frags.push_back({8, {1, 2, 3, 4}});
-    frag.frags.push_back({60, {9, 9, 9, 9}});
+    frag.frags.push_back(owned(8, {1, 2, 3, 4}));
+    frag.frags.push_back(owned(60, {9, 9, 9, 9}));
     dst.apply(0x20000, frag);
     const auto got = readL1(dst, 0x20000, 64);
     for (std::uint32_t i = 0; i < 64; ++i) {
@@ -212,7 +220,7 @@ TEST(L1Memory, SnapshotAndApplyInTimingModeCarryControlFragments) {
     Payload full;
     full.size = 16;
     const auto pat = pattern(16, 4);
-    full.frags.push_back({0, ByteBuffer(pat.begin(), pat.end())});
+    full.frags.push_back(owned(0, ByteBuffer(pat.begin(), pat.end())));
     timed.apply(0x4000, full);
     const auto want = pattern(16, 4);
     EXPECT_EQ(readL1(timed, 0x4000, 16),
@@ -265,7 +273,7 @@ TEST(L1Memory, WatchersFireOnOverlappingWritesOnly) {
     EXPECT_EQ(hits, 3);
     Payload p;
     p.size = 8;
-    p.frags.push_back({0, ByteBuffer(8, 1)});
+    p.frags.push_back(owned(0, ByteBuffer(8, 1)));
     l1.apply(0x1FFC, p);
     EXPECT_EQ(hits, 4);
     EXPECT_EQ(other, 0);
