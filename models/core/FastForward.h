@@ -62,7 +62,10 @@
 namespace cclsim {
 
 struct FastForwardOptions {
-    /// A window closes once the loops made this many points per loop.
+    /// A window closes once the loops made this many points per active
+    /// loop. Loops of no packets (kernels that only wait: receivers, EDMs)
+    /// count as active but make no points, so beside them a window spans
+    /// more of each sender's points (edm_stream with one channel: 4x).
     /// (32: fitted against exact runs of the T3000 16 MiB ring all-gather and
     /// reduce-scatter and the 2-chip line all-gather, which skipped then; 16
     /// put two of them 2.7 % off, 48 skipped nothing at 16 MiB.)
