@@ -105,10 +105,10 @@ struct Channel {
     std::uint32_t worker_sem = 0;
     std::vector<std::uint32_t> workers;  ///< packed (x, y)
     std::uint32_t slots = 1;
-    std::uint32_t index = 0;       ///< the slot the channel works on now
-    std::uint32_t moved = 0;       ///< sender: messages sent; receiver: messages emptied
-    bool last_signalled = false;   ///< worker sent kTerminate with its signal
-    std::uint64_t skips_seen = 0;  ///< fast-forward skips whose count this channel has passed on
+    std::uint32_t index = 0;      ///< the slot the channel works on now
+    std::uint32_t moved = 0;      ///< sender: messages sent; receiver: messages emptied
+    bool last_signalled = false;  ///< worker sent kTerminate with its signal
+    SkipReport skips;             ///< fast-forward skip counts this channel has passed on
     ChannelState state = DONE;
 
     std::uint32_t stride() const { return payload + sizeof(eth_channel_sync_t); }
@@ -230,28 +230,23 @@ private:
         return true;
     }
 
-    /// A fast-forward skip is ordered that this channel has not passed on yet.
-    bool skip_outstanding(const Channel& c) const { return fast_forward_ && service_.skips_ordered() > c.skips_seen; }
+    /// Fast-forward skips the board has ordered (0 without --fast-forward).
+    std::uint64_t skips_ordered() const { return fast_forward_ ? service_.skips_ordered() : 0; }
 
     /// Messages the channel's sender worker skipped before the one it just
-    /// signalled (the word after the channel semaphore; 0 without a skip).
+    /// signalled (the word after the channel semaphore, cleared once taken).
     std::uint32_t take_sender_skips(Channel& c) {
-        if (!skip_outstanding(c)) return 0;
-        const std::uint32_t n = l1_read_u32(c.edm_sem + 4);
-        if (n) {
-            l1_write_u32(c.edm_sem + 4, 0);
-            ++c.skips_seen;
-        }
-        return n;
+        return c.skips.take(skips_ordered(), [&] {
+            const std::uint32_t n = l1_read_u32(c.edm_sem + 4);
+            if (n) l1_write_u32(c.edm_sem + 4, 0);
+            return n;
+        });
     }
 
     /// Messages the sending end skipped before the one in the current slot
-    /// (its sync word's third word; 0 without a skip).
+    /// (its sync word's third word).
     std::uint32_t take_receiver_skips(Channel& c) {
-        if (!skip_outstanding(c)) return 0;
-        const std::uint32_t n = l1_read_u32(c.sync() + 8);
-        if (n) ++c.skips_seen;
-        return n;
+        return c.skips.take(skips_ordered(), [&] { return l1_read_u32(c.sync() + 8); });
     }
 
     void signal_workers(const Channel& c) {

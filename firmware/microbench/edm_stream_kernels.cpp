@@ -100,19 +100,19 @@ void edm_stream_sender_main() {
 void edm_stream_receiver_main() {
     const StreamArgs a = stream_args();
     SteadyLoop waiting(0, 0, 0, true, 1, /*stream=*/true);  // waits on its sender's steady loop
-    std::uint64_t skips_seen = 0;
+    SkipReport sender;                                      // the sender's skipped messages, from the slot's sync word
     const std::uint32_t skip_word = a.local_sem + 8;
     for (std::uint32_t i = 0; i < a.messages; ++i) {
         noc_semaphore_wait(a.local_sem, 1);
         noc_semaphore_set(a.local_sem, 0);
-        if (waiting.skips_ordered() > skips_seen) {
+        const std::uint32_t n = sender.take(waiting.skips_ordered(), [&] {
             noc_async_read(slot_addr(a, i) + a.payload + 8, skip_word, 4);
             noc_async_read_barrier();
-            if (const std::uint32_t n = l1_read_u32(skip_word)) {
-                fw_assert(n < a.messages - i, "edm_stream: the sender skipped more messages than remain");
-                i += n;
-                ++skips_seen;
-            }
+            return l1_read_u32(skip_word);
+        });
+        if (n) {
+            fw_assert(n < a.messages - i, "edm_stream: the sender skipped more messages than remain");
+            i += n;
         }
         noc_async_read(slot_addr(a, i), a.local_buffer, a.payload);
         noc_async_read_barrier();

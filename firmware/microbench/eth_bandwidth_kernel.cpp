@@ -72,8 +72,8 @@ void eth_bandwidth_kernel_main() {
     // runs), so those runs stay exact.
     SteadyLoop steady(std::uint64_t(channels) * to_send, 2 * std::uint64_t(channels) + 2, 0, credit_txq != 0, channels,
                       /*stream=*/true);
-    std::uint32_t skipped = 0;     // skipped packets the next real one reports
-    std::uint64_t skips_seen = 0;  // skips of the other end already taken off receives_left
+    std::uint32_t skipped = 0;  // skipped packets the next real one reports
+    SkipReport other_end;       // skips of the other end, taken off receives_left
 
     const std::uint64_t start = get_timestamp();
     // The link delivers in order and the channels are used round-robin, so
@@ -86,14 +86,13 @@ void eth_bandwidth_kernel_main() {
         // Receiver first: a released buffer is a credit the other end waits
         // for, so it takes the next free tx_cmd_q slot before new data does.
         if (receives_left && bytes_arrived(rx_sync(next_rx)) && !eth_txq_is_busy(credit_txq)) {
-            // Read the skipped count only while a skip is ordered that the
-            // other end has not reported yet: an extra L1 read per packet
-            // would slow the stream itself (1.6 % at 1 KB packets).
-            if (steady.skips_ordered() > skips_seen) {
-                const std::uint32_t before = l1_read_u32(rx_sync(next_rx) + 8);
+            // The other end's skipped packets before this one (read only
+            // while a skip is outstanding).
+            const std::uint32_t before =
+                other_end.take(steady.skips_ordered(), [&] { return l1_read_u32(rx_sync(next_rx) + 8); });
+            if (before) {
                 fw_assert(before < receives_left, "eth_bandwidth: the other end skipped more packets than remain");
                 receives_left -= before;
-                skips_seen += before != 0;
             }
             eth_write_channel_sync(rx_sync(next_rx), eth_channel_sync_t{0, 0, 0, 0});
             eth_send_packet(credit_txq, rx_sync(next_rx) >> 4, tx_sync(next_rx) >> 4, 1);
