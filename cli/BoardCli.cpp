@@ -91,7 +91,8 @@ void BoardCli::addWorkloads() {
     for (const WorkloadFactory& f : board_.workloads) {
         auto w = f();
         CLI::App* cmd = app_->add_subcommand(w->name(), w->description());
-        w->addOptions(*cmd);
+        Options options(*cmd);
+        w->addOptions(options);
         refuseNegatives(*cmd);
         byCommand_[cmd] = w.get();
         workloads_[w->name()] = std::move(w);

@@ -6,6 +6,7 @@
 // left in L1) into the `results` object of the JSON report.
 #pragma once
 
+#include "cli/Options.h"
 #include "models/common/Trace.h"
 #include "runtime/ConfigDir.h"
 #include "runtime/Runtime.h"
@@ -17,12 +18,6 @@
 #include <string>
 #include <vector>
 
-// CLI11 is declared only: its header costs seconds of compile time in every
-// file that includes it, so only the files that add options include it.
-namespace CLI {
-class App;
-}
-
 namespace cclsim {
 
 class Workload {
@@ -32,7 +27,7 @@ public:
     virtual std::string name() const = 0;
     virtual std::string description() const = 0;
     /// Register this workload's options on its subcommand.
-    virtual void addOptions(CLI::App& cmd) = 0;
+    virtual void addOptions(Options& cmd) = 0;
     /// Every option in effect (the report's "params").
     virtual nlohmann::json params() const = 0;
     /// Create programs, kernels and arguments. Throw ConfigError on bad input.

@@ -161,7 +161,7 @@ public:
     explicit CsvWorkload(bool csv) : csv_(csv) {}
     std::string name() const override { return "csv_test"; }
     std::string description() const override { return "test"; }
-    void addOptions(CLI::App&) override {}
+    void addOptions(Options&) override {}
     nlohmann::json params() const override { return nlohmann::json::object(); }
     void build(Runtime&) override {}
     nlohmann::json results(Runtime&, const RunResult&) override { return nlohmann::json::object(); }

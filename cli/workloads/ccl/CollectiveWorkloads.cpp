@@ -23,7 +23,6 @@
 #include "host/ccl/TensorFiles.h"
 #include "models/common/Report.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -49,18 +48,18 @@ public:
 
     bool reduces() const { return def_.reduces; }
 
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--chips", chips_, "replicas: the first N chips of the board's ring order (default: all)")
-            ->check(CLI::Range(2u, 4096u));
+            ->check(opt::Range(2u, 4096u));
         cmd.add_option("--order", order_,
                        "replicas: an explicit chip order (e.g. 0,4,5,1), or 'mesh' (the board's row-major mesh order: "
                        "consecutive groups are mesh rows, orthogonal groups columns) or 'ring' (the default)")
             ->delimiter(',');
-        cmd.add_option("--topology", topology_, "ring or line")->check(CLI::IsMember({"ring", "line"}));
+        cmd.add_option("--topology", topology_, "ring or line")->check(opt::IsMember({"ring", "line"}));
         cmd.add_option("--method", method_,
                        "collective method: clockwise_ring, anticlockwise_ring, bidirectional_ring_pair, "
                        "meet_in_middle_ring, broadcast (reductions), or auto (the rule table)")
-            ->check(CLI::IsMember({"clockwise_ring", "anticlockwise_ring", "bidirectional_ring_pair",
+            ->check(opt::IsMember({"clockwise_ring", "anticlockwise_ring", "bidirectional_ring_pair",
                                    "meet_in_middle_ring", "broadcast", "auto"}));
         cmd.add_option("--methods", methods_,
                        "auto's rule table (default: collective_methods.yaml of the configuration directory, "
@@ -68,13 +67,13 @@ public:
         cmd.add_option("--bidir", bidir_,
                        "shorthand for --method: off (clockwise_ring), halves (bidirectional_ring_pair) "
                        "or full (meet_in_middle_ring)")
-            ->check(CLI::IsMember({"off", "halves", "full"}));
+            ->check(opt::IsMember({"off", "halves", "full"}));
         cmd.add_option("--group", group_, "communication groups over the replicas: all, consecutive:K, orthogonal:K");
         cmd.add_option("--axis", axis_, "shorthand: one collective along every mesh row or column at once")
-            ->check(CLI::IsMember({"row", "col"}));
+            ->check(opt::IsMember({"row", "col"}));
         cmd.add_option("--size", size_, "S as nccl-tests defines it, in bytes (K/M/G suffixes)");
         cmd.add_option("--count", count_, "input elements per replica (instead of --size)")
-            ->check(CLI::Range(1ull, 1ull << 34));
+            ->check(opt::Range(1ull, 1ull << 34));
         cmd.add_option("--dtype", dtype_,
                        "bf16, fp16, fp32, int32, uint32, int64, uint64, bool (or float, half, int, "
                        "unsigned_int, long_long, unsigned_long_long)");
@@ -87,28 +86,28 @@ public:
                        "rank<r>.npy");
         cmd.add_option("--dump-outputs", dump_, "write every replica's output: FILE.json, or DIR/ for .npy files");
         cmd.add_option("--page-bytes", pageBytes_, "tensor page size (default: a bf16 32x32 tile)")
-            ->check(CLI::Range(32u, 1u << 20));
+            ->check(opt::Range(32u, 1u << 20));
         cmd.add_option("--packet", packet_, "EDM packet (message) bytes, a whole number of pages; 0: auto")
-            ->check(CLI::Range(0u, 1u << 20));
+            ->check(opt::Range(0u, 1u << 20));
         cmd.add_option("--links", links_,
                        "Ethernet links per hop (default: the fewest user links of any hop of the op, i.e. tt-metal's "
                        "routing planes less the link reserved for dispatch: n300 1, t3000 1, galaxy 4)")
-            ->check(CLI::Range(1u, 16u));
+            ->check(opt::Range(1u, 16u));
         cmd.add_option("--edm-buffers", edmBuffers_,
                        "--impl edm: buffers (slots) per EDM channel (default 2, as "
                        "tt-metal's legacy all-gather)")
-            ->check(CLI::Range(1u, 16u));
+            ->check(opt::Range(1u, 16u));
         cmd.add_option("--workers", workers_,
                        "worker units per link and direction (default: edm 4; fabric by "
                        "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
-            ->check(CLI::Range(1u, 64u));
+            ->check(opt::Range(1u, 64u));
         cmd.add_option("--impl", impl_,
                        "fabric (default: the packet fabric, as tt-metal's current all_gather_async, "
                        "reduce_scatter_minimal_async and all_to_all_async) or edm (the CCL guide's EDM streams)")
-            ->check(CLI::IsMember({"edm", "fabric"}));
+            ->check(opt::IsMember({"edm", "fabric"}));
         if (def_.gatherDim) {
-            cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(CLI::Range(0u, 1u));
-            cmd.add_option("--row-pages", rowPages_, "--dim 1: pages per rank row")->check(CLI::Range(1u, 1u << 30));
+            cmd.add_option("--dim", dim_, "gather dimension: 0 (blocks) or 1 (rows)")->check(opt::Range(0u, 1u));
+            cmd.add_option("--row-pages", rowPages_, "--dim 1: pages per rank row")->check(opt::Range(1u, 1u << 30));
         }
         if (def_.rooted) cmd.add_option("--root", root_, "root rank (position in its group)");
         cmd.add_flag("--l1", l1_, "tensors in worker L1 (interleaved over the worker cores) instead of DRAM");
@@ -116,7 +115,7 @@ public:
                        "the input's and output's memory config: interleaved (DRAM, or L1 with --l1), "
                        "height_sharded, width_sharded, block_sharded (L1 shards, one per core) or dram_sharded "
                        "(width shards over the DRAM banks)")
-            ->check(CLI::IsMember({"interleaved", "height_sharded", "width_sharded", "block_sharded", "dram_sharded"}));
+            ->check(opt::IsMember({"interleaved", "height_sharded", "width_sharded", "block_sharded", "dram_sharded"}));
         cmd.add_option("--shard-grid", shardGrid_,
                        "sharded layouts: RxC shards (cores, or DRAM banks), row-major from the first worker core "
                        "(default: height/width 1x8, block 2x4, dram_sharded every bank)");
@@ -127,7 +126,7 @@ public:
         cmd.add_flag("--sweep", sweep_, "sweep sizes from -b to -e by factor -f (one process per size)");
         cmd.add_option("-b,--minbytes", minBytes_, "sweep: first size (default 4K)");
         cmd.add_option("-e,--maxbytes", maxBytes_, "sweep: last size (default 64M)");
-        cmd.add_option("-f,--stepfactor", stepFactor_, "sweep: size factor (default 2)")->check(CLI::Range(2u, 1024u));
+        cmd.add_option("-f,--stepfactor", stepFactor_, "sweep: size factor (default 2)")->check(opt::Range(2u, 1024u));
     }
 
     nlohmann::json params() const override {

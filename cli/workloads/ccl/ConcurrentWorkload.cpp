@@ -30,7 +30,6 @@
 #include "host/ipcq/ProcessGroup.h"
 #include "models/common/Report.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -61,7 +60,7 @@ public:
                "cores, data checked, with the per-op split of every link";
     }
 
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--op", specs_,
                        "one op, repeatable: a collective and its options, e.g. \"all_gather --size 1M\" or "
                        "\"reduce_scatter --size 256K --cores 32-63\" (--cores: its worker cores, indices in the "
@@ -71,13 +70,13 @@ public:
         cmd.add_option("--impl", impl_,
                        "how every op moves data: fabric (one persistent fabric shared by every op, the default) or "
                        "edm (one EDM per Ethernet core with every op's channels)")
-            ->check(CLI::IsMember({"fabric", "edm"}));
+            ->check(opt::IsMember({"fabric", "edm"}));
         cmd.add_option("--topology", topology_, "ring or line: the shared fabric's, and every op's default")
-            ->check(CLI::IsMember({"ring", "line"}));
+            ->check(opt::IsMember({"ring", "line"}));
         cmd.add_option("--links", links_,
                        "routing planes of the shared fabric (default: the fewest user links "
                        "between neighbours of the ring)")
-            ->check(CLI::Range(1u, 16u));
+            ->check(opt::Range(1u, 16u));
     }
 
     nlohmann::json params() const override {
@@ -371,11 +370,10 @@ private:
                                 "fabric",
                                 where));
             e.ipcq = ipcq::makeIpcqAllReduceOp();
-            CLI::App app{"op", opName};
-            e.ipcq->addOptions(app);
             try {
-                app.parse(rest, false);
-            } catch (const CLI::ParseError& err) {
+                Options::parseLine(
+                    opName, [&](Options& cmd) { e.ipcq->addOptions(cmd); }, rest);
+            } catch (const OptionsError& err) {
                 throw ConfigError(
                     fmt::format("{}: {} (ipcq_allreduce takes its ranks' cores from ccl.yaml)", where, err.what()));
             }
@@ -396,12 +394,15 @@ private:
         std::string args = rest;
         if (!gives("--impl")) args += " --impl " + impl_;
         if (!gives("--topology")) args += " --topology " + topology_;
-        CLI::App app{"op", opName};
-        e.coll->addOptions(app);
-        app.add_option("--cores", e.cores, "worker cores of this op");
         try {
-            app.parse(args, false);
-        } catch (const CLI::ParseError& err) {
+            Options::parseLine(
+                opName,
+                [&](Options& cmd) {
+                    e.coll->addOptions(cmd);
+                    cmd.add_option("--cores", e.cores, "worker cores of this op");
+                },
+                args);
+        } catch (const OptionsError& err) {
             throw ConfigError(fmt::format("{}: {}", where, err.what()));
         }
         const nlohmann::json p = e.coll->params();

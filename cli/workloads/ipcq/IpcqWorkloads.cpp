@@ -7,7 +7,6 @@
 #include "host/ipcq/ProcessGroup.h"
 #include "models/common/Report.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -88,19 +87,19 @@ public:
     std::string description() const override {
         return "all-reduce (sum) by worker-core kernels over PE_IPCQ queues, algorithm from ccl.yaml, data checked";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--ccl", ccl_,
                        "ccl.yaml (default: the one of the configuration directory, platforms/ of the source tree)");
         cmd.add_option("--algorithm", algorithm_, "an entry of the file's algorithms (default: defaults.algorithm)");
         cmd.add_option("--size", size_, "tensor bytes per rank, K/M suffixes (default: world_size x n_elem elements)");
-        cmd.add_option("--dtype", dtype_, "bf16 or fp32")->check(CLI::IsMember({"bf16", "fp32"}));
+        cmd.add_option("--dtype", dtype_, "bf16 or fp32")->check(opt::IsMember({"bf16", "fp32"}));
         cmd.add_option("--seed", seed_, "input data seed");
         cmd.add_option("--ccl-trace", trace_,
                        "CCL trace: one line per send/recv (rank, t, dir, nbytes) to FILE, - "
                        "for stdout");
         cmd.add_flag("--pointer-dump", dump_, "print every queue's pointers after the run");
         cmd.add_option("--ipcq-checks", checks_, "check the IPCQ invariants I1, I2, I5, I6 while running (on/off)")
-            ->check(CLI::IsMember({"on", "off"}));
+            ->check(opt::IsMember({"on", "off"}));
     }
     TraceFile::Focus traceFocus() const override { return {"PE_IPCQ queues and waits", focus::kIpcq}; }
     nlohmann::json params() const override {
@@ -247,19 +246,19 @@ public:
     std::string description() const override {
         return "T5: one IPCQ send/recv between neighbouring ranks vs the raw PE_DMA write of the same bytes";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--peer", peer_, "same_chip (adjacent cores) or eth_hop (the next chip, one Ethernet hop)")
-            ->check(CLI::IsMember({"same_chip", "eth_hop"}));
-        cmd.add_option("--bytes", bytes_, "payload bytes (default: a bf16 32x32 tile)")->check(CLI::Range(16u, 65536u));
-        cmd.add_option("--samples", samples_, "measured round trips per phase")->check(CLI::Range(1u, 100000u));
-        cmd.add_option("--buffer-kind", kind_, "tcm, hbm or sram")->check(CLI::IsMember({"tcm", "hbm", "sram"}));
-        cmd.add_option("--backpressure", bp_, "poll or sleep")->check(CLI::IsMember({"poll", "sleep"}));
+            ->check(opt::IsMember({"same_chip", "eth_hop"}));
+        cmd.add_option("--bytes", bytes_, "payload bytes (default: a bf16 32x32 tile)")->check(opt::Range(16u, 65536u));
+        cmd.add_option("--samples", samples_, "measured round trips per phase")->check(opt::Range(1u, 100000u));
+        cmd.add_option("--buffer-kind", kind_, "tcm, hbm or sram")->check(opt::IsMember({"tcm", "hbm", "sram"}));
+        cmd.add_option("--backpressure", bp_, "poll or sleep")->check(opt::IsMember({"poll", "sleep"}));
         cmd.add_option("--credit-return-mode", credit_, "fast_path or fabric")
-            ->check(CLI::IsMember({"fast_path", "fabric"}));
+            ->check(opt::IsMember({"fast_path", "fabric"}));
         cmd.add_option("--compute-stream", stream_,
                        "bytes per write of a concurrent vc_compute stream from the "
                        "initiator's core to DRAM (0: none)")
-            ->check(CLI::Range(0u, 65536u));
+            ->check(opt::Range(0u, 65536u));
         cmd.add_option("--vc-weights", weights_, "PE_DMA weights vc_compute:vc_comm, e.g. 80:20");
     }
     TraceFile::Focus traceFocus() const override { return {"PE_IPCQ queues and waits", focus::kIpcq}; }

@@ -5,7 +5,6 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/DispatchBench.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {
@@ -18,20 +17,20 @@ public:
     std::string description() const override {
         return "program dispatch: empty kernels on N worker cores, enqueue to completion (tt-metal test_pgm_dispatch)";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--cores", cores_, "worker cores running the program (default: every worker core of the chip)")
-            ->check(CLI::Range(1u, 4096u));
+            ->check(opt::Range(1u, 4096u));
         cmd.add_option("--processors", processors_,
                        "RISC-Vs per core: brisc (one data-movement kernel), dm (brisc + ncrisc) or all (brisc, ncrisc "
                        "and the three TRISCs of a compute kernel)")
-            ->check(CLI::IsMember({"brisc", "dm", "all"}));
+            ->check(opt::IsMember({"brisc", "dm", "all"}));
         cmd.add_option("--kernel-bytes", kernelBytes_,
                        "binary bytes of each kernel (test_pgm_dispatch -s; default 1 KB)")
-            ->check(CLI::Range(32u, 1u << 20));
+            ->check(opt::Range(32u, 1u << 20));
         cmd.add_option("--rt-args", rtArgs_, "unique runtime argument words per kernel (test_pgm_dispatch -a)")
-            ->check(CLI::Range(0u, 255u));
+            ->check(opt::Range(0u, 255u));
         cmd.add_option("--semaphores", semaphores_, "semaphores per core (test_pgm_dispatch -S)")
-            ->check(CLI::Range(0u, 16u));
+            ->check(opt::Range(0u, 16u));
         cmd.add_option("--chip", chip_, "chip to run on (a chip without PCIe adds the dispatch tunnel)");
     }
     nlohmann::json params() const override {

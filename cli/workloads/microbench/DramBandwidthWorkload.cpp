@@ -4,7 +4,6 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/DramBandwidth.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {
@@ -15,11 +14,11 @@ class DramBandwidthWorkload final : public Workload {
 public:
     std::string name() const override { return "dram_bandwidth"; }
     std::string description() const override { return "aggregate DRAM read or write bandwidth from many worker cores"; }
-    void addOptions(CLI::App& cmd) override {
-        cmd.add_option("--workers", workers_, "worker cores streaming")->check(CLI::Range(1u, 1024u));
-        cmd.add_option("--bytes", bytes_, "bytes moved in total")->check(CLI::Range(1.0, 1e12));
-        cmd.add_option("--page", page_, "page bytes (multiple of 32)")->check(CLI::Range(32u, 65536u));
-        cmd.add_option("--batch", batch_, "pages in flight per worker")->check(CLI::Range(1u, 256u));
+    void addOptions(Options& cmd) override {
+        cmd.add_option("--workers", workers_, "worker cores streaming")->check(opt::Range(1u, 1024u));
+        cmd.add_option("--bytes", bytes_, "bytes moved in total")->check(opt::Range(1.0, 1e12));
+        cmd.add_option("--page", page_, "page bytes (multiple of 32)")->check(opt::Range(32u, 65536u));
+        cmd.add_option("--batch", batch_, "pages in flight per worker")->check(opt::Range(1u, 256u));
         cmd.add_flag("--write", write_, "write instead of read");
         cmd.add_option("--chip", chip_, "chip to run on");
         cmd.add_flag("--sharded", sharded_,
@@ -27,7 +26,7 @@ public:
         cmd.add_option("--noc", noc_,
                        "NoC the workers use (default: 0 to read, 1 to write, as tt-metal's readers and writers do; 2: "
                        "alternate)")
-            ->check(CLI::Range(0, 2));
+            ->check(opt::Range(0, 2));
     }
     nlohmann::json params() const override {
         return {{"workers", workers_}, {"bytes", bytes_}, {"page", page_}, {"batch", batch_},

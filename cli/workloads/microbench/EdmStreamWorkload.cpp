@@ -5,7 +5,6 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/EdmStream.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {
@@ -18,18 +17,18 @@ public:
     std::string description() const override {
         return "worker -> EDM -> Ethernet -> EDM -> worker stream with a byte-exact data check";
     }
-    void addOptions(CLI::App& cmd) override {
-        cmd.add_option("--packets", packets_, "packets per channel and direction")->check(CLI::Range(1u, 1u << 30));
+    void addOptions(Options& cmd) override {
+        cmd.add_option("--packets", packets_, "packets per channel and direction")->check(opt::Range(1u, 1u << 30));
         cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
-            ->check(CLI::Range(16u, 65536u));
+            ->check(opt::Range(16u, 65536u));
         cmd.add_option("--channels", channels_, "EDM channels (one worker pair each) per direction")
-            ->check(CLI::Range(1u, 16u));
+            ->check(opt::Range(1u, 16u));
         cmd.add_flag("--bidir", bidir_, "stream in both directions at once");
         cmd.add_option("--termination", termination_, "EDM termination mode")
-            ->check(CLI::IsMember({"message_count", "worker_initiated"}));
-        cmd.add_option("--buffers", buffers_, "buffers (slots) per EDM channel")->check(CLI::Range(1u, 16u));
+            ->check(opt::IsMember({"message_count", "worker_initiated"}));
+        cmd.add_option("--buffers", buffers_, "buffers (slots) per EDM channel")->check(opt::Range(1u, 16u));
         cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q for the EDM's acks and credits")
-            ->check(CLI::Range(0u, 1u));
+            ->check(opt::Range(0u, 1u));
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }

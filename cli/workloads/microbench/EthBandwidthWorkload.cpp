@@ -13,7 +13,6 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/EthBandwidth.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -34,33 +33,33 @@ public:
     std::string description() const override {
         return "raw bidirectional bandwidth between the two ERISCs of a link (--sweep: curve over packet sizes)";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
-            ->check(CLI::Range(16u, 65536u));
+            ->check(opt::Range(16u, 65536u));
         cmd.add_option("--channels", channels_,
                        "channels per direction (0: as many as L1 holds, at most --max-channels)")
-            ->check(CLI::Range(0u, 1024u));
+            ->check(opt::Range(0u, 1024u));
         cmd.add_option("--max-channels", maxChannels_,
                        "cap of --channels 0 (default 30: the setup of the Ethernet guide's bandwidth curve)")
-            ->check(CLI::Range(1u, 1024u));
+            ->check(opt::Range(1u, 1024u));
         // Sizes as every other workload takes them (4096, 64M, 1G); the
         // transform turns them into the byte count the range checks.
         cmd.add_option("--bytes", bytes_, "payload bytes to move per direction (K/M/G suffixes)")
-            ->transform(CLI::Validator(
-                [](std::string& text) {
-                    try {
-                        text = std::to_string(parseBytes(text, "--bytes"));
-                        return std::string();
-                    } catch (const std::exception&) {
-                        // CLI11 names the option in front of this.
-                        return "expected a byte count such as 4096, 64K, 1M or 1G, not '" + text + "'";
-                    }
-                },
-                "BYTES"))
-            ->check(CLI::Range(1.0, 1e13));
+            ->transform(opt::Transform{[](std::string& text) {
+                                           try {
+                                               text = std::to_string(parseBytes(text, "--bytes"));
+                                               return std::string();
+                                           } catch (const std::exception&) {
+                                               // CLI11 names the option in front of this.
+                                               return "expected a byte count such as 4096, 64K, 1M or 1G, not '" +
+                                                      text + "'";
+                                           }
+                                       },
+                                       "BYTES"})
+            ->check(opt::Range(1.0, 1e13));
         cmd.add_flag("--unidir", unidir_, "send from the first chip only");
         cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q that carries buffer credits (0 shares it with data)")
-            ->check(CLI::Range(0u, 1u));
+            ->check(opt::Range(0u, 1u));
         cmd.add_flag("--sweep", sweep_, "packet sizes 16 B .. 64 KB, one channel and the most channels that fit");
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");

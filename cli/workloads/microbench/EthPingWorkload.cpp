@@ -3,7 +3,6 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/EthPing.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {
@@ -16,10 +15,10 @@ public:
     std::string description() const override {
         return "there-and-back over one Ethernet link: one-way and round-trip time";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--samples", samples_, "measured round trips (one more is sent unmeasured)")
-            ->check(CLI::Range(1u, 1000000u));
-        cmd.add_option("--packet", packet_, "payload bytes per ping (multiple of 16)")->check(CLI::Range(16u, 65536u));
+            ->check(opt::Range(1u, 1000000u));
+        cmd.add_option("--packet", packet_, "payload bytes per ping (multiple of 16)")->check(opt::Range(16u, 65536u));
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
     }

@@ -8,7 +8,6 @@
 #include "host/microbench/FabricPing.h"
 #include "host/microbench/FabricTraffic.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::microbench {
@@ -17,9 +16,9 @@ namespace {
 
 using namespace cclsim::fabric;
 
-void addFabricOptions(CLI::App& cmd, std::string& kind, std::vector<unsigned>& order, int& src) {
+void addFabricOptions(Options& cmd, std::string& kind, std::vector<unsigned>& order, int& src) {
     cmd.add_option("--fabric", kind, "fabric topology: line, ring (over --order) or mesh, torus (the board's mesh)")
-        ->check(CLI::IsMember({"line", "ring", "mesh", "torus"}));
+        ->check(opt::IsMember({"line", "ring", "mesh", "torus"}));
     cmd.add_option("--order", order, "1D fabric chip order, e.g. 0,4,5,1 (default: the board's ring order)")
         ->delimiter(',');
     cmd.add_option("--src", src, "source chip (default: the first chip of the fabric)");
@@ -31,17 +30,17 @@ public:
     std::string description() const override {
         return "ping-pong over the packet fabric to 1..H hops: latency per hop (half the slope of round trip vs hops)";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         addFabricOptions(cmd, kind_, order_, src_);
         cmd.add_option("--hops", hops_, "farthest responder in hops (default: as far as the fabric reaches)")
-            ->check(CLI::Range(1u, 64u));
+            ->check(opt::Range(1u, 64u));
         cmd.add_option("--packet", packet_, "payload bytes per packet (16 = a single-flit packet)")
-            ->check(CLI::Range(0u, 1u << 20));
+            ->check(opt::Range(0u, 1u << 20));
         cmd.add_option("--mode", mode_,
                        "write (poll the data), fused (write + semaphore increment), atomic (increment only)")
-            ->check(CLI::IsMember({"write", "fused", "atomic"}));
-        cmd.add_option("--samples", samples_, "measured round trips per distance")->check(CLI::Range(1u, 100000u));
-        cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
+            ->check(opt::IsMember({"write", "fused", "atomic"}));
+        cmd.add_option("--samples", samples_, "measured round trips per distance")->check(opt::Range(1u, 100000u));
+        cmd.add_option("--plane", plane_, "routing plane")->check(opt::Range(0u, 15u));
     }
     std::string needsPayload() const override {
         return mode_ == "write" ? "--mode write polls the sequence number in each ping's payload (use --mode fused or "
@@ -129,15 +128,15 @@ public:
     std::string description() const override {
         return "workers streaming packets over the fabric to a chip H hops away: bandwidth vs the framing limit";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         addFabricOptions(cmd, kind_, order_, src_);
-        cmd.add_option("--hops", hops_, "distance of the receiving chip in hops")->check(CLI::Range(1u, 64u));
+        cmd.add_option("--hops", hops_, "distance of the receiving chip in hops")->check(opt::Range(1u, 64u));
         cmd.add_option("--packet", packet_, "payload bytes per packet (0: the fabric's largest)")
-            ->check(CLI::Range(0u, 1u << 20));
+            ->check(opt::Range(0u, 1u << 20));
         cmd.add_option("--workers", workers_, "sending workers (each with its own receiver)")
-            ->check(CLI::Range(1u, 64u));
+            ->check(opt::Range(1u, 64u));
         cmd.add_option("--planes", planes_, "routing planes the workers spread over (0: all)")
-            ->check(CLI::Range(0u, 16u));
+            ->check(opt::Range(0u, 16u));
         cmd.add_option("--bytes", bytesText_, "payload bytes per worker (K/M/G suffixes)");
         cmd.add_flag("--sweep", sweep_, "packet sizes 64 B .. 4352 B (one process each)");
     }
@@ -246,14 +245,14 @@ public:
         return "every chip sends to every other chip over the fabric (all commands, reads), each message checked in "
                "order (default --fabric: ring where the chips close one, else line)";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         addFabricOptions(cmd, kind_, order_, src_);
         cmd.add_option("--messages", messages_, "messages per (source, destination) pair")
-            ->check(CLI::Range(1u, 4096u));
-        cmd.add_option("--max-bytes", maxBytes_, "largest message (multiple of 16)")->check(CLI::Range(32u, 1u << 20));
-        cmd.add_option("--reads", reads_, "read requests per (source, destination) pair")->check(CLI::Range(0u, 8u));
+            ->check(opt::Range(1u, 4096u));
+        cmd.add_option("--max-bytes", maxBytes_, "largest message (multiple of 16)")->check(opt::Range(32u, 1u << 20));
+        cmd.add_option("--reads", reads_, "read requests per (source, destination) pair")->check(opt::Range(0u, 8u));
         cmd.add_option("--seed", seed_, "message size/command seed");
-        cmd.add_option("--plane", plane_, "routing plane")->check(CLI::Range(0u, 15u));
+        cmd.add_option("--plane", plane_, "routing plane")->check(opt::Range(0u, 15u));
     }
     TraceFile::Focus traceFocus() const override { return focus::routers(); }
     nlohmann::json params() const override {

@@ -4,7 +4,6 @@
 #include "cli/workloads/microbench/MicrobenchWorkloads.h"
 #include "host/microbench/RingPing.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -18,14 +17,14 @@ public:
     std::string description() const override {
         return "a packet around a ring of Ethernet hops: time per hop and per round trip";
     }
-    void addOptions(CLI::App& cmd) override {
-        cmd.add_option("--hops", hops_, "ring length in Ethernet hops")->check(CLI::Range(2u, 1024u));
+    void addOptions(Options& cmd) override {
+        cmd.add_option("--hops", hops_, "ring length in Ethernet hops")->check(opt::Range(2u, 1024u));
         cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
-            ->check(CLI::Range(16u, 65536u));
+            ->check(opt::Range(16u, 65536u));
         cmd.add_flag("--separate-sync", separate_, "send the channel-sync word as its own packet (guide's older form)");
-        cmd.add_option("--channels", channels_, "packets in flight around the ring")->check(CLI::Range(1u, 64u));
+        cmd.add_option("--channels", channels_, "packets in flight around the ring")->check(opt::Range(1u, 64u));
         cmd.add_option("--samples", samples_, "measured round trips (one more is sent unmeasured)")
-            ->check(CLI::Range(1u, 100000u));
+            ->check(opt::Range(1u, 100000u));
         cmd.add_option("--order", order_,
                        "chip order of the ring, e.g. 0,4,5,1 (default: the board's order for --hops)")
             ->delimiter(',');

@@ -6,7 +6,6 @@
 #include "host/noctrace/NocTraceReplay.h"
 #include "models/common/ConfigError.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace cclsim::noctrace {
@@ -19,13 +18,13 @@ public:
     std::string description() const override {
         return "replay a tt-metal NoC event trace (device profiler JSON) on one chip: model vs measured cycles";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         cmd.add_option("--trace", file_, "tt-metal NoC event trace (JSON array of profiler events)")->required();
         cmd.add_option("--chip", chip_, "chip to replay on");
         cmd.add_option("--gaps", gaps_,
                        "recorded: each op no earlier than its recorded gap after the previous one; none: as soon "
                        "as the model allows (kernel start offsets kept), the NoC-bound time of the same commands")
-            ->check(CLI::IsMember({"recorded", "none"}));
+            ->check(opt::IsMember({"recorded", "none"}));
     }
     nlohmann::json params() const override { return {{"trace", file_}, {"chip", chip_}, {"gaps", gaps_}}; }
 

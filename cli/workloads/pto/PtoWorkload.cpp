@@ -8,7 +8,6 @@
 #include "host/pto/PtoProgram.h"
 #include "models/common/Report.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -58,17 +57,17 @@ public:
         return "every rank reads its peers' ParallelGroup hash over the fabric before its first op, and the ops' data "
                "is checked";
     }
-    void addOptions(CLI::App& cmd) override {
+    void addOptions(Options& cmd) override {
         std::vector<std::string> ops;
         for (unsigned i = 0; i <= unsigned(PtoOp::Reduce); ++i) ops.push_back(ptoOpName(PtoOp(i)));
         cmd.add_option("--op", op_, "put, get, put_async, get_async, notify, broadcast, scatter, gather, reduce")
-            ->check(CLI::IsMember(ops));
+            ->check(opt::IsMember(ops));
         cmd.add_option("--ranks", ranks_, "ranks: the first N chips of the board's ring order (default: all)")
-            ->check(CLI::Range(1u, fw::pto::kMaxRanks));
+            ->check(opt::Range(1u, fw::pto::kMaxRanks));
         cmd.add_option("--root", root_, "the root (collectives) or initiator (point to point) rank");
         cmd.add_option("--peer", peer_, "point to point: the other rank (default: root + 1)");
         cmd.add_option("--fabric", fabric_, "ring (when the ranks close one) or line")
-            ->check(CLI::IsMember({"ring", "line"}));
+            ->check(opt::IsMember({"ring", "line"}));
         cmd.add_option("--shape", shape_,
                        "each rank's GlobalTensor, ROWSxCOLS (scatter source / gather output: ranks x ROWS rows)");
         cmd.add_option("--tile", tile_, "the UB staging tile, ROWSxCOLS");
@@ -80,7 +79,7 @@ public:
                        "reduce: sum, max, min (or mean, mul, square_add, logical_and, logical_or)");
         cmd.add_option("--dtype", dtype_, "bf16, fp16, fp32, int32, uint32, int64, uint64, bool (or the GCL names)");
         cmd.add_option("--repeat", repeat_, "operations back to back (the time is per operation)")
-            ->check(CLI::Range(1u, 1000u));
+            ->check(opt::Range(1u, 1000u));
         cmd.add_option("--inputs", inputs_,
                        "every rank's source tensor: FILE.json ({\"ranks\": [[...], ...]}) or DIR/");
         cmd.add_option("--dump-outputs", dump_, "every rank's destination tensor: FILE.json or DIR/");
@@ -88,7 +87,7 @@ public:
         std::vector<std::string> mis(std::begin(kMisuse), std::end(kMisuse));
         cmd.add_option("--misuse", misuse_,
                        "provoke an API misuse the firmware must report: " + fmt::format("{}", fmt::join(mis, ", ")))
-            ->check(CLI::IsMember(mis));
+            ->check(opt::IsMember(mis));
     }
     TraceFile::Focus traceFocus() const override {
         // Each rank's signal and published group word, its kernel's waypoint,
