@@ -243,6 +243,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
     const YamlMap txq = e.map("tx_cmd_q");
     eth.txQueues = positive<unsigned>(txq, "count");
     eth.txQueueDepth = positive<unsigned>(txq, "depth");
+    eth.txFifoBytes = txq.get<double>("mac_fifo_bytes");
+    if (eth.txFifoBytes < 0) txq.fail("mac_fifo_bytes", "must not be negative");
     txq.finish();
     const YamlMap fec = e.map("fec");
     eth.fecCodewordSymbols = positive<std::uint32_t>(fec, "codeword_symbols");

@@ -23,6 +23,16 @@ void BandwidthServer::reconfigure(double chunkBytes, std::unique_ptr<SharePolicy
     policy_ = std::move(policy);
 }
 
+std::size_t BandwidthServer::jobsBeyond(unsigned cls, double bytes) const {
+    const std::deque<Job>& jobs = classes_.at(cls).jobs;
+    double filled = 0;
+    for (std::size_t i = 1; i < jobs.size(); ++i) {
+        filled += jobs[i].bytes;
+        if (filled > bytes) return jobs.size() - i;
+    }
+    return 0;
+}
+
 double BandwidthServer::bytesQueued(unsigned cls) const {
     const Class& c = classes_.at(cls);
     double sum = 0;

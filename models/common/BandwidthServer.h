@@ -49,6 +49,9 @@ public:
     void submit(unsigned cls, double bytes, Callback onStart, Callback onDone);
 
     std::size_t jobsQueued(unsigned cls) const { return classes_.at(cls).jobs.size(); }
+    /// Jobs of `cls` behind its head that do not fit in a buffer of `bytes`
+    /// filled in FIFO order (the head job is the one being sent).
+    std::size_t jobsBeyond(unsigned cls, double bytes) const;
     double bytesQueued(unsigned cls) const;
     bool idle() const;
     unsigned numClasses() const { return unsigned(classes_.size()); }

@@ -44,8 +44,10 @@ EriscCore::EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsign
 }
 
 std::string EriscCore::describeQueue(unsigned q) const {
-    return fmt::format("{} of {} commands queued, MAC {}", eth.depth(q), eth.config().txQueueDepth,
-                       const_cast<EthSubsystem&>(eth).mac().idle() ? "idle" : "busy");
+    EthSubsystem& e = const_cast<EthSubsystem&>(eth);
+    return fmt::format("{} commands queued, {} not taken by the MAC (registers {}, FIFO {} B), MAC {}", eth.depth(q),
+                       e.mac().jobsBeyond(q, eth.config().txFifoBytes), eth.config().txQueueDepth,
+                       eth.config().txFifoBytes, e.mac().idle() ? "idle" : "busy");
 }
 
 void EriscCore::trace(TraceFile& tf) {

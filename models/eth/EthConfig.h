@@ -18,7 +18,12 @@ struct EthConfig {
     Tick latency = 0;                       ///< subsystem + link, last bit out to data in remote L1
     bool storeAndForward = true;            ///< TX and RX MACs buffer whole frames
     unsigned txQueues = 0;
-    unsigned txQueueDepth = 0;  ///< commands a tx_cmd_q holds (incl. the one in flight)
+    /// Commands a tx_cmd_q holds that the MAC has not taken (its command
+    /// registers): the queue is busy while it holds this many.
+    unsigned txQueueDepth = 0;
+    /// The MAC's tx FIFO per queue, in wire bytes behind the command being
+    /// sent: a queued command is taken once it (and those before it) fit.
+    double txFifoBytes = 0;
     /// FEC of the link (bit-error faults): RS(codewordSymbols, dataSymbols) over
     /// `fecSymbolBits`-bit symbols, correcting `fecCorrectableSymbols` per codeword.
     std::uint32_t fecCodewordSymbols = 0;

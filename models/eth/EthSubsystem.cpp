@@ -132,7 +132,9 @@ void EthSubsystem::connect(EthSubsystem& peer, const EthLinkInfo& info) {
 
 bool EthSubsystem::busy(unsigned q) const {
     if (q >= cfg_.txQueues) return true;
-    return mac_.jobsQueued(q) >= cfg_.txQueueDepth;
+    // The head command is being sent; those behind it wait in the MAC's
+    // FIFO while they fit, the rest in the queue's command registers.
+    return mac_.jobsBeyond(q, cfg_.txFifoBytes) >= cfg_.txQueueDepth;
 }
 
 void EthSubsystem::check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const {

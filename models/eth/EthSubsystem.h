@@ -3,18 +3,23 @@
 // that writes arriving payloads into the core's L1.
 //
 //   eth_send_packet(q, src, dst, n)                 peer subsystem
-//     -> tx_cmd_q[q] (FIFO, `depth` commands)         rx socket
+//     -> tx_cmd_q[q]: `depth` command registers       rx socket
+//        -> the MAC's tx FIFO (`mac_fifo_bytes`)        |
 //     -> MAC: frames of <= 1500 B + 50 B overhead      |  +latency (460 ns)
 //        at 12.5 GB/s; the two queues share the       v
 //        wire frame by frame (no ordering across     write to L1
 //        queues)                                     (b_transport)
 //
-// A command reads its source bytes from L1 when its serialisation starts
-// (so firmware that reuses a source buffer too early sees the race the
-// Ethernet guide warns about) and lands in the remote L1 all at once when its
-// last frame arrives. Sends are checked: 16 B alignment of addresses and size,
-// source and destination inside the sendable L1 regions, a connected link
-// that is not reserved for dispatch.
+// A queue is busy (eth_txq_is_busy) while its registers hold `depth`
+// commands the MAC has not taken; the MAC takes a command once it starts on
+// the wire or, in queue order, once it fits in the FIFO behind the command
+// being sent. A command reads its source bytes from L1 when its
+// serialisation starts, not when the FIFO takes it (so firmware that reuses
+// a source buffer too early sees the race the Ethernet guide warns about)
+// and lands in the remote L1 all at once when its last frame arrives. Sends
+// are checked: 16 B alignment of addresses and size, source and destination
+// inside the sendable L1 regions, a connected link that is not reserved for
+// dispatch.
 #pragma once
 
 #include "models/common/ActivityLog.h"

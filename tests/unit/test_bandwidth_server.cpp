@@ -92,6 +92,24 @@ TEST(BandwidthServer, RejectsInvalidConfigurationAndClass) {
     EXPECT_TRUE(s.idle());
 }
 
+TEST(BandwidthServer, JobsBeyondCountsWhatABufferBehindTheHeadCannotHold) {
+    // A MAC's tx FIFO behind the command on the wire (EthSubsystem::busy):
+    // the head job never counts; the jobs behind it fill `bytes` in order.
+    EventQueue eq("eq");
+    BandwidthServer s(eq, "bw", config(2), wrr({1, 1}));
+    EXPECT_EQ(s.jobsBeyond(0, 0), 0u);
+    s.submit(0, 4096, nullptr, nullptr);
+    EXPECT_EQ(s.jobsBeyond(0, 0), 0u) << "the head alone";
+    s.submit(0, 4096, nullptr, nullptr);
+    s.submit(0, 16, nullptr, nullptr);
+    s.submit(0, 4096, nullptr, nullptr);
+    EXPECT_EQ(s.jobsBeyond(0, 0), 3u) << "no buffer: everything behind the head";
+    EXPECT_EQ(s.jobsBeyond(0, 4096), 2u) << "the second job fits, not the 16 B one after it";
+    EXPECT_EQ(s.jobsBeyond(0, 4112), 1u);
+    EXPECT_EQ(s.jobsBeyond(0, 8208), 0u) << "all three behind the head fit exactly";
+    EXPECT_EQ(s.jobsBeyond(1, 0), 0u) << "classes are counted apart";
+}
+
 // ---- timing (each case elaborates and simulates once) -----------------------
 
 TEST(BandwidthServer, SingleJobTakesBytesOverBandwidth) {

@@ -216,7 +216,8 @@ TEST(EthSubsystem, QueueIsBusyWhenItHoldsDepthCommands) {
     auto p = test::makeN300();
     EthSubsystem& tx = p->chip(0).erisc(9).eth;
     const EthConfig& c = tx.config();
-    ASSERT_EQ(c.txQueueDepth, 2u);
+    ASSERT_EQ(c.txQueueDepth, 1u);
+    ASSERT_EQ(c.txFifoBytes, 0.0);
     unsigned changes = 0;
     tx.onTxqChange = [&] { ++changes; };
     bool busyAfterOne = true, busyAfterTwo = false, otherBusy = true, busyAfterFirstDone = true;
