@@ -212,43 +212,55 @@ TEST(EthSubsystem, StreamsCountEachOpsBytesAndWireTime) {
     EXPECT_DOUBLE_EQ(st[0].payloadBytes + st[1].payloadBytes + st[2].payloadBytes, tx.stats().payloadBytes);
 }
 
-TEST(EthSubsystem, QueueIsBusyWhenItHoldsDepthCommands) {
+TEST(EthSubsystem, QueueIsBusyWhileItsRegisterHoldsACommandTheFifoCannotTake) {
+    // One command register per queue; the MAC takes a command when it starts
+    // on the wire or when it fits in the tx FIFO behind the one being sent.
     auto p = test::makeN300();
     EthSubsystem& tx = p->chip(0).erisc(9).eth;
     const EthConfig& c = tx.config();
     ASSERT_EQ(c.txQueueDepth, 1u);
-    ASSERT_EQ(c.txFifoBytes, 0.0);
+    ASSERT_GE(c.txFifoBytes, c.wireBytes(16)) << "a credit fits behind a payload";
+    ASSERT_LT(c.txFifoBytes, c.wireBytes(4096)) << "a 4 KB payload does not";
     unsigned changes = 0;
     tx.onTxqChange = [&] { ++changes; };
-    bool busyAfterOne = true, busyAfterTwo = false, otherBusy = true, busyAfterFirstDone = true;
-    std::size_t depthAfterTwo = 0, depthAfterFirstDone = 0;
+    bool busyAfterOne = true, busyAfterCredit = true, busyAfterThree = false, otherBusy = true;
+    bool busyAfterFirstDone = false, busyAfterCreditDone = true;
+    std::size_t depthAfterThree = 0, depthAfterCreditDone = 0;
     std::string overflow;
     p->eq.at(0, [&] {
         tx.send(0, 0x20000, 0x30000, 4096);
         busyAfterOne = tx.busy(0);
-        tx.send(0, 0x21000, 0x31000, 4096);
-        busyAfterTwo = tx.busy(0);
-        depthAfterTwo = tx.depth(0);
+        tx.send(0, 0x21000, 0x31000, 16);  // into the FIFO
+        busyAfterCredit = tx.busy(0);
+        tx.send(0, 0x22000, 0x32000, 4096);  // waits in the register
+        busyAfterThree = tx.busy(0);
+        depthAfterThree = tx.depth(0);
         otherBusy = tx.busy(1);
-        overflow = test::thrownMessage([&] { tx.send(0, 0x22000, 0x32000, 16); });
+        overflow = test::thrownMessage([&] { tx.send(0, 0x23000, 0x33000, 16); });
     });
-    // The first command leaves the queue when its last frame is on the wire.
-    p->eq.at(serialisation(c, 4096) + 1, [&] {
-        busyAfterFirstDone = tx.busy(0);
-        depthAfterFirstDone = tx.depth(0);
+    // The first payload is sent: the credit is on the wire, and the second
+    // payload still does not fit behind it.
+    const Tick first = serialisation(c, 4096);
+    p->eq.at(first + 1, [&] { busyAfterFirstDone = tx.busy(0); });
+    // The credit is sent: the second payload is on the wire, the register free.
+    p->eq.at(first + serialisation(c, 16) + 1, [&] {
+        busyAfterCreditDone = tx.busy(0);
+        depthAfterCreditDone = tx.depth(0);
     });
     cclsim::simulate();
 
     EXPECT_FALSE(busyAfterOne);
-    EXPECT_TRUE(busyAfterTwo);
-    EXPECT_EQ(depthAfterTwo, 2u);
+    EXPECT_FALSE(busyAfterCredit) << "a 16 B command fits in the FIFO behind the payload on the wire";
+    EXPECT_TRUE(busyAfterThree);
+    EXPECT_EQ(depthAfterThree, 3u);
     EXPECT_FALSE(otherBusy) << "queues are independent";
     test::expectContains(overflow, {"n300.chip0.eth9.eth", "tx_cmd_q 0", "busy"});
-    EXPECT_FALSE(busyAfterFirstDone);
-    EXPECT_EQ(depthAfterFirstDone, 1u);
+    EXPECT_TRUE(busyAfterFirstDone);
+    EXPECT_FALSE(busyAfterCreditDone);
+    EXPECT_EQ(depthAfterCreditDone, 1u);
     EXPECT_TRUE(tx.busy(2)) << "a queue that does not exist is never free";
-    EXPECT_GE(changes, 4u) << "two submits and two completions notify the ERISC";
-    EXPECT_EQ(tx.stats().commands, 2u) << "the rejected third command was not sent";
+    EXPECT_GE(changes, 6u) << "three submits and three completions notify the ERISC";
+    EXPECT_EQ(tx.stats().commands, 3u) << "the rejected fourth command was not sent";
 }
 
 TEST(EthSubsystem, InvalidSendsAreErrors) {
