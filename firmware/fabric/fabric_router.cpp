@@ -66,9 +66,12 @@ using namespace cclsim::fabric;
 
 namespace {
 
-/// Credit tx queue: acks and completions never wait behind payloads.
+/// Payloads, acks and completions all go on tx_cmd_q 0, as tt-metal's
+/// Wormhole router sends them (its receiver tx queue is a second queue only
+/// on Blackhole): the Ethernet guide gives kernels q0 alone (q1 is reserved).
+/// A credit waits in the MAC's FIFO behind the payload on the wire.
 constexpr std::uint32_t kDataTxq = 0;
-constexpr std::uint32_t kCreditTxq = 1;
+constexpr std::uint32_t kCreditTxq = 0;
 
 std::uint32_t round16(std::uint32_t n) {
     return (n + 15) / 16 * 16;

@@ -163,8 +163,7 @@ TEST(Faults, AnOpThatFinishesWithWrongDataAfterADropIsLostToTheFault) {
     // The fabric's payload of a dropped packet never lands, but the op still
     // finishes: the data check catches it and the faults explain it (exit 6,
     // not a bare data-check failure).
-    const std::string p =
-        plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 22.5, packets: 2}\n");
+    const std::string p = plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 22.5, packets: 2}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " all_reduce --size 256K --impl fabric", 6);
     EXPECT_EQ(rep["data_check"], "fail");
     expectContains(rep["fault_diagnosis"]["data"].get<std::string>(), {"differs from the golden reference"});
@@ -175,7 +174,7 @@ TEST(Faults, FirmwareThatTripsOverADroppedPacketIsLostToTheFault) {
     // Dropped fabric packets whose counter update still arrives leave stale
     // headers in the router's slots: its assertion stops the run, and the
     // faults explain it (exit 6, not a simulation error).
-    const std::string p = plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 16.75, packets: 3}\n");
+    const std::string p = plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 16.5, packets: 3}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " all_gather --size 64K --impl fabric", 6);
     expectContains(rep["fault_diagnosis"]["blocked"].get<std::string>(), {"firmware stopped at", "fabric router"});
     expectContains(rep["fault_diagnosis"]["links"].get<std::string>(), {"lost 3 message(s)"});
