@@ -7,7 +7,8 @@
 Draws `--runs` configurations over every board x every workload x its
 options (sizes including odd and tiny ones, ranks, peers, roots, groups,
 methods, implementations, data types, L1 or DRAM tensors, timing mode,
-fast-forward, concurrency, PTO misuse, bit errors on every link, the boards
+fast-forward, concurrency, PTO misuse, bit errors on every link, another
+Ethernet tx command queue (registers per queue, the MAC's tx FIFO), the boards
 as tt-metal's cluster descriptors describe them) and runs each through the board
 executable. About one draw in six is made invalid on purpose (an unknown
 option, a malformed number, an unknown choice, a value out of range).
@@ -189,6 +190,12 @@ WORKLOADS = ["all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadc
              "fabric_traffic", "ipcq_allreduce", "ipcq_latency", "dispatch", "noc_trace"]
 
 
+# Workloads whose Ethernet traffic the tx command queue shapes, run on the
+# plain Wormhole arch (an overlay of it replaces the board's).
+TXQ_WORKLOADS = ["all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast", "eth_ping", "ring_ping",
+                 "eth_bandwidth", "edm_stream", "fabric_ping", "fabric_bandwidth", "fabric_traffic"]
+
+
 def mutate(rng, args):
     """Make a drawn configuration invalid in one place; returns (args, the option named)."""
     kind = rng.choice(["unknown", "number", "choice", "range"])
@@ -224,6 +231,11 @@ def draw(rng, boards):
     if rng.random() < 0.08:
         # The same board as tt-metal's driver describes it (tests/data/tt_cluster/).
         globals_ += ["--cluster", os.path.join(ROOT, "tests", "data", "tt_cluster", board + ".yaml")]
+    txq = None
+    if w in TXQ_WORKLOADS and "--cluster" not in globals_ and rng.random() < 0.1:
+        # Another Ethernet tx command queue (arch overlay): registers per
+        # queue and the MAC's tx FIFO behind the command on the wire.
+        txq = {"depth": rng.choice([1, 1, 2]), "fifo": rng.choice([0, 66, 1550, 4146, 16584])}
     faults = None
     if rng.random() < 0.06 and "--fast-forward" not in globals_:
         # Bit errors on every link: the link layer retransmits, the run must still end exact.
@@ -236,7 +248,7 @@ def draw(rng, boards):
     if not misuse and rng.random() < 0.16:
         args, named = mutate(rng, args)
     return {"board": board, "workload": w, "args": globals_ + args, "invalid_option": named, "misuse": misuse,
-            "faults": faults}
+            "faults": faults, "txq": txq}
 
 
 def execute(build, d, out, wall, idx):
@@ -246,6 +258,12 @@ def execute(build, d, out, wall, idx):
         with open(plan, "w") as f:
             f.write(f"seed: {d['faults']['seed']}\nfaults:\n  - {{kind: ber, link: all, rate: {d['faults']['rate']}}}\n")
         d["args"] = ["--faults", plan] + d["args"]
+    if d.get("txq"):
+        arch = os.path.join(out, f"arch{idx}.yaml")
+        with open(arch, "w") as f:
+            f.write(f"base: {os.path.join(ROOT, 'platforms', 'arch', 'wormhole_b0.yaml')}\nname: campaign_txq\n"
+                    f"eth:\n  tx_cmd_q: {{depth: {d['txq']['depth']}, mac_fifo_bytes: {d['txq']['fifo']}}}\n")
+        d["args"] = ["--arch", arch] + d["args"]
     cmd = [os.path.join(build, d["board"])] + d["args"] + ["--quiet", "--json", js]
     t0 = time.time()
     try:
