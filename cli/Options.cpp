@@ -45,11 +45,6 @@ Option* Option::required(bool value) {
     return this;
 }
 
-Option* Option::group(const std::string& name) {
-    o_->group(name);
-    return this;
-}
-
 Option* Options::keep(CLI::Option* o) {
     return &options_.emplace_back(o);
 }

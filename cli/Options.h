@@ -74,9 +74,6 @@ public:
     Option* delimiter(char c);
     Option* expected(int n);
     Option* required(bool value = true);
-    Option* group(const std::string& name);
-
-    CLI::Option* cli() const { return o_; }
 
 private:
     CLI::Option* o_;
@@ -92,8 +89,6 @@ public:
     /// CLI::App::add_option for the types of Options.cpp's instantiations.
     template <class T> Option* add_option(const std::string& names, T& value, const std::string& help);
     Option* add_flag(const std::string& names, bool& value, const std::string& help);
-
-    CLI::App& app() const { return app_; }
 
     /// Parse `args` (a command line without the program name) against the
     /// options `add` registers on a fresh subcommand `name`; a parse error
