@@ -2,9 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <map>
-#include <set>
-
 namespace cclsim {
 
 Option* Option::check(const opt::Range& r) {

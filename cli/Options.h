@@ -1,6 +1,6 @@
 // The workloads' side of the command line: options added to a subcommand.
 //
-// CLI11 (Debian ships 2.1, header-only) costs ~9 s of compile time in every
+// CLI11 (Debian ships 2.1, header-only) costs ~12 s of compile time in every
 // file that includes it: its validators are objects defined in the header
 // and its formatter's virtual functions are emitted in every translation
 // unit. So only Options.cpp and the executables' own command lines
@@ -18,12 +18,13 @@
 // explicit instantiation at the end of Options.cpp.
 #pragma once
 
-#include <cstdint>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace CLI {
