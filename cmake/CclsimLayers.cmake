@@ -51,6 +51,17 @@ function(cclsim_layer_include_root layer out)
   set(${out} ${root} PARENT_SCOPE)
 endfunction()
 
+# Under the sanitizers the layers outside the simulation (the command line,
+# the tools, the boards' mains) are built at -O0 (cclsim_compile_fast): the
+# sanitizer stage's tests spend their time in the models and firmware, which
+# stay at -O1, and these layers are more than half of that build.
+set(CCLSIM_SANITIZE_FAST_LAYERS cli tools sc_main)
+function(cclsim_layer_optimisation target layer)
+  if(CCLSIM_SANITIZE AND layer IN_LIST CCLSIM_SANITIZE_FAST_LAYERS)
+    cclsim_compile_fast(${target})
+  endif()
+endfunction()
+
 # cclsim_library(<name> LAYER <layer> [INTERFACE] SOURCES ... [PUBLIC ...] [PRIVATE ...])
 #
 # A static library cclsim_<name> of the layer (an INTERFACE library for
@@ -73,6 +84,9 @@ function(cclsim_library name)
     target_link_libraries(${target} PUBLIC ${L_PUBLIC} PRIVATE ${L_PRIVATE} cclsim_warnings)
   endif()
   add_library(cclsim::${name} ALIAS ${target})
+  if(NOT L_INTERFACE)
+    cclsim_layer_optimisation(${target} ${L_LAYER})
+  endif()
   set_target_properties(${target} PROPERTIES CCLSIM_LAYER ${L_LAYER})
   set_property(GLOBAL APPEND PROPERTY CCLSIM_LAYERED_TARGETS ${target})
 endfunction()
@@ -82,6 +96,7 @@ endfunction()
 function(cclsim_layered_executable target layer)
   cclsim_layer_include_root(${layer} root)
   target_include_directories(${target} PRIVATE ${root})
+  cclsim_layer_optimisation(${target} ${layer})
   set_target_properties(${target} PROPERTIES CCLSIM_LAYER ${layer})
   set_property(GLOBAL APPEND PROPERTY CCLSIM_LAYERED_TARGETS ${target})
 endfunction()
