@@ -80,6 +80,7 @@ def collective(rng, board, op):
     a += maybe(rng, 0.15, ["--method", rng.choice(METHODS)])
     a += maybe(rng, 0.1, ["--bidir", rng.choice(["off", "halves", "full"])])
     a += maybe(rng, 0.1, ["--edm-buffers", str(rng.randint(1, 4))])
+    a += maybe(rng, 0.1, ["--edm-credit-txq", str(rng.randint(0, 1))])
     if rng.random() < 0.15:
         # Sharded tensors: a layout, sometimes a grid and a shard shape (in pages).
         a += ["--layout", rng.choice(["height_sharded", "width_sharded", "block_sharded", "dram_sharded"])]

@@ -80,7 +80,8 @@ REGIONS.append({
          "`build/t3000 fabric_ping`"],
         ["program dispatch, one-processor empty kernel", "2.7 us", "{disp.dispatch_us:.3f} us",
          "`build/n300 dispatch`"],
-        ["all_gather, 8-chip ring, 16 MiB, the CCL guide's EDM (one 16 KB buffer per channel)", "link-bound",
+        ["all_gather, 8-chip ring, 16 MiB, the CCL guide's EDM (one 16 KB buffer per channel)",
+         "link-bound (the guide's aim, no measured figure)",
          "busbw {ag.busbw_GBps:.1f} GB/s = {100 * ag.busbw_GBps / (2 * ag.framing_limit_GBps):.0f}% of 2 x "
          "{ag.framing_limit_GBps:.2f} GB/s", "`build/t3000 all_gather --size 16M --impl edm --edm-buffers 1`"],
         ["IPCQ send/recv of a 2 KB tile vs the raw write, adjacent cores", "raw + < 100 ns",
@@ -170,11 +171,11 @@ REGIONS.append({
          "`build/t3000 dram_bandwidth --page 32 --bytes 1048576 --batch 64`"],
         ["DRAM write, 64 writers", "(no figure)", "{dw.GBps:.1f} GB/s", "`build/t3000 dram_bandwidth --write`"],
         ["all_gather, 8-chip ring, bidirectional, 16 MiB, the CCL guide's EDM (one 16 KB buffer per channel)",
-         "link-bound",
+         "link-bound (the guide's aim, no measured figure)",
          "busbw {ag1.busbw_GBps:.1f} GB/s = {100 * ag1.busbw_GBps / (2 * ag1.framing_limit_GBps):.0f}% of 2 x "
          "{ag1.framing_limit_GBps:.2f} GB/s; linkbw {ag1.linkbw_GBps:.1f} GB/s",
          "`build/t3000 all_gather --size 16M --impl edm --edm-buffers 1`"],
-        ["the same, tt-metal's legacy EDM defaults (2 buffers of 8 KB per channel)", "link-bound",
+        ["the same, tt-metal's legacy EDM defaults (2 buffers of 8 KB per channel)", "link-bound (aim)",
          "busbw {ag2.busbw_GBps:.1f} GB/s = {100 * ag2.busbw_GBps / (2 * ag2.framing_limit_GBps):.0f}% of 2 x "
          "{ag2.framing_limit_GBps:.2f} GB/s; linkbw {ag2.linkbw_GBps:.1f} GB/s",
          "`build/t3000 all_gather --size 16M --impl edm`"],

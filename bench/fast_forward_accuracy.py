@@ -78,7 +78,8 @@ def bandwidth_points():
     """The fixed streaming points: (board, arguments, key)."""
     pts = []
     for packet, channels in [(1024, 0), (4096, 0), (4096, 1), (4096, 8), (16384, 0)]:
-        for extra in ([], ["--unidir"], ["--credit-txq", "0"]):
+        # Credits on tx_cmd_q 1 skip; on tx_cmd_q 0 (the default) the stream stays exact.
+        for extra in (["--credit-txq", "1"], ["--credit-txq", "1", "--unidir"], []):
             args = ["eth_bandwidth", "--packet", str(packet), "--channels", str(channels), "--bytes", "256M"] + extra
             pts.append(("n300", args, ("eth", "eth_bandwidth", f"{packet}x{channels or 'max'}",
                                        " ".join(extra) or "-", "")))
@@ -111,7 +112,7 @@ def random_bandwidth_point(rng):
         if rng.random() < 0.3:
             args.append("--unidir")
         if rng.random() < 0.3:
-            args += ["--credit-txq", "0"]
+            args += ["--credit-txq", "1"]
         return "n300", args
     args = ["fabric_bandwidth", "--hops", str(rng.randint(1, 3)), "--workers", str(rng.choice([1, 2, 3, 4])),
             "--packet", str(rng.choice([0, 1024, 2048, 4096])), "--bytes", f"{rng.randint(8, 128)}M"]

@@ -15,11 +15,14 @@
 // Sends only start while tx_cmd_q 0 has room; channels are used round-robin
 // so up to C packets are outstanding per direction, and because the link is
 // in order each end only watches the next channel of each direction. Credits
-// (released buffers) go out before new data, by default on tx_cmd_q 1 so a
-// credit never waits behind queued data (tt-metal's fabric router does the
-// same with separate sender/receiver txq ids); with both on tx_cmd_q 0 a
-// deep data queue delays the other end's credits (head-of-line blocking). The kernel ends after its last
-// packet was released and its last expected packet arrived.
+// (released buffers) go out before new data: every arrived buffer's credit
+// is sent before the next payload, so a credit waits behind at most the one
+// payload command already in the queue. Credits go on tx_cmd_q 0 with the
+// data by default: on Wormhole only tx_cmd_q 0 is open to kernels (Ethernet
+// guide), and tt-metal's Wormhole fabric router sends its credits there too;
+// --credit-txq 1 puts them on the reserved queue (experiments). The kernel
+// ends after its last packet was released and its last expected packet
+// arrived.
 //
 // --fast-forward: see the steady loop below; payloads are the same bytes
 // every round (the tx buffers are never refilled), so skipping packets
@@ -30,7 +33,7 @@
 //   3 packets to receive per channel                   4 tx buffer base (C x (P+16))
 //   5 rx buffer base        6 handshake scratch addr   7 is handshake sender
 //   8 results (4 words: start lo/hi, end lo/hi)
-//   9 tx_cmd_q for credits (1: credits never queue behind data; 0: shared)
+//   9 tx_cmd_q for credits (0: shared with the data; 1: the reserved queue)
 //   10 end marker
 #include "firmware/microbench/microbench_kernels.h"
 
@@ -65,11 +68,12 @@ void eth_bandwidth_kernel_main() {
     // stays the one the other end watches, and the count of skipped packets
     // rides in the next real packet's sync word (reserved_1): the receiver
     // takes them off what it still expects. An end that only receives
-    // waits inside a loop of no packets. With credits on tx_cmd_q 0 the
-    // stream is not steady for fast-forward: credits queue behind data, a
-    // pause lets that queue drain, and the stream resumes in a faster
-    // regime that lasts milliseconds (3 % to 5.6 % fast against exact
-    // runs), so those runs stay exact.
+    // waits inside a loop of no packets. With credits on tx_cmd_q 0 (the
+    // default) the stream is not steady for fast-forward: credits queue
+    // behind data, a pause lets that queue drain, and the stream resumes in
+    // a faster regime (16 KB packets: 1.9 % fast against the exact run;
+    // 3 % to 5.6 % before credits were drained ahead of data), so those
+    // runs stay exact; --credit-txq 1 runs skip.
     SteadyLoop steady(std::uint64_t(channels) * to_send, 2 * std::uint64_t(channels) + 2, 0, credit_txq != 0, channels,
                       /*stream=*/true);
     std::uint32_t skipped = 0;  // skipped packets the next real one reports
@@ -85,7 +89,7 @@ void eth_bandwidth_kernel_main() {
     while (sends_left || receives_left) {
         // Receiver first: a released buffer is a credit the other end waits
         // for, so it takes the next free tx_cmd_q slot before new data does.
-        if (receives_left && bytes_arrived(rx_sync(next_rx)) && !eth_txq_is_busy(credit_txq)) {
+        while (receives_left && bytes_arrived(rx_sync(next_rx)) && !eth_txq_is_busy(credit_txq)) {
             // The other end's skipped packets before this one (read only
             // while a skip is outstanding).
             const std::uint32_t before =

@@ -49,9 +49,13 @@ void CclOp::openEdm(Runtime& rt) {
             throw CclOpError("edm_buffers",
                              fmt::format("{}: {} but the ops sharing the EDMs use {}", opName(s.op),
                                          specRef("edm_buffers", s.edmBuffers), edm_->buffersPerChannel()));
+        if (edm_->creditTxq() != s.edmCreditTxq)
+            throw CclOpError("edm_credit_txq",
+                             fmt::format("{}: {} but the ops sharing the EDMs use {}", opName(s.op),
+                                         specRef("edm_credit_txq", s.edmCreditTxq), edm_->creditTxq()));
     } else {
-        ownEdm_ =
-            std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(), s.edmBuffers);
+        ownEdm_ = std::make_unique<EdmFabric>(rt, edm::TerminationMode::MESSAGE_COUNT_REACHED, packetBytes(),
+                                              s.edmBuffers, s.edmCreditTxq);
         edm_ = ownEdm_.get();
     }
     edm_->beginOp(packetBytes(), s.sharing.stream);

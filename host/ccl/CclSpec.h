@@ -37,6 +37,10 @@ struct CclSpec {
     /// Impl::Edm: slots per EDM channel (tt-metal's num_buffers_per_channel;
     /// its legacy all-gather used 2): a worker fills one while others are in flight.
     unsigned edmBuffers = 2;
+    /// Impl::Edm: the tx_cmd_q of the EDMs' acks (16 B packets). 0, as
+    /// tt-metal's EDM sends them (on Wormhole kernels may use only tx_cmd_q 0);
+    /// 1 puts them on the reserved queue, beside the payloads (experiments).
+    unsigned edmCreditTxq = 0;
     unsigned dim = 0;            ///< all_gather: gather dimension (0 or 1)
     std::uint32_t rowPages = 1;  ///< all_gather dim 1: pages per rank row
     unsigned root = 0;           ///< broadcast: root rank (position in the order)

@@ -20,6 +20,9 @@ void validateSpec(const CclSpec& s) {
     if (s.edmBuffers < 1 || s.edmBuffers > edm::kMaxBuffersPerChannel)
         throw CclOpError("edm_buffers", fmt::format("{}: must be 1..{}", specRef("edm_buffers", s.edmBuffers),
                                                     edm::kMaxBuffersPerChannel));
+    if (s.edmCreditTxq > 1)
+        throw CclOpError("edm_credit_txq", fmt::format("{}: must be 0 or 1 (the two tx_cmd_qs)",
+                                                       specRef("edm_credit_txq", s.edmCreditTxq)));
     if (collective(s.op).reduces && !golden::supports(s.redop, s.dtype))
         throw CclOpError(
             "redop", fmt::format("{} does not support {}: {} takes {}", specRef("redop", golden::redOpName(s.redop)),

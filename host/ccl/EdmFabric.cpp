@@ -6,14 +6,15 @@
 
 namespace cclsim::ccl {
 
-EdmFabric::EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes, unsigned buffersPerChannel)
-    : rt_(rt), mode_(mode), payload_(payloadBytes), buffers_(buffersPerChannel) {}
+EdmFabric::EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes, unsigned buffersPerChannel,
+                     unsigned creditTxq)
+    : rt_(rt), mode_(mode), payload_(payloadBytes), buffers_(buffersPerChannel), creditTxq_(creditTxq) {}
 
 edm::EdmBuilder& EdmFabric::edmAt(unsigned chip, unsigned chan) {
     auto& slot = edms_[{chip, chan}];
     if (!slot) {
         const CoreCoord core = rt_.platform().descriptor().arch.ethCores.at(chan);
-        slot = std::make_unique<edm::EdmBuilder>(rt_.program(chip), core, mode_, 1, buffers_);
+        slot = std::make_unique<edm::EdmBuilder>(rt_.program(chip), core, mode_, creditTxq_, buffers_);
     }
     return *slot;
 }

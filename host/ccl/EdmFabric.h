@@ -29,7 +29,9 @@ struct EdmConnection {
 
 class EdmFabric {
 public:
-    EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes, unsigned buffersPerChannel = 1);
+    /// `creditTxq`: the tx_cmd_q of the EDMs' acks (CclSpec::edmCreditTxq).
+    EdmFabric(Runtime& rt, edm::TerminationMode mode, std::uint32_t payloadBytes, unsigned buffersPerChannel = 1,
+              unsigned creditTxq = 0);
 
     /// A channel over `link` from chip `fromChip` to the other end, moving
     /// `messages` payloads from `senderWorker` to `receiverWorker`.
@@ -47,6 +49,7 @@ public:
 
     std::uint32_t payloadBytes() const { return payload_; }
     unsigned buffersPerChannel() const { return buffers_; }
+    unsigned creditTxq() const { return creditTxq_; }
     /// Total messages over all channels (for progress reports).
     std::uint64_t messages() const { return messages_; }
     /// Largest number of channels on one Ethernet core.
@@ -59,6 +62,7 @@ private:
     edm::TerminationMode mode_;
     std::uint32_t payload_;
     unsigned buffers_;
+    unsigned creditTxq_;
     std::map<std::pair<unsigned, unsigned>, std::unique_ptr<edm::EdmBuilder>> edms_;
     std::vector<std::pair<edm::EdmBuilder*, edm::EdmBuilder*>> peers_;
     std::uint64_t messages_ = 0;

@@ -2,7 +2,7 @@
 //
 // Usage, as in the CCL guide's "EDM Builder Example":
 //
-//   EdmBuilder edm(program, eth_core, TerminationMode::MESSAGE_COUNT_REACHED, /*credit txq*/ 1, /*buffers*/ 2);
+//   EdmBuilder edm(program, eth_core, TerminationMode::MESSAGE_COUNT_REACHED, /*credit txq*/ 0, /*buffers*/ 2);
 //   const ChannelInterface& tx = edm.add_sender_channel(worker_sem, n_messages, {worker}, payload_bytes);
 //   ... worker runtime args: tx.eth_buffer_l1_address, tx.eth_semaphore_l1_address, ...
 //   edm.build();   // creates the EDM kernel on eth_core (once)
@@ -42,7 +42,7 @@ struct ChannelInterface {
 
 class EdmBuilder {
 public:
-    EdmBuilder(Program& program, CoreCoord ethCore, TerminationMode mode, unsigned creditTxq = 1,
+    EdmBuilder(Program& program, CoreCoord ethCore, TerminationMode mode, unsigned creditTxq = 0,
                unsigned buffersPerChannel = 1);
 
     /// A channel this EDM sends on: the worker pushes payloads into it.

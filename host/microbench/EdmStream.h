@@ -19,7 +19,7 @@ struct EdmStreamParams {
     unsigned channels = 4;        ///< EDM channels (one worker pair each) per direction
     bool bidir = false;           ///< stream both ways at once
     edm::TerminationMode termination = edm::TerminationMode::MESSAGE_COUNT_REACHED;
-    unsigned creditTxq = 1;  ///< tx_cmd_q of the EDM's acks and credits
+    unsigned creditTxq = 0;  ///< tx_cmd_q of the EDM's acks and credits
     unsigned buffers = 1;    ///< slots per EDM channel
     unsigned chipA = 0, chipB = 1;
     unsigned link = 0;  ///< which user link between the two chips

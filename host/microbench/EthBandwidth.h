@@ -19,7 +19,7 @@ struct EthBandwidthParams {
     unsigned maxChannels = 30;          ///< cap of channels = 0
     double bytes = 16.0 * 1024 * 1024;  ///< payload to move per direction (rounded up to whole packets)
     bool unidir = false;                ///< only chipA sends
-    unsigned creditTxq = 1;             ///< tx_cmd_q of the buffer credits (0 shares it with data)
+    unsigned creditTxq = 0;             ///< tx_cmd_q of the buffer credits (0 shares it with data)
     unsigned chipA = 0, chipB = 1;
     unsigned link = 0;  ///< which user link between the two chips
 };

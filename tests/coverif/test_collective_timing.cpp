@@ -92,19 +92,24 @@ TEST(CollectiveTiming, BusbwRisesWithSizeAndSaturates) {
     }
     const auto big = t3000("all_gather --size 16M");
     const double b16 = big["busbw_GBps"].get<double>();
-    EXPECT_LT(b16, prev * 1.10) << "saturated above 4M";
-    // A bidirectional ring over one link per hop: two link directions (the
-    // EDM's two-slot channels with 8 KB packets reach ~87-91% of the framing limit).
+    EXPECT_LT(b16, prev * 1.15) << "saturating above 4M";
+    // A bidirectional ring over one link per hop: two link directions. The
+    // EDM's acks and dones go on tx_cmd_q 0 behind the ERISC's own payloads
+    // of the other direction, so its two-slot channels with 8 KB packets
+    // reach ~79 % of the framing limit (measured; ~91 % with the acks on
+    // the reserved tx_cmd_q 1, --edm-credit-txq 1).
     const double limit = 2 * framingLimit(big["packet_bytes"].get<double>());
-    EXPECT_GE(b16, 0.85 * limit);
+    EXPECT_GE(b16, 0.75 * limit);
     EXPECT_LE(b16, limit);
-    EXPECT_GE(big["linkbw_GBps"].get<double>(), 0.85 * limit / 2);
+    EXPECT_GE(big["linkbw_GBps"].get<double>(), 0.75 * limit / 2);
 }
 
 TEST(CollectiveTiming, TimeGrowsLinearlyAtLargeSizes) {
-    const double t4 = t3000("all_gather --size 4M")["sim_time_us"].get<double>();
-    const double t16 = t3000("all_gather --size 16M")["sim_time_us"].get<double>();
-    EXPECT_NEAR(t16 / t4, 4.0, 0.4);
+    // The EDM all-gather saturates above 8 MiB (4 MiB is ~11 % below its
+    // plateau); the reduce-scatter already at 4 MiB.
+    const double t8 = t3000("all_gather --size 8M")["sim_time_us"].get<double>();
+    const double t32 = t3000("all_gather --size 32M")["sim_time_us"].get<double>();
+    EXPECT_NEAR(t32 / t8, 4.0, 0.4);
     const double r4 = t3000("reduce_scatter --size 4M")["sim_time_us"].get<double>();
     const double r16 = t3000("reduce_scatter --size 16M")["sim_time_us"].get<double>();
     EXPECT_NEAR(r16 / r4, 4.0, 0.4);
@@ -115,9 +120,11 @@ TEST(CollectiveTiming, BidirectionalBeatsUnidirectional) {
     const double full = busbw("all_gather --size 8M --bidir full");
     const double uni = busbw("all_gather --size 8M --bidir off");
     // Twice the link directions; less than 2x: the start skew of dispatch and the
-    // workers' per-chunk loops cost the same time on fewer bytes per direction.
-    EXPECT_GT(bi, 1.5 * uni);
-    EXPECT_GT(full, 1.5 * uni);
+    // workers' per-chunk loops cost the same time on fewer bytes per direction,
+    // and both ways the EDMs' acks on tx_cmd_q 0 wait behind payloads (one way
+    // they have the reverse direction to themselves): 1.59x and 1.50x measured.
+    EXPECT_GT(bi, 1.4 * uni);
+    EXPECT_GT(full, 1.4 * uni);
     EXPECT_GT(busbw("all_reduce --size 8M --bidir halves"), 1.2 * busbw("all_reduce --size 8M --bidir off"));
 }
 

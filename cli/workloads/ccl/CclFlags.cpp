@@ -15,6 +15,7 @@ constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
     {"workers", "--workers"},
     {"links", "--links"},
     {"edm_buffers", "--edm-buffers"},
+    {"edm_credit_txq", "--edm-credit-txq"},
     {"impl", "--impl"},
     {"method", "--method"},
     {"topology", "--topology"},

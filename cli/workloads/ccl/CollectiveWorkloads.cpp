@@ -97,6 +97,10 @@ public:
                        "--impl edm: buffers (slots) per EDM channel (default 2, as "
                        "tt-metal's legacy all-gather)")
             ->check(opt::Range(1u, 16u));
+        cmd.add_option("--edm-credit-txq", edmCreditTxq_,
+                       "--impl edm: tx_cmd_q of the EDMs' acks (default 0, as tt-metal's EDM on Wormhole, where only "
+                       "tx_cmd_q 0 is open to kernels; 1: the reserved queue, for experiments)")
+            ->check(opt::Range(0u, 1u));
         cmd.add_option("--workers", workers_,
                        "worker units per link and direction (default: edm 4; fabric by "
                        "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
@@ -147,6 +151,7 @@ public:
                          {"workers", workers_},
                          {"impl", impl_},
                          {"edm_buffers", edmBuffers_},
+                         {"edm_credit_txq", edmCreditTxq_},
                          {"l1", l1_},
                          {"layout", layout_},
                          {"shard_grid", shardGrid_},
@@ -189,6 +194,7 @@ public:
         s.pageBytes = pageBytes_;
         s.packetBytes = packet_;
         s.edmBuffers = edmBuffers_;
+        s.edmCreditTxq = edmCreditTxq_;
         s.dim = dim_;
         s.rowPages = rowPages_;
         s.root = root_;
@@ -610,6 +616,7 @@ private:
     unsigned links_ = 0;    ///< 0: the fewest user links of any hop
     unsigned workers_ = 0;  ///< 0: the implementation's default
     unsigned edmBuffers_ = 2;
+    unsigned edmCreditTxq_ = 0;
     std::string impl_;  ///< empty: fabric (relayed groups: edm)
     unsigned dim_ = 0;
     unsigned rowPages_ = 1;

@@ -27,7 +27,10 @@ public:
         cmd.add_option("--termination", termination_, "EDM termination mode")
             ->check(opt::IsMember({"message_count", "worker_initiated"}));
         cmd.add_option("--buffers", buffers_, "buffers (slots) per EDM channel")->check(opt::Range(1u, 16u));
-        cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q for the EDM's acks and credits")
+        cmd.add_option(
+               "--credit-txq", creditTxq_,
+               "tx_cmd_q for the EDM's acks and credits (default 0, as tt-metal's EDM; 1: the reserved queue, for "
+               "experiments)")
             ->check(opt::Range(0u, 1u));
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
         cmd.add_option("--link", link_, "which user link between the two chips");
@@ -96,7 +99,7 @@ private:
     unsigned channels_ = 4;
     bool bidir_ = false;
     std::string termination_ = "message_count";
-    unsigned creditTxq_ = 1;
+    unsigned creditTxq_ = 0;
     unsigned buffers_ = 1;
     std::vector<unsigned> chips_{0, 1};
     unsigned link_ = 0;

@@ -58,7 +58,10 @@ public:
                                        "BYTES"})
             ->check(opt::Range(1.0, 1e13));
         cmd.add_flag("--unidir", unidir_, "send from the first chip only");
-        cmd.add_option("--credit-txq", creditTxq_, "tx_cmd_q that carries buffer credits (0 shares it with data)")
+        cmd.add_option("--credit-txq", creditTxq_,
+                       "tx_cmd_q that carries buffer credits (default 0, shared with the data: on Wormhole kernels may "
+                       "use only "
+                       "tx_cmd_q 0; 1: the reserved queue, for experiments)")
             ->check(opt::Range(0u, 1u));
         cmd.add_flag("--sweep", sweep_, "packet sizes 16 B .. 64 KB, one channel and the most channels that fit");
         cmd.add_option("--chips", chips_, "the two chips of the link, e.g. 0,1")->expected(2)->delimiter(',');
@@ -160,7 +163,7 @@ private:
     unsigned maxChannels_ = kGuideMaxChannels;
     double bytes_ = 16.0 * 1024 * 1024;
     bool unidir_ = false;
-    unsigned creditTxq_ = 1;
+    unsigned creditTxq_ = 0;
     bool sweep_ = false;
     std::vector<unsigned> chips_{0, 1};
     unsigned link_ = 0;
