@@ -6,12 +6,10 @@
 // unicast per destination where the ranks' buffers differ — with no
 // store-and-forward through worker kernels, and its own block over the NoC.
 // all_to_all (a2a) sends input block q to rank q only, one unicast stream
-// per destination. Several kernels may share a rank's pages (worker w: pages w, w + W, ...),
-// each through its own fabric connection (a mux when a router has several
-// clients). Each stream's last page is a fused write + increment of the
-// destination's done semaphore (packets of one stream stay in order, so the
-// increment lands after its pages); a kernel with `wait_count` then waits
-// until every stream that reaches its rank has landed.
+// per destination, by kernels of one direction each. Several kernels may share a rank's pages (worker w: pages w, w +
+// W, ...), each through its own fabric connection (a mux when a router has several clients). Each stream's last page is
+// a fused write + increment of the destination's done semaphore (packets of one stream stay in order, so the increment
+// lands after its pages); a kernel with `wait_count` then waits until every stream that reaches its rank has landed.
 #include "firmware/api/dataflow_api.h"
 #include "firmware/api/fabric_api.h"
 #include "firmware/ccl/ccl_args.h"
@@ -76,41 +74,89 @@ void fabric_exchange_main() {
     };
     WAYPOINT("FXC");
     if (a.send && a.a2a) {
-        // all_to_all (tt-metal all_to_all_async): input block q goes to rank q
-        // alone, one unicast stream per destination (the shorter way round),
-        // its last page a fused write + increment; then the own block locally.
+        // all_to_all (tt-metal all_to_all_async_generic): input block q goes to
+        // rank q alone, one unicast stream per destination. A kernel serves one
+        // direction (tt-metal: a forward and a backward sender core per link
+        // on an even ring), its destinations nearest first, then (the first
+        // direction's kernels) its share of the own block locally. Up to
+        // `batch` (<= 2) pages per packet, as a scatter write (tt-metal: two
+        // pages per scatter packet); the stream's last page is a fused write +
+        // increment. Reads run one packet ahead (a two-packet circular buffer,
+        // as the reader core fills a CB), so a packet's reads overlap the
+        // previous packet's send.
         const std::uint32_t mine = a.worker < a.pages ? (a.pages - 1 - a.worker) / a.workers + 1 : 0;
+        const std::uint32_t per = a.batch ? a.batch : 1;
+        fw_assert(per <= 2, "fabric_exchange: all_to_all packs at most two pages (a scatter write) per packet");
         auto pageOf = [&](std::uint32_t i) { return a.worker + i * a.workers; };
-        for (std::uint32_t k = 0; k < a.ranks; ++k) {
-            const std::uint32_t q = (a.pos + 1 + k) % a.ranks;  // the own block last
-            const bool own = q == a.pos;
-            fw_assert(own || a.has_conn[a.dir[q]], "fabric_exchange: no fabric connection towards a destination");
-            for (std::uint32_t i = 0; i < mine; ++i) {
-                const std::uint32_t buf = a.staging + (i % 2) * a.page_bytes;
-                noc_async_writes_flushed();  // this buffer's previous packet has left L1
-                noc_async_read(tensor_page_addr(a.input, q * a.pages + pageOf(i), a.page_bytes), buf, a.page_bytes);
-                noc_async_read_barrier();
-                if (own) {
-                    noc_async_write(buf, destPage(q, pageOf(i)), a.page_bytes);
-                    continue;
-                }
+        const unsigned mydir = a.has_conn[0] ? 0u : 1u;
+        fw_assert(!(a.has_conn[0] && a.has_conn[1]), "fabric_exchange: an all_to_all kernel serves one direction");
+        // The destinations of this kernel in order: nearest first its way round, the own block last.
+        std::uint32_t order[kMaxExchangeRanks + 1];
+        std::uint32_t nq = 0;
+        for (std::uint32_t k = 1; k < a.ranks; ++k) {
+            const std::uint32_t q = mydir == 0 ? (a.pos + k) % a.ranks : (a.pos + a.ranks - k) % a.ranks;
+            if (a.has_conn[mydir] && a.dir[q] == mydir) order[nq++] = q;
+        }
+        if (a.own_copy) order[nq++] = a.pos;
+        // Packet j of destination order[j / per_q]: pages [i0, i0 + n) of this kernel's share.
+        const std::uint32_t per_q = (mine + per - 1) / per;  // packets per destination
+        auto bufOf = [&](std::uint32_t j) { return a.staging + (j % 2) * per * a.page_bytes; };
+        auto readPacket = [&](std::uint32_t j) {
+            const std::uint32_t q = order[j / per_q], i0 = (j % per_q) * per;
+            for (std::uint32_t i = i0; i < mine && i < i0 + per; ++i)
+                noc_async_read(tensor_page_addr(a.input, q * a.pages + pageOf(i), a.page_bytes),
+                               bufOf(j) + (i - i0) * a.page_bytes, a.page_bytes);
+        };
+        const std::uint32_t packets = nq * per_q;
+        if (packets) readPacket(0);
+        for (std::uint32_t j = 0; j < packets; ++j) {
+            noc_async_read_barrier();  // packet j's pages are in its buffer
+            if (j + 1 < packets) {
+                noc_async_writes_flushed();  // the other buffer's packet has left L1
+                readPacket(j + 1);
+            }
+            const std::uint32_t q = order[j / per_q], i0 = (j % per_q) * per, buf = bufOf(j);
+            const std::uint32_t n = std::min(per, mine - i0);
+            if (q == a.pos) {
+                for (std::uint32_t i = 0; i < n; ++i)
+                    noc_async_write(buf + i * a.page_bytes, destPage(q, pageOf(i0 + i)), a.page_bytes);
+                continue;
+            }
+            const bool last = i0 + n == mine;
+            auto header = [&] {
                 PacketHeader h;
                 h.set_route_1d(a.hops[q]);
                 h.set_chips(a.chip[a.pos], a.chip[q]);
-                if (i + 1 == mine)
-                    h.to_noc_fused_unicast_write_atomic_inc(destPage(q, pageOf(i)), doneSem(q), 1, a.page_bytes);
-                else
-                    h.to_noc_unicast_write(destPage(q, pageOf(i)), a.page_bytes);
-                tx[a.dir[q]].send_packet(h, buf, a.page_bytes);
+                return h;
+            };
+            if (n == 2 && !last) {
+                PacketHeader h = header();
+                h.to_noc_unicast_scatter_write(destPage(q, pageOf(i0)), destPage(q, pageOf(i0 + 1)), a.page_bytes,
+                                               2 * a.page_bytes);
+                tx[mydir].send_packet(h, buf, 2 * a.page_bytes);
+                continue;
             }
-            if (!mine && !own) {
+            for (std::uint32_t i = 0; i < n;
+                 ++i) {  // the stream's last packet(s): the final page carries the increment
+                PacketHeader h = header();
+                const std::uint32_t page = pageOf(i0 + i), at = buf + i * a.page_bytes;
+                if (last && i + 1 == n)
+                    h.to_noc_fused_unicast_write_atomic_inc(destPage(q, page), doneSem(q), 1, a.page_bytes);
+                else
+                    h.to_noc_unicast_write(destPage(q, page), a.page_bytes);
+                tx[mydir].send_packet(h, at, a.page_bytes);
+            }
+        }
+        if (!mine)  // no pages: every stream still closes
+            for (std::uint32_t k = 0; k < nq; ++k) {
+                const std::uint32_t q = order[k];
+                if (q == a.pos) continue;
                 PacketHeader h;
                 h.set_route_1d(a.hops[q]);
                 h.set_chips(a.chip[a.pos], a.chip[q]);
                 h.to_noc_unicast_atomic_inc(doneSem(q), 1);
-                tx[a.dir[q]].send_packet(h, a.staging, 0);
+                tx[mydir].send_packet(h, a.staging, 0);
             }
-        }
     } else if (a.send) {
         // This kernel's pages in batches of `batch` (a circular buffer of two
         // batches, as a reader kernel fills a CB): the next batch's reads

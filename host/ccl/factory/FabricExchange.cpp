@@ -30,6 +30,8 @@ std::string FabricExchange::build() {
     if (s.pageBytes > fab_->maxPayloadBytes())
         return fmt::format("a {} B page does not fit the fabric's {} B packet payload", s.pageBytes,
                            fab_->maxPayloadBytes());
+    // all_to_all: two pages per packet (a scatter write) where they fit.
+    batch_ = x_.allToAll ? std::min<std::uint32_t>(2, fab_->maxPayloadBytes() / s.pageBytes) : x_.batch;
     doneSemaphores();
     planKernels();
     createKernels();
@@ -117,8 +119,8 @@ void FabricExchange::createKernels() {
         KernelConfig kc;
         kc.vc = unsigned(DmaVc::Comm);
         kc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
-        k.a.batch = x_.batch;
-        k.a.staging = p.allocateL1(k.core, 2 * x_.batch * ctx_.spec.pageBytes, 32);
+        k.a.batch = batch_;
+        k.a.staging = p.allocateL1(k.core, 2 * batch_ * ctx_.spec.pageBytes, 32);
         k.handle = p.createKernel(x_.kernelName, fw::ccl::fabric_exchange_main, k.core, kc);
         for (unsigned d : k.dirs) k.client[d] = fab_->addClient(chip, k.core, Dir(d), 0);
     }

@@ -72,6 +72,7 @@ private:
     FactoryContext& ctx_;
     CclGroup& g_;
     const ExchangePlan& x_;
+    std::uint32_t batch_ = 1;  ///< pages per batch: x_.batch, or an all_to_all's pages per packet
     const unsigned n_;
     bool ring_ = false;
     std::unique_ptr<fabric::FabricBuilder> fab_;

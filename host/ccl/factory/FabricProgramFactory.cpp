@@ -122,7 +122,10 @@ void FabricProgramFactory::allToAll(CclGroup& g) {
     ExchangePlan x;
     x.dst = &outputs;
     x.workers = ctx_.spec.workers;
-    x.kernelPerDirection = false;  // a worker sends each block its own way
+    // tt-metal's all_to_all_async_generic: a forward and a backward sender per
+    // link, each serving the destinations its way round, two pages per
+    // packet (a scatter write) where they fit the payload (FabricExchange).
+    x.kernelPerDirection = true;
     x.allToAll = true;
     x.kernelName = "all_to_all_fabric";
     requireExchange(FabricExchange(ctx_, g, x).build());
