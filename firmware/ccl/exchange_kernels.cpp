@@ -6,10 +6,13 @@
 // unicast per destination where the ranks' buffers differ — with no
 // store-and-forward through worker kernels, and its own block over the NoC.
 // all_to_all (a2a) sends input block q to rank q only, one unicast stream
-// per destination, by kernels of one direction each. Several kernels may share a rank's pages (worker w: pages w, w +
-// W, ...), each through its own fabric connection (a mux when a router has several clients). Each stream's last page is
-// a fused write + increment of the destination's done semaphore (packets of one stream stay in order, so the increment
-// lands after its pages); a kernel with `wait_count` then waits until every stream that reaches its rank has landed.
+// per destination, by kernels of one direction each. Several kernels may
+// share a rank's pages (worker w: pages w, w + W, ...), each through its own
+// fabric connection (a mux when a router has several clients). Each stream's
+// last page is a fused write + increment of the destination's done semaphore
+// (packets of one stream stay in order, so the increment lands after its
+// pages); a kernel with `wait_count` then waits until every stream that
+// reaches its rank has landed.
 #include "firmware/api/dataflow_api.h"
 #include "firmware/api/fabric_api.h"
 #include "firmware/ccl/ccl_args.h"
@@ -41,6 +44,13 @@ void fabric_exchange_main() {
     auto doneSem = [&](std::uint32_t rank) {
         return get_noc_addr(a.done_xy[rank] >> 16, a.done_xy[rank] & 0xffff, a.done_addr[rank]);
     };
+    // A 1D unicast to rank q (tt-metal: fabric_set_unicast_route); the caller sets the command.
+    auto unicastHeader = [&](std::uint32_t q) {
+        PacketHeader h;
+        h.set_route_1d(a.hops[q]);
+        h.set_chips(a.chip[a.pos], a.chip[q]);
+        return h;
+    };
     const bool mcast = a.mcast_range[0] + a.mcast_range[1] > 0;
     // One packet of page p (buf; size 0: the closing increment only) to every rank this kernel serves.
     auto sendPage = [&](std::uint32_t p, std::uint32_t buf, std::uint32_t size, bool last) {
@@ -60,9 +70,7 @@ void fabric_exchange_main() {
         for (std::uint32_t k = 1; k < a.ranks && !mcast; ++k) {
             const std::uint32_t q = (a.pos + k) % a.ranks;  // nearest first, every rank in turn
             if (!a.has_conn[a.dir[q]]) continue;
-            PacketHeader h;  // 1D unicast route (tt-metal: fabric_set_unicast_route)
-            h.set_route_1d(a.hops[q]);
-            h.set_chips(a.chip[a.pos], a.chip[q]);
+            PacketHeader h = unicastHeader(q);
             if (!size)
                 h.to_noc_unicast_atomic_inc(doneSem(q), 1);
             else if (last)
@@ -123,22 +131,16 @@ void fabric_exchange_main() {
                 continue;
             }
             const bool last = i0 + n == mine;
-            auto header = [&] {
-                PacketHeader h;
-                h.set_route_1d(a.hops[q]);
-                h.set_chips(a.chip[a.pos], a.chip[q]);
-                return h;
-            };
             if (n == 2 && !last) {
-                PacketHeader h = header();
+                PacketHeader h = unicastHeader(q);
                 h.to_noc_unicast_scatter_write(destPage(q, pageOf(i0)), destPage(q, pageOf(i0 + 1)), a.page_bytes,
                                                2 * a.page_bytes);
                 tx[mydir].send_packet(h, buf, 2 * a.page_bytes);
                 continue;
             }
-            for (std::uint32_t i = 0; i < n;
-                 ++i) {  // the stream's last packet(s): the final page carries the increment
-                PacketHeader h = header();
+            // One page per packet (the stream's last packets: its final page carries the increment).
+            for (std::uint32_t i = 0; i < n; ++i) {
+                PacketHeader h = unicastHeader(q);
                 const std::uint32_t page = pageOf(i0 + i), at = buf + i * a.page_bytes;
                 if (last && i + 1 == n)
                     h.to_noc_fused_unicast_write_atomic_inc(destPage(q, page), doneSem(q), 1, a.page_bytes);
@@ -151,9 +153,7 @@ void fabric_exchange_main() {
             for (std::uint32_t k = 0; k < nq; ++k) {
                 const std::uint32_t q = order[k];
                 if (q == a.pos) continue;
-                PacketHeader h;
-                h.set_route_1d(a.hops[q]);
-                h.set_chips(a.chip[a.pos], a.chip[q]);
+                PacketHeader h = unicastHeader(q);
                 h.to_noc_unicast_atomic_inc(doneSem(q), 1);
                 tx[mydir].send_packet(h, a.staging, 0);
             }
