@@ -301,6 +301,19 @@ REGIONS.append({
     "rows": [[str(h), "{sig(n%d.one_way_us)} us" % h, "{sig(p%d.op_time_us)} us" % h, "{sig(g%d.op_time_us)} us" % h]
              for h in range(1, 5)],
 })
+# Get vs put by row length: a get is one read request per tensor row, which the relay serves alone.
+PTO_ROWS = [("256 KiB, rows of 4 KiB (`--shape 64x1024 --tile 4x1024`)", "64x1024", "4x1024"),
+            ("256 KiB, rows of 16 KiB (`--shape 16x4096 --tile 4x4096`)", "16x4096", "4x4096"),
+            ("256 KiB, rows of 32 KiB (`--shape 8x8192 --tile 2x8192`)", "8x8192", "2x8192")]
+REGIONS.append({
+    "name": "calibration-pto-rows",
+    "file": "docs/calibration.md",
+    "runs": {f"{op}{i}": f"t3000 pto --op {op} --shape {shape} --tile {tile} --repeat 4 --ping-pong"
+             for i, (_, shape, tile) in enumerate(PTO_ROWS) for op in ("put", "get")},
+    "header": ["1 hop, ping-pong, `--repeat 4`", "put", "get", "get / put"],
+    "rows": [[label, "{put%d.bandwidth_GBps:.2f} GB/s" % i, "{get%d.bandwidth_GBps:.2f} GB/s" % i,
+              "{get%d.bandwidth_GBps / put%d.bandwidth_GBps:.2f}" % (i, i)] for i, (label, _, _) in enumerate(PTO_ROWS)],
+})
 PTO_ASYNC = [("`TPUT`", "put"), ("`TPUT_ASYNC`", "put_async"), ("`TGET`", "get"), ("`TGET_ASYNC`", "get_async")]
 REGIONS.append({
     "name": "calibration-pto-async",

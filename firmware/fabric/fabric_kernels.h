@@ -7,8 +7,9 @@
 
 namespace cclsim::fw::fabric_fw {
 
-void fabric_router_main();  ///< ERISC: one per link the fabric uses (persistent)
-void fabric_mux_main();     ///< worker core: several clients into one router worker channel (persistent)
+void fabric_router_main();      ///< ERISC: one per link the fabric uses (persistent)
+void fabric_mux_main();         ///< worker core: several clients into one router worker channel (persistent)
+void fabric_read_relay_main();  ///< worker core: serves the reads arriving at one router (persistent)
 
 /// Read the runtime arguments of layout A and check the fabric end marker.
 template <class A> A read_fabric_args() {

@@ -19,7 +19,9 @@
 //   receiver per VC     packets from the peer router over Ethernet
 // A read request (VC0) that finds the reply channel full waits; replies
 // (VC1) never wait for VC0, so requests and replies cannot wait on each
-// other in a cycle.
+// other in a cycle. In UDM mode (a read relay beside the router, as tt-metal
+// builds it) the router only hands read requests to the relay, which answers
+// them with ordinary write packets through the worker channel.
 //
 // Flow control uses free-running counters (32-bit words that only grow,
 // incremented by NoC atomics or Ethernet register writes, so no update is
@@ -52,7 +54,8 @@
 // run_routing() after the compile-time number of them (tt-metal's fabric EDM,
 // WAIT_FOR_IDLE), so a link retrain completes once the router is idle.
 //
-// Args: compile-time 0: idle rounds before a context switch; runtime:
+// Args: compile-time (router_ct): idle rounds before a context switch and the
+// read relay of UDM mode (firmware/fabric/fabric_read_relay.cpp); runtime:
 // FabricRouterArgs (firmware/fabric/fabric_types.h), end marker 0xFAB0.
 #include "firmware/api/eth_dataflow_api.h"
 #include "firmware/api/fabric_api.h"
@@ -82,6 +85,9 @@ public:
     Router(const FabricRouterArgs& a, std::uint32_t idle_rounds)
         : a_(a),
           idle_rounds_(idle_rounds),
+          relay_{get_compile_time_arg_val(router_ct::kRelayXY), get_compile_time_arg_val(router_ct::kRelayRequests),
+                 get_compile_time_arg_val(router_ct::kRelaySlots), get_compile_time_arg_val(router_ct::kRelayWrCounter),
+                 get_compile_time_arg_val(router_ct::kRelayFree)},
           l_(a.layout()),
           dir_(Dir(a.dir)),
           is2d_(a.is_2d != 0),
@@ -112,7 +118,7 @@ private:
     /// Grows with everything the router does (a round that left it unchanged
     /// did nothing).
     std::uint64_t progress() const {
-        std::uint64_t p = reply_written_ + (worker_open_ ? 1u : 0u);
+        std::uint64_t p = reply_written_ + relay_sent_ + (worker_open_ ? 1u : 0u);
         for (unsigned c = 0; c < n_senders_; ++c) p += senders_[c].sent + senders_[c].freed + senders_[c].completed;
         for (unsigned v = 0; v < kVcs; ++v) {
             p += rx_[v].processed + rx_[v].acked + rx_[v].completing + rx_[v].decoded + rx_[v].delivered;
@@ -357,9 +363,25 @@ private:
                 return true;
             case NocSendType::NOC_UNICAST_READ:
                 fw_assert(v == 0, "fabric router: a read request arrived on the reply VC");
+                if (relay_.xy != kNoCore) return to_relay(slot, trid);
                 return serve_read(slot, addr);
         }
         fw_assert(false, "fabric router: unknown NoC command in a packet header");
+        return true;
+    }
+
+    /// Hand a read request to this router's read relay (UDM mode): its header
+    /// into the relay's next request slot, then an increment of its counter;
+    /// false (wait) while every request slot is taken. The relay gives slots
+    /// back as soon as it has registered them, so this never waits on a reply.
+    bool to_relay(std::uint32_t slot, std::uint32_t trid) {
+        if (l1_word_is_not(relay_.free_word, relay_freed_)) relay_freed_ = l1_read_u32(relay_.free_word);
+        if (relay_sent_ - relay_freed_ >= relay_.slots) return false;
+        const std::uint32_t x = relay_.xy >> 16, y = relay_.xy & 0xffff;
+        const std::uint32_t dst = relay_.requests + (relay_sent_ % relay_.slots) * a_.header_bytes;
+        noc_async_write_one_packet_with_trid(slot, get_noc_addr(x, y, dst), a_.header_bytes, trid, fnoc());
+        noc_semaphore_inc(get_noc_addr(x, y, relay_.wr_counter), 1, fnoc());
+        ++relay_sent_;
         return true;
     }
 
@@ -430,6 +452,11 @@ private:
 
     FabricRouterArgs a_;
     std::uint32_t idle_rounds_;  ///< idle rounds before a context switch (tt-metal's SWITCH_INTERVAL)
+    /// The read relay (UDM mode, compile-time args router_ct): core, request
+    /// slots, their count, its request counter, our word it frees slots in.
+    struct RelayCt {
+        std::uint32_t xy, requests, slots, wr_counter, free_word;
+    } relay_;
     RouterLayout l_;
     Dir dir_;
     bool is2d_;
@@ -442,6 +469,7 @@ private:
     std::uint32_t forwarded_[kVcs][kDirs] = {};
     std::uint32_t ds_freed_[kVcs][kDirs] = {};
     std::uint32_t reply_written_ = 0;
+    std::uint32_t relay_sent_ = 0, relay_freed_ = 0;  ///< requests handed to the read relay, slots it freed
     bool worker_open_ = false;
     std::uint32_t worker_x_ = 0, worker_y_ = 0, worker_rd_ = 0;
 };
@@ -453,7 +481,7 @@ void fabric_router_main() {
     for (unsigned v = 0; v < kVcs; ++v)
         fw_assert(a.rx_slots[v] >= 1 && a.rx_slots[v] <= NOC_MAX_TRANSACTION_ID_COUNT,
                   "fabric router: receiver slots must be 1..16 (one NoC transaction id each)");
-    Router r(a, get_compile_time_arg_val(0));
+    Router r(a, get_compile_time_arg_val(router_ct::kIdleRounds));
     r.run();
 }
 

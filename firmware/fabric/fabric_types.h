@@ -333,6 +333,7 @@ struct RouterLayout {
     std::uint32_t counters = 0;             ///< per sender channel: 4 words of 16 B (see below)
     std::uint32_t ds_free = 0;              ///< per VC and downstream direction: slots it freed for us
     std::uint32_t connection = 0;           ///< connection block of the worker channel
+    std::uint32_t relay_free = 0;           ///< read relay: request slots it gave back (0: no relay)
     std::uint32_t sender_buffers[kMaxSenderChannels] = {};
     std::uint32_t rx_buffer[kVcs] = {};
     std::uint32_t end = 0;
@@ -422,6 +423,38 @@ struct FabricMuxArgs {
     template <class V> void visit(V& v) {
         v(n_clients), v(client_slots), v(slot_bytes), v(header_bytes), v(buffers), v(counters), v(connections);
         router.visit(v);
+    }
+};
+
+/// Compile-time arguments of a fabric router (tt-metal compiles UDM mode into
+/// the router): after the idle rounds, its read relay (kNoCore: none, the
+/// router serves reads itself on VC1), the relay's request slots and counter,
+/// and the router's word the relay gives slots back in.
+namespace router_ct {
+constexpr unsigned kIdleRounds = 0, kRelayXY = 1, kRelayRequests = 2, kRelaySlots = 3, kRelayWrCounter = 4,
+                   kRelayFree = 5, kCount = 6;
+}  // namespace router_ct
+
+/// Runtime arguments of a fabric read relay (firmware/fabric/fabric_read_relay.cpp):
+/// the request slots its router writes into, its staging pool and its fabric
+/// connection (the router's worker channel, through a mux).
+constexpr unsigned kMaxRelayPoolSlots = 16;
+struct FabricReadRelayArgs {
+    std::uint32_t header_bytes = 0;
+    std::uint32_t requests = 0;  ///< request slot i at requests + (i % request_slots) * header_bytes
+    std::uint32_t request_slots = 0;
+    std::uint32_t wr_counter = 0;  ///< requests the router handed over (it increments)
+    std::uint32_t router_x = 0, router_y = 0;
+    std::uint32_t router_free = 0;  ///< the router's word we increment per slot given back
+    std::uint32_t pool = 0;         ///< staging slot i at pool + i * pool_slot_bytes
+    std::uint32_t pool_slots = 0, pool_slot_bytes = 0;
+    std::uint32_t max_payload = 0;     ///< largest reply piece (the fabric's payload)
+    std::uint32_t max_registered = 0;  ///< requests the queue holds (32 B each in the relay's free L1)
+    FabricConnectionArgs conn;
+    template <class V> void visit(V& v) {
+        v(header_bytes), v(requests), v(request_slots), v(wr_counter), v(router_x), v(router_y), v(router_free),
+            v(pool), v(pool_slots), v(pool_slot_bytes), v(max_payload), v(max_registered);
+        conn.visit(v);
     }
 };
 

@@ -48,6 +48,8 @@ FabricBuilder::FabricBuilder(Runtime& rt, FabricTopology topo, const FabricOptio
     slotBytes1_ = headerBytes_ + round16(readMax_);
     replySlots_ = fa.replySlots;
     vc1Slots_ = fa.vc1Slots;
+    if (opts_.readRelays && topo_.is2d())
+        throw ConfigError("fabric: read relays (UDM mode) are modelled on 1D fabrics only (line, ring)");
     planRouters();
     chooseSlots();
 }
@@ -122,7 +124,8 @@ void FabricBuilder::chooseSlots() {
     const bool is2d = topo_.is2d();
     const unsigned nUp = numUpstream(is2d);
     const unsigned nSenders = numSenderChannels(is2d);
-    const std::uint32_t control = kVcs * 16 + nSenders * 64 + kVcs * kDirs * 16 + conn::kBytes;
+    const std::uint32_t relayWord = opts_.readRelays ? 16 : 0;  // the relay's "slots freed" word
+    const std::uint32_t control = kVcs * 16 + nSenders * 64 + kVcs * kDirs * 16 + conn::kBytes + relayWord;
     // VC1 (read replies): the reply channel, one forwarding channel per other direction, the receiver.
     const std::uint64_t vc1 = std::uint64_t(replySlots_ + nUp * vc1Slots_ + vc1Slots_) * slotBytes1_;
     const std::uint32_t avail = arch.erisc.kernelRegionEnd() - base;
@@ -155,6 +158,10 @@ void FabricBuilder::chooseSlots() {
     at += rxSlots_ * slotBytes_;
     l.rx_buffer[1] = at;
     l.end = at + vc1Slots_ * slotBytes1_;
+    if (relayWord) {
+        l.relay_free = l.end;
+        l.end += relayWord;
+    }
 }
 
 std::uint32_t FabricBuilder::senderSlotsOf(unsigned c) const {
@@ -276,8 +283,44 @@ void FabricBuilder::placeMuxes() {
     }
 }
 
+void FabricBuilder::placeRelays() {
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    std::map<unsigned, std::vector<CoreCoord>> taken;
+    for (std::size_t i = 0; i < routers_.size(); ++i) {
+        const RouterInfo& ri = routers_[i].info;
+        Relay rl;
+        rl.router = i;
+        rl.core = freeWorkerNear(rt_, ri.chip, ri.core, taken[ri.chip]);
+        taken[ri.chip].push_back(rl.core);
+        Program& prog = rt_.program(ri.chip);
+        FabricReadRelayArgs& a = rl.args;
+        a.header_bytes = headerBytes_;
+        a.request_slots = arch.fabric.readRelayRequests;
+        a.requests = prog.allocateL1(rl.core, a.request_slots * headerBytes_, 16);
+        for (std::uint32_t s = 0; s < a.request_slots; ++s)
+            prog.markControl(rl.core, a.requests + s * headerBytes_, headerBytes_);
+        a.wr_counter = prog.allocateL1(rl.core, 16, 16);
+        prog.markControl(rl.core, a.wr_counter, 16);
+        a.router_x = ri.core.x;
+        a.router_y = ri.core.y;
+        a.router_free = layout_.relay_free;
+        a.max_payload = payload_;
+        a.pool_slots = arch.fabric.readRelaySlots;
+        if (a.pool_slots > kMaxRelayPoolSlots)
+            throw ConfigError(fmt::format("{}: fabric.read_relay_slots is {}, at most {}", arch.file, a.pool_slots,
+                                          kMaxRelayPoolSlots));
+        a.pool_slot_bytes = round16(payload_);
+        a.pool = prog.allocateL1(rl.core, a.pool_slots * a.pool_slot_bytes, 16);
+        rl.client = addClient(ri.chip, rl.core, ri.dir, ri.plane);
+        // What is left of its L1 holds the registered requests, 32 B each (tt-metal's RegisteredResponsePool).
+        a.max_registered = prog.l1Free(rl.core) / 32;
+        relays_.push_back(rl);
+    }
+}
+
 void FabricBuilder::build() {
     if (built_) throw std::logic_error("FabricBuilder::build called twice");
+    if (opts_.readRelays) placeRelays();  // clients of their routers: before the muxes are planned
     built_ = true;
     placeMuxes();
     const ArchConfig& arch = rt_.platform().descriptor().arch;
@@ -358,8 +401,19 @@ void FabricBuilder::build() {
         a.packet_cycles = arch.fabric.routerPacketCycles;
 
         KernelConfig kc;
-        // Compile-time, as tt-metal's SWITCH_INTERVAL: idle rounds before run_routing().
-        kc.ctArgs = {arch.erisc.contextSwitchIdleRounds};
+        // Compile-time, as tt-metal's SWITCH_INTERVAL: idle rounds before run_routing(); and, as tt-metal
+        // compiles UDM mode into its router, the read relay the router hands read requests to.
+        kc.ctArgs.assign(router_ct::kCount, 0);
+        kc.ctArgs[router_ct::kIdleRounds] = arch.erisc.contextSwitchIdleRounds;
+        kc.ctArgs[router_ct::kRelayXY] = kNoCore;
+        for (const Relay& rl : relays_)
+            if (&routers_[rl.router] == &r) {
+                kc.ctArgs[router_ct::kRelayXY] = packXY(rl.core.x, rl.core.y);
+                kc.ctArgs[router_ct::kRelayRequests] = rl.args.requests;
+                kc.ctArgs[router_ct::kRelaySlots] = rl.args.request_slots;
+                kc.ctArgs[router_ct::kRelayWrCounter] = rl.args.wr_counter;
+                kc.ctArgs[router_ct::kRelayFree] = layout_.relay_free;
+            }
         kc.persistent = true;
         kc.resident = true;  // started when the fabric is set up, before any op
         kc.noc = arch.fabric.forwardNoc;
@@ -406,6 +460,7 @@ void FabricBuilder::build() {
         prog.markControl(m.core, rc.header_pool, headerBytes_);
         KernelConfig kc;
         kc.persistent = true;
+        kc.resident = opts_.readRelays;  // UDM mode: the fabric's own mux, started with it
         KernelHandle k = prog.createKernel(fmt::format("fabric_mux_{}{}", dirName(r.info.dir), r.info.plane),
                                            fw::fabric_fw::fabric_mux_main, m.core, kc);
         prog.setRuntimeArgs(k, packArgs(a));
@@ -435,6 +490,20 @@ void FabricBuilder::build() {
             a.rd_counter = m.args.counters + cl.muxIndex * 32 + 16;
             a.location = m.args.connections + cl.muxIndex * conn::kBytes;
         }
+    }
+
+    // Read relays (UDM mode), on their router's worker channel or its mux.
+    for (Relay& rl : relays_) {
+        const RouterInfo& ri = routers_[rl.router].info;
+        rl.args.conn = clients_[rl.client.index].args;
+        KernelConfig kc;
+        kc.persistent = true;
+        kc.resident = true;  // tt-metal: the fabric's Tensix extension, started with the routers
+        kc.traceSlots = {"read_requests", "read_replies"};
+        KernelHandle k =
+            rt_.program(ri.chip).createKernel(fmt::format("fabric_read_relay_{}{}", dirName(ri.dir), ri.plane),
+                                              fw::fabric_fw::fabric_read_relay_main, rl.core, kc);
+        rt_.program(ri.chip).setRuntimeArgs(k, packArgs(rl.args));
     }
 }
 

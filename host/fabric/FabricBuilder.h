@@ -4,7 +4,8 @@
 // writes its peer's words at its own addresses), wires routers of one chip
 // to each other for forwarding, and connects workers: directly to a router's
 // worker channel when they are its only client, else through a fabric mux on
-// a free worker core near the router.
+// a free worker core near the router. In UDM mode (FabricOptions::readRelays)
+// it also places a read relay beside every router, a client of its router.
 //
 // Usage (all before Runtime::launch):
 //
@@ -35,6 +36,12 @@ const TraceEnum& connectionStateTraceEnum();
 struct FabricOptions {
     unsigned planes = 0;     ///< routing planes to build (0: all the topology has)
     unsigned maxPlanes = 0;  ///< with planes = 0: build at most this many (0: no cap)
+    /// UDM mode (tt-metal's unified data movement): a read relay beside every
+    /// router serves remote reads by writing the data back, and each router's
+    /// workers and relay share its worker channel through a mux; relays and
+    /// muxes start with the fabric (resident). Off: the router serves reads
+    /// itself, one at a time, on its reply VC. 1D fabrics only.
+    bool readRelays = false;
 };
 
 struct ClientId {
@@ -61,7 +68,10 @@ public:
     std::uint32_t maxPayloadBytes() const { return payload_; }
     std::uint32_t senderSlots() const { return senderSlots_; }
     std::uint32_t receiverSlots() const { return rxSlots_; }
-    std::uint32_t readMaxBytes() const { return readMax_; }
+    /// Largest read one request may ask for: the reply VC's payload, or
+    /// (read relays) any length, the relay splitting it into payloads.
+    std::uint32_t readMaxBytes() const { return opts_.readRelays ? kRelayReadMax : readMax_; }
+    static constexpr std::uint32_t kRelayReadMax = 0x40000000;
 
     Route route(unsigned src, unsigned dst) const;
     /// A header from `src` to `dst` with its routing fields and chips set.
@@ -102,6 +112,12 @@ private:
         int mux = -1;
         unsigned muxIndex = 0;
     };
+    struct Relay {
+        std::size_t router;
+        CoreCoord core;
+        ClientId client;
+        FabricReadRelayArgs args;
+    };
     struct Mux {
         unsigned chip;
         CoreCoord core;
@@ -113,6 +129,7 @@ private:
     void chooseSlots();
     std::uint32_t senderSlotsOf(unsigned channel) const;
     void placeMuxes();
+    void placeRelays();
 
     Runtime& rt_;
     FabricTopology topo_;
@@ -127,6 +144,7 @@ private:
     std::map<std::tuple<unsigned, unsigned, unsigned>, std::size_t> routerAt_;  ///< (chip, plane, dir)
     std::vector<Client> clients_;
     std::vector<Mux> muxes_;
+    std::vector<Relay> relays_;
     bool built_ = false;
 };
 

@@ -52,7 +52,7 @@ void PtoProgram::build(Runtime& rt, const PtoParams& p) {
     localRows_ = p.op == PtoOp::Scatter || p.op == PtoOp::Gather ? n * p.rows : p.rows;
     if (n >= 2)
         fab_ = std::make_unique<FabricBuilder>(
-            rt, makeTopology1d(p.ring ? FabricKind::Ring : FabricKind::Line, p.chips), FabricOptions{1, 0});
+            rt, makeTopology1d(p.ring ? FabricKind::Ring : FabricKind::Line, p.chips), FabricOptions{1, 0, true});
     placeRanks(rt);
     if (fab_) fab_->build();
     writeInputs(rt);

@@ -367,6 +367,8 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         fa.readMaxBytes = positive<std::uint32_t>(*f, "read_max_bytes");
         if (fa.readMaxBytes % 16) f->fail("read_max_bytes", "must be a multiple of 16 (Ethernet words)");
         fa.muxClientSlots = positive<std::uint32_t>(*f, "mux_client_slots");
+        fa.readRelaySlots = positive<std::uint32_t>(*f, "read_relay_slots");
+        fa.readRelayRequests = positive<std::uint32_t>(*f, "read_relay_requests");
         const std::string order = f->get<std::string>("route_order_2d");
         if (order != "yx" && order != "xy") f->fail("route_order_2d", "must be yx (N/S first) or xy (E/W first)");
         fa.routeYFirst = order == "yx";

@@ -47,6 +47,8 @@ struct FabricArch {
     std::uint32_t vc1Slots = 0;            ///< slots of each VC1 forwarding channel and VC1 receiver
     std::uint32_t readMaxBytes = 0;        ///< largest read a request may ask for (VC1 slot payload)
     std::uint32_t muxClientSlots = 0;      ///< slots per client channel of a fabric mux
+    std::uint32_t readRelaySlots = 0;      ///< read relay (UDM): staging slots of max payload
+    std::uint32_t readRelayRequests = 0;   ///< read relay: request slots the router forwards into
     bool routeYFirst = true;               ///< 2D dimension order: N/S then E/W
     unsigned forwardNoc = 0;               ///< NoC of router forwards and local writes
     unsigned creditNoc = 0;                ///< NoC of credits to workers and upstream routers

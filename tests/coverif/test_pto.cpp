@@ -1,5 +1,6 @@
 // PTO communication ops on the model (the `pto` workload, subprocesses):
-// every op on same-chip and cross-chip peers and on every board, 2D sliding
+// every op on same-chip and cross-chip peers and on every board, gets served
+// by the fabric's read relays against puts, 2D sliding
 // with divisible, non-divisible and dynamic shapes, ping-pong, async events,
 // reductions over several operators and types, user inputs, and every
 // "not allowed" case as a clear error.
@@ -71,6 +72,30 @@ TEST(PtoAsync, CallsReturnBeforeTheDataMoved) {
     EXPECT_LT(put["issue_us"].get<double>(), put["op_time_us"].get<double>());
     const auto get = pto(kT3000, "--op get_async --shape 64x256 --tile 16x256");
     EXPECT_LT(get["issue_us"].get<double>() * 4, get["op_time_us"].get<double>());  // one chunk requested of four
+}
+
+// A get is read requests that the data's chip answers by writing (tt-metal's
+// UDM read relay): one request per tensor row, served one at a time, each
+// read under one barrier in up to 8 payload-sized pieces. A get of long rows
+// comes within a request's round trip of a put of the same bytes; one of
+// 4 KiB rows trails it (the router serving 1 KiB reads itself gave 0.05).
+TEST(PtoGet, TheRelayAnswersWithWritesNearAPutForLongRows) {
+    auto gbps = [](const std::string& args) {
+        return pto(kT3000, args + " --repeat 4 --ping-pong")["bandwidth_GBps"].get<double>();
+    };
+    const double putLong = gbps("--op put --shape 16x4096 --tile 4x4096");
+    const double getLong = gbps("--op get --shape 16x4096 --tile 4x4096");
+    EXPECT_GT(getLong, 0.7 * putLong);
+    EXPECT_LT(getLong, putLong);
+    const double putShort = gbps("--op put --shape 64x1024 --tile 4x1024");
+    const double getShort = gbps("--op get --shape 64x1024 --tile 4x1024");
+    EXPECT_GT(getShort, 0.25 * putShort);
+    EXPECT_LT(getShort, 0.6 * putShort);
+    // Gather reads every rank's tensor: it is no longer an order of magnitude
+    // behind broadcast, which writes them.
+    const double gather = gbps("--op gather --shape 16x1024 --tile 4x1024");
+    const double broadcast = gbps("--op broadcast --shape 16x1024 --tile 4x1024");
+    EXPECT_GT(gather, 0.2 * broadcast);
 }
 
 // ---- 2D sliding and ping-pong -------------------------------------------------------------------------------

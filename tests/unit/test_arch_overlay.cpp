@@ -131,6 +131,8 @@ void expectSameArch(const ArchConfig& a, const ArchConfig& b) {
     CCLSIM_SAME(fabric.vc1Slots);
     CCLSIM_SAME(fabric.readMaxBytes);
     CCLSIM_SAME(fabric.muxClientSlots);
+    CCLSIM_SAME(fabric.readRelaySlots);
+    CCLSIM_SAME(fabric.readRelayRequests);
     CCLSIM_SAME(fabric.routeYFirst);
     CCLSIM_SAME(fabric.forwardNoc);
     CCLSIM_SAME(fabric.creditNoc);

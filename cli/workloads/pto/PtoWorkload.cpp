@@ -90,9 +90,11 @@ public:
             ->check(opt::IsMember(mis));
     }
     TraceFile::Focus traceFocus() const override {
-        // Each rank's signal and published group word, its kernel's waypoint,
-        // and the routers its fabric connections go through.
-        std::vector<std::string> patterns = {"*.pto_signal", "*.pto_group", "*.w#_#.brisc.waypoint"};
+        // Each rank's signal and published group word, its kernel's waypoint
+        // (and those of the fabric's muxes and read relays), the relays'
+        // request and reply counts, and the routers.
+        std::vector<std::string> patterns = {"*.pto_signal", "*.pto_group", "*.w#_#.brisc.waypoint", "*.read_requests",
+                                             "*.read_replies"};
         patterns.insert(patterns.end(), focus::kRouters.begin(), focus::kRouters.end());
         return {"PTO ranks and routers", patterns};
     }
