@@ -52,10 +52,12 @@ function(cclsim_layer_include_root layer out)
 endfunction()
 
 # Under the sanitizers the layers outside the simulation (the command line,
-# the tools, the boards' mains) are built at -O0 (cclsim_compile_fast): the
-# sanitizer stage's tests spend their time in the models and firmware, which
-# stay at -O1, and these layers are more than half of that build.
-set(CCLSIM_SANITIZE_FAST_LAYERS cli tools sc_main)
+# the tools, the boards' mains, the host code that builds programs and the
+# platforms that wire boards, both before a run starts) are built at -O0
+# (cclsim_compile_fast): the sanitizer stage's tests spend their time in the
+# models and firmware, which stay at -O1, and these layers are more than half
+# of that build.
+set(CCLSIM_SANITIZE_FAST_LAYERS cli tools sc_main host platforms)
 function(cclsim_layer_optimisation target layer)
   if(CCLSIM_SANITIZE AND layer IN_LIST CCLSIM_SANITIZE_FAST_LAYERS)
     cclsim_compile_fast(${target})
