@@ -9,7 +9,8 @@
 # collectives and microbenchmarks (T3000 all_gather / reduce_scatter /
 # all_reduce / all_to_all at 1 MiB and 16 MiB with --impl edm and fabric, the
 # Galaxy all_gather at 4 MiB, n300 eth_ping / eth_bandwidth / edm_stream,
-# ring_ping, dispatch, dram_bandwidth, ipcq_allreduce / ipcq_latency), each with
+# ring_ping, dispatch, dram_bandwidth, ipcq_allreduce / ipcq_latency, PTO put /
+# get / gather), each with
 # --json, and stores one row per case and figure: sim_time_ns and every numeric
 # leaf of "results" (to the full precision of the JSON) except wall-clock,
 # memory and simulator-cost figures (copies_per_hop). compare prints the largest relative change of any figure and
@@ -54,6 +55,10 @@ PY
     echo "t3000:dram_bandwidth|t3000|dram_bandwidth"
     echo "t3000:ipcq_allreduce|t3000|ipcq_allreduce --size 1M"
     echo "t3000:ipcq_latency|t3000|ipcq_latency --samples 20"
+    # PTO on the fabric's UDM mode: puts through the mux, gets through the read relays.
+    for op in put get gather; do
+        echo "t3000:pto:$op|t3000|pto --op $op --shape 16x1024 --tile 4x1024 --ping-pong --repeat 4"
+    done
 }
 
 run_all() {  # out.csv
