@@ -265,6 +265,12 @@ constexpr std::uint32_t kDstLocal = 2;   ///< bit: to this chip's output
 /// slices instead of one direction n / 2 and the other n / 2 - 1).
 constexpr std::uint32_t kDstFirstHalf = 4;
 constexpr std::uint32_t kDstSecondHalf = 8;
+/// Bits 16..23 of a send step: a line multicast to the chips 1..h hops
+/// ahead (tt-metal's all_gather on a linear fabric); 0: the next chip only.
+constexpr std::uint32_t kDstMcastShift = 16;
+inline std::uint32_t mcast_hops(std::uint32_t dst) {
+    return (dst >> kDstMcastShift) & 0xff;
+}
 /// The worker's pages [lo, hi) of its `n` that a step with `dst` moves.
 inline void step_pages(std::uint32_t dst, std::uint32_t n, std::uint32_t& lo, std::uint32_t& hi) {
     lo = (dst & kDstSecondHalf) ? n / 2 : 0;

@@ -7,7 +7,11 @@
 // scatter write when they fit the fabric's payload), then increments the
 // semaphore of the next chip's worker of the same direction; that worker's
 // reader waits for it, reads the block back from its landing tensor and hands
-// it to its writer, which sends it on. Nothing is forwarded by the routers.
+// it to its writer, which sends it on. Nothing is forwarded by the routers,
+// except on a line's all-gather (tt-metal's multicast all-gather, one worker
+// per link): a writer sends its own block once each way as a line multicast
+// (rs::mcast_hops of the step) that every chip on the way stores, and the
+// semaphore increment after it reaches each of them the same way.
 //
 //   chip p (direction E)                          chip p+1 (direction E)
 //   reader: block b -> CB slot ----.
@@ -244,9 +248,18 @@ void fabric_ring_writer_main() {
         next.base = a.next_landing;
         return tensor_page_addr(next, landing_page(a, block, p), a.page_bytes);
     };
+    // The route of the current step: the next chip, or a line multicast to
+    // the chips up to `hops` ahead (the same addresses on each of them).
+    std::uint32_t hops = 0;
+    auto route = [&](PacketHeader& h) {
+        if (hops)
+            h.set_route_1d_multicast(1, hops);
+        else
+            h.set_route_1d(1);
+    };
     auto sem_inc = [&](std::uint32_t sel, std::uint32_t by) {
         PacketHeader h;
-        h.set_route_1d(1);
+        route(h);
         h.set_chips(a.chip, a.next_chip);
         h.to_noc_unicast_atomic_inc(
             get_noc_addr(a.next_sem_xy[sel] >> 16, a.next_sem_xy[sel] & 0xffff, a.next_sem[sel]), by, /*flush=*/true);
@@ -273,6 +286,7 @@ void fabric_ring_writer_main() {
         const std::uint32_t b = a.block[s];
         const bool send = a.dst[s] & rs::kDstSend, local = a.dst[s] & rs::kDstLocal;
         fw_assert(!send || a.has_conn, "fabric_ring_writer: a send step without a fabric connection");
+        hops = rs::mcast_hops(a.dst[s]);
         std::uint32_t lo = 0, hi = 0;  // the pages of this step (split forwarding: a half)
         rs::step_pages(a.dst[s], n, lo, hi);
         std::uint32_t since_sync = 0;
@@ -294,7 +308,7 @@ void fabric_ring_writer_main() {
             const std::uint32_t slot = a.cb + (used % a.cb_slots) * slot_bytes;
             if (send) {
                 PacketHeader h;
-                h.set_route_1d(1);
+                route(h);
                 h.set_chips(a.chip, a.next_chip);
                 if (k == 2)
                     h.to_noc_unicast_scatter_write(next_page_addr(b, mine[i]), next_page_addr(b, mine[i + 1]),

@@ -23,6 +23,12 @@ CoreCoord CoreAllocator::take(unsigned chip, const CclSpec& s) {
     return pool_[next_[chip]++];
 }
 
+void CoreAllocator::align(const std::vector<unsigned>& chips) {
+    unsigned most = 0;
+    for (unsigned c : chips) most = std::max(most, next_[c]);
+    for (unsigned c : chips) next_[c] = most;
+}
+
 unsigned CoreAllocator::maxUsed() const {
     return next_.empty() ? 0 : *std::max_element(next_.begin(), next_.end());
 }

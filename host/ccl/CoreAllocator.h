@@ -22,6 +22,10 @@ public:
     CoreCoord take(unsigned chip, const CclSpec& s);
     /// The most cores taken on one chip.
     unsigned maxUsed() const;
+    /// Skip cores on the chips of `chips` so that the next take on each
+    /// hands out the same core (a line multicast names one NoC address for
+    /// every chip it reaches).
+    void align(const std::vector<unsigned>& chips);
 
 private:
     std::vector<CoreCoord> pool_;

@@ -217,8 +217,9 @@ TEST(BadInput, RefusalsNameTheOption) {
     expectNamed(runN300({"reduce_scatter", "--size", "32K", "--op", "no_such_op"}, 3), "--op: ");
     // The IPCQ all-reduce's tensor size limit names --size.
     expectNamed(runN300({"ipcq_allreduce", "--size", "99999999999"}, 3), "--size 99999999999: a tensor of");
-    // Workers that leave no core for the fabric's muxes: fewer --workers.
-    expectNamed(runGalaxy({"all_reduce", "--size", "64", "--topology", "line", "--workers", "5"}, 3),
+    // Workers that leave no core for the fabric's muxes: fewer --workers (the
+    // reduce-scatter's workers; the line all-gather after it runs one per link).
+    expectNamed(runGalaxy({"all_reduce", "--size", "64", "--topology", "line", "--workers", "9"}, 3),
                 "fewer workers or links");
     expectNamed(runT3000({"all_reduce", "--size", "64K", "--workers", "10", "--links", "1"}, 3),
                 "fewer workers per link");

@@ -371,12 +371,35 @@ TEST(FabricImpl, EveryOpExactOnEveryTopology) {
     expectExact(runBinary(kGalaxy, "reduce_scatter --impl fabric --axis col --torus --size 48K"), "galaxy columns");
 }
 
+// all_gather on a line is tt-metal's multicast all-gather: one worker per
+// link, each chip's block multicast once each way. On two chips one worker
+// per link direction keeps the link well below its rate; on four, two
+// chips' workers feed the middle link at once.
+TEST(FabricImpl, LineAllGatherMulticastsWithOneWorkerPerLink) {
+    const auto two = runBinary(kT3000, "all_gather --chips 2 --topology line --size 4M --no-data")["results"];
+    const auto four = runBinary(kT3000, "all_gather --chips 4 --topology line --size 4M --no-data")["results"];
+    EXPECT_EQ(two["workers"], 1);
+    EXPECT_EQ(four["workers"], 1);
+    EXPECT_LT(two["linkbw_GBps"].get<double>(), 0.6 * two["framing_limit_GBps"].get<double>());
+    EXPECT_GT(four["busbw_GBps"].get<double>(), 1.8 * two["busbw_GBps"].get<double>());
+    // The data through multicasts of every reach: odd lines, two workers per
+    // link (a mux), two links, and all_reduce's all-gather phase.
+    for (const char* args : {"all_gather --chips 3 --topology line --count 3001 --dtype fp32",
+                             "all_gather --chips 5 --topology line --size 100K --workers 2",
+                             "all_gather --order 0,1,2,3 --topology line --size 256K",
+                             "all_reduce --chips 3 --topology line --count 777 --dtype int32 --op max",
+                             "all_reduce --order 0,1,2,3 --topology line --size 128K --workers 3"})
+        expectExact(runBinary(kT3000, args), args);
+}
+
 TEST(FabricImpl, WorkerRuleAndLinks) {
     // all_gather (tt-metal's rule): 1 worker up to 4 KB per link, 2 up to 256 KB, else 4.
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data")["results"]["workers"], 1);
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 256K --no-data")["results"]["workers"], 2);
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 4M --no-data")["results"]["workers"], 4);
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data --impl edm")["results"]["workers"], 4);
+    // On a line: 1 (tt-metal's multicast all-gather).
+    EXPECT_EQ(runBinary(kT3000, "all_gather --size 4M --no-data --chips 4 --topology line")["results"]["workers"], 1);
     // reduce_scatter: by the bytes a link moves (a ring splits them over two directions).
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 8K --no-data")["results"]["workers"], 1);
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 1M --no-data")["results"]["workers"], 2);

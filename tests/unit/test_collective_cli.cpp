@@ -39,6 +39,10 @@ TEST(CollectiveDefaults, WorkersFollowTtMetalsRules) {
     EXPECT_EQ(defaultWorkers(false, Impl::Fabric, 1024, 8, 1, TopologyKind::Ring), 1u);
     EXPECT_EQ(defaultWorkers(false, Impl::Fabric, 64 << 10, 8, 1, TopologyKind::Ring), 2u);
     EXPECT_EQ(defaultWorkers(false, Impl::Fabric, 1 << 20, 8, 1, TopologyKind::Ring), 4u);
+    // all_gather on a line (or a ring of two): tt-metal's multicast all-gather, one worker per link.
+    EXPECT_EQ(defaultWorkers(false, Impl::Fabric, 1 << 20, 4, 1, TopologyKind::Line, true), 1u);
+    EXPECT_EQ(defaultWorkers(false, Impl::Fabric, 1 << 20, 2, 1, TopologyKind::Ring, true), 1u);
+    EXPECT_EQ(defaultWorkers(false, Impl::Fabric, 1 << 20, 8, 1, TopologyKind::Ring, true), 4u);
     // reduce_scatter_minimal_async: input x (n-1)/n / links, halved on a ring.
     EXPECT_EQ(defaultWorkers(true, Impl::Fabric, 8192, 8, 1, TopologyKind::Ring), 1u);
     EXPECT_EQ(defaultWorkers(true, Impl::Fabric, 1 << 20, 8, 1, TopologyKind::Ring), 2u);

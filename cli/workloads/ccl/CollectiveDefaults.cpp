@@ -16,7 +16,12 @@ unsigned defaultLinks(const ClusterDescriptor& d, const std::vector<std::vector<
 }
 
 unsigned defaultWorkers(bool reduces, CclSpec::Impl impl, std::uint64_t inputBytes, unsigned n, unsigned links,
-                        TopologyKind topo) {
+                        TopologyKind topo, bool gathers) {
+    if (impl == CclSpec::Impl::Fabric && gathers && (topo != TopologyKind::Ring || n < 3)) {
+        // tt-metal's all_gather on a linear fabric (AllGatherMulticastFactory):
+        // one worker per link (num_workers_per_link = 1; the option is ignored).
+        return 1;
+    }
     if (impl == CclSpec::Impl::Fabric && reduces) {
         // tt-metal reduce_scatter_minimal_async (default_workers): by the bytes
         // a link moves, input x (n-1)/n / links (/2 on a ring); ring: 1 up to

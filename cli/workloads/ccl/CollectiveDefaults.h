@@ -18,9 +18,10 @@ namespace cclsim::ccl {
 /// the two links is reserved); Galaxy: 4.
 unsigned defaultLinks(const ClusterDescriptor& d, const std::vector<std::vector<unsigned>>& groups, TopologyKind topo);
 
-/// The --workers default for a collective (`reduces`: a reduction) on `n`
-/// ranks moving `inputBytes` per rank over `links` links per hop.
+/// The --workers default for a collective (`reduces`: a reduction;
+/// `gathers`: all_gather) on `n` ranks moving `inputBytes` per rank over
+/// `links` links per hop.
 unsigned defaultWorkers(bool reduces, CclSpec::Impl impl, std::uint64_t inputBytes, unsigned n, unsigned links,
-                        TopologyKind topo);
+                        TopologyKind topo, bool gathers = false);
 
 }  // namespace cclsim::ccl

@@ -103,7 +103,7 @@ public:
             ->check(opt::Range(0u, 1u));
         cmd.add_option("--workers", workers_,
                        "worker units per link and direction (default: edm 4; fabric by "
-                       "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4)")
+                       "tt-metal's rule: 1 up to 4 KB per link, 2 up to 256 KB, else 4; a line all_gather 1)")
             ->check(opt::Range(1u, 64u));
         cmd.add_option("--impl", impl_,
                        "fabric (default: the packet fabric, as tt-metal's current all_gather_async, "
@@ -204,9 +204,9 @@ public:
         s.data = rt.platform().options().storePayload;
         if (!resolveCount(s, n)) return;  // a sweep point below one element per rank
         resolveMethod(s, topo, n);
-        s.workers = workers_
-                        ? workers_
-                        : defaultWorkers(reduces(), s.impl, s.count * golden::elementBytes(s.dtype), n, s.links, topo);
+        s.workers = workers_ ? workers_
+                             : defaultWorkers(reduces(), s.impl, s.count * golden::elementBytes(s.dtype), n, s.links,
+                                              topo, s.op == golden::Op::AllGather);
         // Consecutive and orthogonal groups whose members are not neighbours
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;

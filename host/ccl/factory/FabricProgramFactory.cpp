@@ -81,6 +81,12 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
     in.payloadBytes = payload;
     in.links = s.links;
     in.workers = s.workers;
+    // tt-metal's all_gather on a linear fabric (AllGatherMulticastFactory):
+    // one worker per link, the own block multicast each way; all_reduce's
+    // all-gather is the same op. A --workers given to all_gather still counts.
+    in.lineMulticast = !r->ring;
+    in.agWorkers = phases.reduceScatter ? 1 : s.workers;
+    r->lineMulticast = in.lineMulticast;
     in.rowPages = gatherRowPages(s);
     in.redop = std::uint32_t(reduceCode(s.redop));
     in.dtype = std::uint32_t(dtypeCode(s.dtype));

@@ -44,9 +44,17 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
     const CclSpec& s = ctx.spec;
     const bool allReduce = r.phases.reduceScatter && r.phases.allGather;
     r.res.assign(r.plan.workers.size(), RingWorkerResources{});
+    bool aligned = false;
     for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
         RingWorkerPlan& k = r.plan.workers[i];
         RingWorkerResources& res = r.res[i];
+        // A line multicast writes the same core, semaphore and tensor address
+        // on every chip it reaches: the all-gather's workers take the same
+        // cores on every chip (their L1 is then laid out alike).
+        if (k.phase == 1 && r.lineMulticast && !aligned) {
+            ctx.cores.align(g.topo.order);
+            aligned = true;
+        }
         FabricRingArgs& a = k.args;
         bindTensors(g, r, k, a);
         const unsigned chip = g.topo.order[k.pos];
@@ -88,8 +96,12 @@ void linkAllReduceStarts(AllocatedRing& r) {
         const bool stores = r.ring || k.dir == 1;
         if (!stores) continue;
         unsigned slotIdx = 0;
+        // The all-gather worker whose pages include this worker's: the same
+        // unit, or with fewer all-gather units (line multicast) the one
+        // whose range holds it (ranges nest: units = agUnits x W).
+        const unsigned agUnit = k.unit / (r.plan.units / r.plan.agUnits);
         for (unsigned d : {0u, 1u}) {
-            auto it = r.plan.index.find({1, k.pos, d, k.unit});
+            auto it = r.plan.index.find({1, k.pos, d, agUnit});
             if (it == r.plan.index.end()) continue;
             RingWorkerPlan& ag = r.plan.workers[it->second];
             const RingWorkerResources& agRes = r.res[it->second];

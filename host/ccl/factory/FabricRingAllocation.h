@@ -26,7 +26,8 @@ struct RingWorkerResources {
 
 /// One group's ring from allocation to connection.
 struct AllocatedRing {
-    bool ring = true;  ///< a ring of at least three chips (else a line)
+    bool ring = true;            ///< a ring of at least three chips (else a line)
+    bool lineMulticast = false;  ///< the all-gather phase multicasts along the line (FabricRingInput)
     RingPhases phases;
     FabricRingPlan plan;
     std::vector<RingWorkerResources> res;  ///< per plan.workers

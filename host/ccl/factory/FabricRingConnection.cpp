@@ -4,6 +4,8 @@
 #include "firmware/ccl/ccl_kernels.h"
 #include "models/pe/PeDma.h"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace cclsim::ccl {
@@ -20,6 +22,18 @@ void wireToNext(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan&
         const std::size_t nk = plan.index.at({1, next, k.dir, k.unit});
         a.next_sem_xy[0] = xyOf(nk);
         a.next_sem[0] = r.res[nk].recvSem;
+        // A line multicast writes these addresses on every chip it reaches.
+        const unsigned hops = k.args.steps ? ring_step::mcast_hops(k.args.dst[0]) : 0;
+        for (unsigned j = 2; j <= hops; ++j) {
+            const unsigned p = k.dir == 0 ? k.pos + j : k.pos - j;
+            const std::size_t pk = plan.index.at({1, p, k.dir, k.unit});
+            if (g.ranks[p].output.base != a.next_landing || xyOf(pk) != a.next_sem_xy[0] ||
+                r.res[pk].recvSem != a.next_sem[0])
+                throw std::logic_error(
+                    fmt::format("fabric all-gather: the line multicast from position {} reaches positions whose output "
+                                "tensors or workers differ (position {} vs {})",
+                                k.pos, p, next));
+        }
         return;
     }
     a.next_landing = r.inter[k.dir][next].base;

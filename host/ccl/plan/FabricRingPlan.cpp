@@ -20,6 +20,7 @@ public:
         out.pagesPerPacket = std::min<std::uint32_t>(2, in.payloadBytes / in.pageBytes);
         out.granularity = out.pagesPerPacket < 4 ? 4 * out.pagesPerPacket : 8;
         out.units = in.links * in.workers;
+        out.agUnits = in.links * (mcast() ? in.agWorkers : in.workers);
     }
 
     void reduceScatter() {
@@ -49,7 +50,7 @@ public:
         for (unsigned pos = 0; pos < n_; ++pos) {
             const unsigned copyDir = reach(pos, 0) > 0 ? 0 : 1;
             for (unsigned d : {0u, 1u})
-                for (unsigned u = 0; u < out_.units; ++u) {
+                for (unsigned u = 0; u < out_.agUnits; ++u) {
                     RingWorkerPlan k = worker(pos, 1, d, u);
                     FabricRingArgs& a = k.args;
                     // Split forwarding (tt-metal all_gather_async on a ring of
@@ -71,10 +72,13 @@ public:
                     if (!in_.phases.reduceScatter) a.source_single = 1;
                     if (reachD > 0) {
                         const bool copyOwn = d == copyDir && !in_.phases.reduceScatter;
-                        addStep(a, rs::kSrcOwn, pos, rs::kDstSend | (copyOwn ? rs::kDstLocal : 0u));
+                        // A line multicast reaches every chip ahead at once.
+                        const std::uint32_t mc = mcast() ? reachD << rs::kDstMcastShift : 0u;
+                        addStep(a, rs::kSrcOwn, pos, rs::kDstSend | (copyOwn ? rs::kDstLocal : 0u) | mc);
                         k.sends = true;
                     }
-                    for (unsigned kk = 1; kk <= arrives; ++kk) {
+                    // Store and forward: what arrives goes on while chips ahead need it.
+                    for (unsigned kk = 1; kk <= arrives && !mcast(); ++kk) {
                         const unsigned b = d == 0 ? at(long(pos) - kk) : at(long(pos) + kk);
                         const bool onward = in_.ring ? kk < reachD : reachD > 0;
                         if (onward) {  // else it only lands here
@@ -93,6 +97,8 @@ public:
     }
 
 private:
+    /// The all-gather phase multicasts along a line.
+    bool mcast() const { return in_.lineMulticast && !in_.ring; }
     /// tt-metal's split forwarding applies: a ring of an even size above 2.
     bool splitForwarding() const { return in_.ring && n_ % 2 == 0 && n_ > 2; }
     unsigned at(long p) const { return unsigned(((p % long(n_)) + long(n_)) % long(n_)); }
@@ -111,7 +117,7 @@ private:
         RingWorkerPlan k;
         k.pos = pos, k.phase = phase, k.dir = dir, k.unit = unit;
         FabricRingArgs& a = k.args;
-        const std::uint32_t B = in_.blockPages, U = out_.units;
+        const std::uint32_t B = in_.blockPages, U = phase == 1 ? out_.agUnits : out_.units;
         a.page_bytes = in_.pageBytes;
         a.pages_per_packet = out_.pagesPerPacket;
         a.block_pages = B;

@@ -18,7 +18,10 @@
 //
 // All-gather phase (phase 1): a block travels div_up(n-1, 2) hops one way
 // and the rest the other (a line: to its ends), each chip storing it and
-// forwarding it until its reach is used up. On a ring of even n > 2
+// forwarding it until its reach is used up. On a line with lineMulticast
+// (tt-metal's current all_gather on a linear fabric) the owner sends it once
+// each way as a line multicast that every chip on the way stores, with
+// agWorkers per link. On a ring of even n > 2
 // (tt-metal: split forwarding) the block's last hop to the diametric chip
 // carries only its first half clockwise, and the second half goes the
 // other way, one hop further than it otherwise would, so both directions
@@ -50,7 +53,13 @@ struct FabricRingInput {
     std::uint32_t payloadBytes = 0;  ///< the fabric's largest packet payload
     unsigned links = 1;              ///< routing planes used
     unsigned workers = 1;            ///< workers per link and direction
-    std::uint32_t rowPages = 0;      ///< all-gather along dim 1: pages per rank row; 0: dim 0
+    /// Line all-gather phase (tt-metal's all_gather on a linear fabric,
+    /// AllGatherMulticastFactory): each chip multicasts its own block to
+    /// every chip ahead in each direction, nothing is forwarded; agWorkers
+    /// per link and direction (tt-metal: one).
+    bool lineMulticast = false;
+    unsigned agWorkers = 1;
+    std::uint32_t rowPages = 0;  ///< all-gather along dim 1: pages per rank row; 0: dim 0
     std::uint32_t redop = 0, dtype = 0;
 };
 
@@ -65,6 +74,7 @@ struct FabricRingPlan {
     std::uint32_t pagesPerPacket = 1;     ///< tt-metal: scatter writes carry at most two pages
     std::uint32_t granularity = 1;        ///< G: reduce-scatter tile_granularity
     unsigned units = 0;                   ///< links x workers per direction
+    unsigned agUnits = 0;                 ///< the all-gather phase's (line multicast: links x agWorkers)
     std::vector<RingWorkerPlan> workers;  ///< in the order they take cores
     /// (phase, pos, dir, unit) -> index into workers.
     std::map<std::array<unsigned, 4>, std::size_t> index;
