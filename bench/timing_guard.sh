@@ -8,6 +8,7 @@
 # the calibration table (platforms/calibration/wormhole_public.csv) and a set of
 # collectives and microbenchmarks (T3000 all_gather / reduce_scatter /
 # all_reduce / all_to_all at 1 MiB and 16 MiB with --impl edm and fabric, the
+# all_gather / all_reduce at 16 MiB on 2- and 4-chip lines, the
 # Galaxy all_gather at 4 MiB, n300 eth_ping / eth_bandwidth / edm_stream,
 # ring_ping, dispatch, dram_bandwidth, ipcq_allreduce / ipcq_latency, PTO put /
 # get / gather), each with
@@ -46,6 +47,12 @@ PY
         done
     done
     echo "t3000:all_gather:256K:edm:data|t3000|all_gather --size 256K --impl edm"
+    # Lines: the multicast all-gather (one worker per link) and the all-reduce around it.
+    for chips in 2 4; do
+        for op in all_gather all_reduce; do
+            echo "t3000:$op:16M:line$chips|t3000|$op --size 16M --chips $chips --topology line --no-data"
+        done
+    done
     echo "galaxy:all_gather:4M|galaxy|all_gather --size 4M --no-data"
     echo "n300:eth_ping|n300|eth_ping --samples 20"
     echo "n300:eth_bandwidth:64M|n300|eth_bandwidth --packet 4096 --channels 8 --bytes 67108864 --no-data"
