@@ -267,6 +267,13 @@ void fabric_ring_writer_main() {
         tx.send_packet(h, 0, 0);
     };
     WAYPOINT("FRS");
+    // A line multicast all-gather's start barrier (tt-metal, without a
+    // persistent output): tell the chips this worker writes to that this
+    // chip started; their readers wait for it (sem_sel 1 of the first step).
+    if (a.steps && rs::mcast_hops(a.dst[0]) && a.next_sem[1]) {
+        hops = rs::mcast_hops(a.dst[0]);
+        sem_inc(1, 1);
+    }
     std::uint32_t used = 0;
     // --fast-forward: a skipped packet is freed without being sent; the
     // semaphore increments it owes the next chip go out at once, one packet

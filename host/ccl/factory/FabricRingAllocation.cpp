@@ -71,10 +71,11 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
             res.finalL = a.final_l_sem = p.createSemaphore(res.core, 0, "final_l_sem");
             res.finalR = a.final_r_sem = p.createSemaphore(res.core, 0, "final_r_sem");
         }
-        if (k.phase == 1 && allReduce) {
-            res.startSem = a.start_sem = p.createSemaphore(res.core, 0, "reduced_sem");
-            a.start_count = 0;
-        }
+        // The all-gather reader's start: all_reduce's reduce-scatter units
+        // that store its pages, and on a line the start barrier (the plan's
+        // start_count: one increment from each chip it writes to).
+        if (k.phase == 1 && (allReduce || r.lineMulticast))
+            res.startSem = a.start_sem = p.createSemaphore(res.core, 0, allReduce ? "reduced_sem" : "barrier_sem");
         KernelConfig rc;
         rc.processor = "ncrisc";
         rc.noc = 0;

@@ -22,13 +22,22 @@ void wireToNext(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan&
         const std::size_t nk = plan.index.at({1, next, k.dir, k.unit});
         a.next_sem_xy[0] = xyOf(nk);
         a.next_sem[0] = r.res[nk].recvSem;
-        // A line multicast writes these addresses on every chip it reaches.
+        // A line multicast writes these addresses on every chip it reaches,
+        // and its start barrier (tt-metal's, on the same route) the start
+        // semaphore of the workers of the other direction there.
         const unsigned hops = k.args.steps ? ring_step::mcast_hops(k.args.dst[0]) : 0;
+        if (hops) {
+            const std::size_t ok = plan.index.at({1, next, 1 - k.dir, k.unit});
+            a.next_sem_xy[1] = xyOf(ok);
+            a.next_sem[1] = r.res[ok].startSem;
+        }
         for (unsigned j = 2; j <= hops; ++j) {
             const unsigned p = k.dir == 0 ? k.pos + j : k.pos - j;
             const std::size_t pk = plan.index.at({1, p, k.dir, k.unit});
+            const std::size_t po = plan.index.at({1, p, 1 - k.dir, k.unit});
             if (g.ranks[p].output.base != a.next_landing || xyOf(pk) != a.next_sem_xy[0] ||
-                r.res[pk].recvSem != a.next_sem[0])
+                r.res[pk].recvSem != a.next_sem[0] || xyOf(po) != a.next_sem_xy[1] ||
+                r.res[po].startSem != a.next_sem[1])
                 throw std::logic_error(
                     fmt::format("fabric all-gather: the line multicast from position {} reaches positions whose output "
                                 "tensors or workers differ (position {} vs {})",

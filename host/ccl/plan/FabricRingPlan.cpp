@@ -76,6 +76,9 @@ public:
                         const std::uint32_t mc = mcast() ? reachD << rs::kDstMcastShift : 0u;
                         addStep(a, rs::kSrcOwn, pos, rs::kDstSend | (copyOwn ? rs::kDstLocal : 0u) | mc);
                         k.sends = true;
+                        // tt-metal's start barrier (no persistent output tensor):
+                        // the chips it writes to have started the op.
+                        if (mcast()) a.start_count = reachD;
                     }
                     // Store and forward: what arrives goes on while chips ahead need it.
                     for (unsigned kk = 1; kk <= arrives && !mcast(); ++kk) {

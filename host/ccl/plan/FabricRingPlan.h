@@ -21,7 +21,9 @@
 // forwarding it until its reach is used up. On a line with lineMulticast
 // (tt-metal's current all_gather on a linear fabric) the owner sends it once
 // each way as a line multicast that every chip on the way stores, with
-// agWorkers per link. On a ring of even n > 2
+// agWorkers per link. Before its first packet a worker waits for the start
+// barrier: one increment from each chip it writes to (their workers of the
+// other direction multicast it back when they start). On a ring of even n > 2
 // (tt-metal: split forwarding) the block's last hop to the diametric chip
 // carries only its first half clockwise, and the second half goes the
 // other way, one hop further than it otherwise would, so both directions
