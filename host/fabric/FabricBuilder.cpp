@@ -406,14 +406,14 @@ void FabricBuilder::build() {
         kc.ctArgs.assign(router_ct::kCount, 0);
         kc.ctArgs[router_ct::kIdleRounds] = arch.erisc.contextSwitchIdleRounds;
         kc.ctArgs[router_ct::kRelayXY] = kNoCore;
-        for (const Relay& rl : relays_)
-            if (&routers_[rl.router] == &r) {
-                kc.ctArgs[router_ct::kRelayXY] = packXY(rl.core.x, rl.core.y);
-                kc.ctArgs[router_ct::kRelayRequests] = rl.args.requests;
-                kc.ctArgs[router_ct::kRelaySlots] = rl.args.request_slots;
-                kc.ctArgs[router_ct::kRelayWrCounter] = rl.args.wr_counter;
-                kc.ctArgs[router_ct::kRelayFree] = layout_.relay_free;
-            }
+        if (!relays_.empty()) {  // one per router, in router order
+            const Relay& rl = relays_[std::size_t(&r - routers_.data())];
+            kc.ctArgs[router_ct::kRelayXY] = packXY(rl.core.x, rl.core.y);
+            kc.ctArgs[router_ct::kRelayRequests] = rl.args.requests;
+            kc.ctArgs[router_ct::kRelaySlots] = rl.args.request_slots;
+            kc.ctArgs[router_ct::kRelayWrCounter] = rl.args.wr_counter;
+            kc.ctArgs[router_ct::kRelayFree] = layout_.relay_free;
+        }
         kc.persistent = true;
         kc.resident = true;  // started when the fabric is set up, before any op
         kc.noc = arch.fabric.forwardNoc;
