@@ -242,6 +242,7 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
     eth.storeAndForward = e.get<bool>("store_and_forward");
     const YamlMap txq = e.map("tx_cmd_q");
     eth.txQueues = positive<unsigned>(txq, "count");
+    if (eth.txQueues > 64) txq.fail("count", "at most 64 tx command queues are modelled");
     eth.txQueueDepth = positive<unsigned>(txq, "depth");
     eth.txFifoBytes = txq.get<double>("mac_fifo_bytes");
     if (eth.txFifoBytes < 0) txq.fail("mac_fifo_bytes", "must not be negative");

@@ -17,14 +17,23 @@ void TickQueue::push(const Entry& e) {
     ++wheelCount_;
     const std::size_t idx = std::size_t(bn % kBuckets);
     Bucket& b = buckets_[idx];
-    // Insertion from the back: a new entry is usually the latest of its bucket.
+    // Insertion from the back: a new entry is usually the latest of its
+    // bucket, or close to it. A Galaxy's buckets hold ~30 entries from its
+    // thousands of cores, and there an entry lands anywhere: a binary search
+    // and one move (5.13 G -> 4.90 G instructions, galaxy all_gather 1 MiB).
     std::size_t i = b.v.size();
-    b.v.push_back(e);
-    while (i > b.head && before(e, b.v[i - 1])) {
-        b.v[i] = b.v[i - 1];
-        --i;
+    if (i - b.head > kLinearInsert && before(e, b.v[i - kLinearInsert])) {
+        b.v.insert(std::upper_bound(b.v.begin() + std::ptrdiff_t(b.head), b.v.end(), e,
+                                    [](const Entry& x, const Entry& y) { return before(x, y); }),
+                   e);
+    } else {
+        b.v.push_back(e);
+        while (i > b.head && before(e, b.v[i - 1])) {
+            b.v[i] = b.v[i - 1];
+            --i;
+        }
+        b.v[i] = e;
     }
-    b.v[i] = e;
     bits_[idx / 64] |= std::uint64_t{1} << (idx % 64);
 }
 

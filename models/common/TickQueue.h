@@ -60,6 +60,9 @@ public:
     /// between).
     static constexpr unsigned kBucketShift = 10;
     static constexpr std::size_t kBuckets = 1024;
+    /// A new entry that goes before the last this many of its bucket is
+    /// placed by binary search instead of shifting entries one by one.
+    static constexpr std::size_t kLinearInsert = 4;
 
 private:
     struct Bucket {

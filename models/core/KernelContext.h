@@ -257,11 +257,13 @@ template <class Eval> bool KernelContext::poll(std::uint64_t key, const PollDesc
     // Sleep only if the read would really find the condition unmet: one word
     // may be tested several ways (different values) in one pass, and its
     // record holds the last test's result.
-    if (spin_.wouldSpin(key, desc) && !eval()) sleepUntilChange();
+    // One lookup serves both steps: sleeping changes no record's place.
+    const SpinLoopDetector::PollRecord* rec = spin_.lookup(key, desc);
+    if (spin_.wouldSpin(rec) && !eval()) sleepUntilChange();
     const bool ok = eval();
     advance(costs_.pollIteration);
     // A new test of an L1 word: its writes must reach the detector.
-    if (spin_.record(key, desc, ok)) watchWord(desc.addr);
+    if (spin_.recordAt(rec, key, desc, ok)) watchWord(desc.addr);
     return ok;
 }
 

@@ -1,5 +1,5 @@
 // The spin-loop idle detector's books: finding a condition's record (a
-// cached last hit, then an open-addressed table of variant chains), adding
+// cache of recent conditions, then an open-addressed table of variant chains), adding
 // records, and the running read sum. See SpinLoopDetector.h for the rule.
 #include "models/core/SpinLoopDetector.h"
 
@@ -9,12 +9,13 @@ SpinLoopDetector::PollRecord* SpinLoopDetector::find(std::uint64_t key, const Po
     auto same = [&](const PollRecord& r) {
         return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect;
     };
-    if (lastFound_ != kNone && same(polls_[lastFound_])) return &polls_[lastFound_];
+    std::uint32_t& cached = cache_[cacheSlot(key, desc.api, desc.expect)];
+    if (cached != kNone && same(polls_[cached])) return &polls_[cached];
     const std::int32_t slot = slotOf(key, desc.api);
     if (slot < 0) return nullptr;
     for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
         if (polls_[i].desc.expect == desc.expect) {
-            lastFound_ = i;
+            cached = i;
             return &polls_[i];
         }
     }
@@ -66,7 +67,7 @@ SpinLoopDetector::PollRecord* SpinLoopDetector::addRecord(std::uint64_t key, con
         PollRecord* r = &polls_[lru];
         r->lastSeq = r->prevSeq = 0;
         r->prefixAfter = readSum_;
-        lastFound_ = lru;
+        cache_[cacheSlot(key, desc.api, desc.expect)] = lru;
         return r;
     }
     const auto index = std::uint32_t(polls_.size());
@@ -89,12 +90,12 @@ SpinLoopDetector::PollRecord* SpinLoopDetector::addRecord(std::uint64_t key, con
         pollSlots_[std::size_t(slot)] = index;  // the new record heads its chain
     else
         indexHead(index);
-    lastFound_ = index;
+    cache_[cacheSlot(key, desc.api, desc.expect)] = index;
     return &polls_.back();
 }
 
-bool SpinLoopDetector::record(std::uint64_t key, const PollDesc& desc, bool result) {
-    PollRecord* r = find(key, desc);
+bool SpinLoopDetector::recordAt(const PollRecord* found, std::uint64_t key, const PollDesc& desc, bool result) {
+    PollRecord* r = found ? &polls_[std::size_t(found - polls_.data())] : nullptr;
     // A read that is not an exact repeat (a new condition, a changed word, a
     // different result) means the loop has not gone round unchanged yet.
     const bool novel = !r || !r->readSinceChange || r->lastResult != result;
@@ -127,7 +128,7 @@ void SpinLoopDetector::clear() {
     polls_.clear();
     pollSlots_.clear();
     wordHeads_.clear();
-    lastFound_ = kNone;
+    for (std::uint32_t& c : cache_) c = kNone;
 }
 
 }  // namespace cclsim

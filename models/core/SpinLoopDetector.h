@@ -81,7 +81,16 @@ public:
     /// True if the read created a new record of an L1 word (`desc.kind ==
     /// L1Word`): the caller must then watch `desc.addr` and report its writes
     /// through wordWritten (records() lists every word to unwatch later).
-    bool record(std::uint64_t key, const PollDesc& desc, bool result);
+    bool record(std::uint64_t key, const PollDesc& desc, bool result) {
+        return recordAt(find(key, desc), key, desc, result);
+    }
+
+    /// The same two steps with one lookup (a poll asks wouldSpin, reads, then
+    /// records): `lookup` finds the condition's record (nullptr: never read),
+    /// which stays valid until the next recordAt or clear.
+    const PollRecord* lookup(std::uint64_t key, const PollDesc& desc) { return find(key, desc); }
+    bool wouldSpin(const PollRecord* r) const { return loopIsIdle(r); }
+    bool recordAt(const PollRecord* found, std::uint64_t key, const PollDesc& desc, bool result);
     /// Something happened that the loop has not seen yet (the kernel acted, or
     /// a queue or counter it may poll changed): it must go round once more.
     void noteNovelty() { lastNoveltySeq_ = pollSeq_; }
@@ -109,10 +118,23 @@ private:
         return r && !r->lastResult && r->readSinceChange && r->prevSeq > lastNoveltySeq_ &&
                readSum_ - r->prefixAfter == r->lastSegment;
     }
+    /// A full 64-bit mix: the API name is a string literal's address, and how
+    /// addresses fall must not decide how long probes are.
+    static std::uint64_t mix(std::uint64_t h) {
+        h ^= h >> 33;
+        h *= 0xFF51AFD7ED558CCDull;
+        h ^= h >> 33;
+        h *= 0xC4CEB9FE1A85EC53ull;
+        return h ^ (h >> 33);
+    }
     static std::size_t hashOf(std::uint64_t key, const char* api) {
-        const std::uint64_t h =
-            key * 0x9E3779B97F4A7C15ull ^ std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0xC2B2AE3D27D4EB4Full;
-        return std::size_t(h ^ (h >> 31));
+        return std::size_t(mix(key * 0x9E3779B97F4A7C15ull ^ std::uint64_t(reinterpret_cast<std::uintptr_t>(api))));
+    }
+    /// The recent-condition cache's slot of a condition (with its value).
+    static std::size_t cacheSlot(std::uint64_t key, const char* api, std::uint32_t expect) {
+        const std::uint64_t h = (key ^ std::uint64_t(reinterpret_cast<std::uintptr_t>(api)) * 0x9E3779B97F4A7C15ull) +
+                                std::uint64_t(expect) * 0xC2B2AE3D27D4EB4Full;
+        return std::size_t((h ^ (h >> 29) ^ (h >> 47)) & (kCacheSlots - 1));
     }
     std::int32_t slotOf(std::uint64_t key, const char* api) const;
     void indexHead(std::uint32_t index);
@@ -130,7 +152,12 @@ private:
     std::vector<std::uint32_t> pollSlots_;
     /// L1 word key -> first record reading it (chained through nextOfWord).
     std::vector<std::pair<std::uint64_t, std::uint32_t>> wordHeads_;
-    std::uint32_t lastFound_ = kNone;  ///< index of the last record looked up
+    /// Records of recently read conditions by cacheSlot (checked on use, so
+    /// a stale slot only costs the table lookup): a loop reads a few
+    /// conditions in turn, and this finds them without the table's probes.
+    static constexpr std::size_t kCacheSlots = 16;
+    std::uint32_t cache_[kCacheSlots] = {kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone,
+                                         kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
 };
 
 }  // namespace cclsim

@@ -32,6 +32,10 @@ EthSubsystem::EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, 
             txBusy_ = busy;
         }
         for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].set(mac_.jobsQueued(q));
+        // Kernels poll busy() far more often than the queues change.
+        busyMask_ = 0;
+        for (unsigned q = 0; q < cfg_.txQueues; ++q)
+            if (mac_.jobsBeyond(q, cfg_.txFifoBytes) >= cfg_.txQueueDepth) busyMask_ |= std::uint64_t{1} << q;
         if (onTxqChange) onTxqChange();
     };
 }
@@ -128,13 +132,6 @@ void EthSubsystem::connect(EthSubsystem& peer, const EthLinkInfo& info) {
     link_.connected = true;
     peerSendable_ = peer.sendable_;
     tx.bind(peer.rx);
-}
-
-bool EthSubsystem::busy(unsigned q) const {
-    if (q >= cfg_.txQueues) return true;
-    // The head command is being sent; those behind it wait in the MAC's
-    // FIFO while they fit, the rest in the queue's command registers.
-    return mac_.jobsBeyond(q, cfg_.txFifoBytes) >= cfg_.txQueueDepth;
 }
 
 void EthSubsystem::check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const {

@@ -109,7 +109,7 @@ public:
     void tagRegion(std::uint32_t lo, std::uint32_t hi, unsigned stream);
     /// Counters of stream 0 (untagged) .. declared streams (empty if none declared).
     const std::vector<EthStreamStats>& streamStats() const { return streamStats_; }
-    bool busy(unsigned q) const;
+    bool busy(unsigned q) const { return q >= cfg_.txQueues || (busyMask_ >> q & 1) != 0; }
     std::size_t depth(unsigned q) const { return mac_.jobsQueued(q); }
     /// Validate a send without queueing it (reports the error).
     void check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const;
@@ -196,7 +196,11 @@ private:
     /// link_health.* (a direction with faults attached): tt-metal's counters,
     /// sampled at the end of every trace window.
     std::vector<TraceSignal> healthSigs_;
-    bool txBusy_ = false;         ///< serialising (kept only while traced)
+    bool txBusy_ = false;  ///< serialising (kept only while traced)
+    /// busy(q) of every queue, as of the MAC's last change: the head command
+    /// is being sent, those behind it wait in the MAC's FIFO while they fit,
+    /// the rest in the queue's command registers (full: busy).
+    std::uint64_t busyMask_ = 0;
     Tick busySince_ = 0;          ///< when txBusy_ last changed
     Tick busyTicks_ = 0;          ///< serialising time before busySince_
     Tick busyAtWindowStart_ = 0;  ///< busy time at the current window's start

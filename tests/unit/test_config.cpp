@@ -209,6 +209,11 @@ TEST_F(ArchConfigErrors, InconsistentValues) {
                       {"must not exceed max_bytes"});
     }
     {
+        const std::string text = replaceLine(original, "count: 2", "    count: 65");
+        msg = load("many_queues.yaml", text);
+        expectLocated(msg, path, lineOf(text, "count: 65"), "eth.tx_cmd_q.count", {"at most 64"});
+    }
+    {
         const std::string text = replaceLine(original, "aiclk_mhz:", "aiclk_mhz: 0");
         msg = load("zero_clock.yaml", text);
         expectLocated(msg, path, lineOf(text, "aiclk_mhz"), "aiclk_mhz", {"must be > 0"});
