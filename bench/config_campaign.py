@@ -88,6 +88,9 @@ def collective(rng, board, op):
         a += maybe(rng, 0.3, ["--shard-spec", f"{rng.randint(1, 64)}x{rng.randint(1, 4)}"])
     else:
         a += maybe(rng, 0.1, ["--l1"])
+    # Buffers allocated before the op: no start barrier (refused, exit 3, where
+    # the op has none: the EDM, all_to_all, broadcast).
+    a += maybe(rng, 0.15, ["--persistent-buffers"])
     if op in ("reduce_scatter", "all_reduce"):
         a += maybe(rng, 0.4, ["--op", rng.choice(REDOPS)])
     if op == "all_gather":

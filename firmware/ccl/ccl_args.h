@@ -304,7 +304,13 @@ struct FabricRingArgs {
     std::uint32_t recv_sem = 0, recv_count = 0;  ///< own: increments from the previous chip; total expected
     std::uint32_t final_l_sem = 0, final_r_sem = 0;  ///< own: line reduce-scatter partials of the own block
     std::uint32_t start_sem = 0,
-                  start_count = 0;   ///< wait before the first read (all_reduce: the reduce-scatter's output)
+                  start_count = 0;  ///< wait before the first read (all_reduce: the reduce-scatter's output)
+    /// Writer: a ring op's start barrier (tt-metal's barrier_sem, without
+    /// persistent buffers): one atomic increment multicast over
+    /// `barrier_hops` chips ahead to the same core and address (barrier_xy,
+    /// barrier_sem), then a wait for `barrier_count` increments from the
+    /// others (0: no barrier).
+    std::uint32_t barrier_sem = 0, barrier_xy = 0, barrier_hops = 0, barrier_count = 0;
     std::uint32_t next_landing = 0;  ///< the next chip's landing tensor base (same kind as `landing`)
     std::uint32_t next_sem_xy[3] = {}, next_sem[3] = {};  ///< the next chip's semaphores per sem_sel
     std::uint32_t chip = 0, next_chip = 0;
@@ -324,7 +330,7 @@ struct FabricRingArgs {
         source.visit(v), input.visit(v), landing.visit(v), landing2.visit(v), output.visit(v);
         v(land_blocks), v(land_row_pages), v(out_block), v(out_blocks), v(out_row_pages), v(out_same_block),
             v(sync_pages), v(recv_sem), v(recv_count), v(final_l_sem), v(final_r_sem), v(start_sem), v(start_count),
-            v(next_landing);
+            v(barrier_sem), v(barrier_xy), v(barrier_hops), v(barrier_count), v(next_landing);
         for (auto& x : next_sem_xy) v(x);
         for (auto& x : next_sem) v(x);
         v(chip), v(next_chip);

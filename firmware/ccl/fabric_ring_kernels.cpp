@@ -274,6 +274,25 @@ void fabric_ring_writer_main() {
         hops = rs::mcast_hops(a.dst[0]);
         sem_inc(1, 1);
     }
+    // A ring op's start barrier (tt-metal's reduce-scatter and all-gather
+    // writers, with buffers the op allocated): tell every other chip's
+    // worker of this lane that this chip has started, by one multicast
+    // increment round the ring, and send nothing before all of them have.
+    // The reader meanwhile fills the circular buffer.
+    if (a.barrier_count) {
+        if (a.barrier_hops) {
+            PacketHeader h;
+            h.set_route_1d_multicast(1, a.barrier_hops);
+            h.set_chips(a.chip, a.next_chip);
+            h.to_noc_unicast_atomic_inc(get_noc_addr(a.barrier_xy >> 16, a.barrier_xy & 0xffff, a.barrier_sem), 1,
+                                        /*flush=*/true);
+            h.set_stream(stream);
+            tx.send_packet(h, 0, 0);
+        }
+        WAYPOINT("FRB");
+        noc_semaphore_wait_min(a.barrier_sem, a.barrier_count);
+        noc_semaphore_set(a.barrier_sem, 0);
+    }
     std::uint32_t used = 0;
     // --fast-forward: a skipped packet is freed without being sent; the
     // semaphore increments it owes the next chip go out at once, one packet

@@ -45,6 +45,10 @@ struct CclSpec {
     std::uint32_t rowPages = 1;  ///< all_gather dim 1: pages per rank row
     unsigned root = 0;           ///< broadcast: root rank (position in the order)
     bool l1Buffers = false;      ///< tensors in worker L1 instead of DRAM
+    /// Impl::Fabric: the output and intermediate buffers were allocated
+    /// before (tt-metal's persistent_output_buffer / persistent intermediate
+    /// buffers), so the op starts without its start barrier.
+    bool persistentBuffers = false;
     /// The input's and output's memory config (interleaved, or sharded:
     /// then l1Buffers is not used).
     TensorSharding sharding;

@@ -80,7 +80,7 @@ std::optional<unsigned> FabricTopology::neighbour(unsigned chip, Dir d) const {
 unsigned FabricTopology::maxHops() const {
     if (!is2d()) {
         const unsigned n = unsigned(order.size());
-        return kind == FabricKind::Ring ? n / 2 : n - 1;
+        return n - 1;
     }
     const unsigned hx = wrapX ? cols / 2 : cols - 1;
     const unsigned hy = wrapY ? rows / 2 : rows - 1;

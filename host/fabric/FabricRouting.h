@@ -42,7 +42,8 @@ struct FabricTopology {
     bool contains(unsigned chip) const;
     /// The neighbour of `chip` in direction `d`, if the topology has one.
     std::optional<unsigned> neighbour(unsigned chip, Dir d) const;
-    /// Longest route in hops (sizes the 1D header).
+    /// Longest route in hops (sizes the 1D header). On a 1D ring that is a
+    /// multicast round the ring, n - 1 hops (a ring op's start barrier).
     unsigned maxHops() const;
 };
 

@@ -178,7 +178,7 @@ TEST(Faults, FirmwareThatTripsOverADroppedPacketIsLostToTheFault) {
     // Dropped fabric packets whose counter update still arrives leave stale
     // headers in the router's slots: its assertion stops the run, and the
     // faults explain it (exit 6, not a simulation error).
-    const std::string p = plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 16.5, packets: 3}\n");
+    const std::string p = plan("droptrip", "  - {kind: drop, link: {chip: 0, channel: 0}, at_us: 11, packets: 3}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " all_gather --size 64K --impl fabric", 6);
     expectContains(rep["fault_diagnosis"]["blocked"].get<std::string>(), {"firmware stopped at", "fabric router"});
     expectContains(rep["fault_diagnosis"]["links"].get<std::string>(), {"lost 3 message(s)"});

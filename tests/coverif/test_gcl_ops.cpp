@@ -392,6 +392,35 @@ TEST(FabricImpl, LineAllGatherMulticastsWithOneWorkerPerLink) {
         expectExact(runBinary(kT3000, args), args);
 }
 
+// tt-metal's ring writers start with a barrier when the op allocates its
+// buffers: one atomic increment multicast round the ring (7 hops on the
+// T3000 ring), then a wait for the other chips' before any data is sent.
+// --persistent-buffers (buffers allocated before the op) leaves it out.
+TEST(FabricImpl, RingOpsStartWithABarrierUnlessBuffersArePersistent) {
+    const double perHopUs = 0.761;  // fabric_ping's per-hop latency on the T3000
+    for (const std::string op : {"all_gather --size 16K", "reduce_scatter --size 16K", "all_reduce --size 16K"}) {
+        const auto with = runBinary(kT3000, op);
+        const auto without = runBinary(kT3000, op + " --persistent-buffers");
+        EXPECT_EQ(with["results"]["data_check"], "pass") << op;
+        EXPECT_EQ(without["results"]["data_check"], "pass") << op;
+        EXPECT_EQ(without["params"]["persistent_buffers"], true) << op;
+        const double cost = with["results"].value("sim_time_us", 0.0) - without["results"].value("sim_time_us", 0.0);
+        // At least the multicast's 7 hops; at most that and a few us of
+        // start-up skew between the chips.
+        EXPECT_GT(cost, 0.8 * 7 * perHopUs) << op;
+        EXPECT_LT(cost, 7 * perHopUs + 5.0) << op;
+    }
+    // The line all-gather's barrier (to the chips each worker writes to) too.
+    const std::string line = "all_gather --size 64K --chips 4 --topology line";
+    EXPECT_GT(runBinary(kT3000, line)["results"].value("sim_time_us", 0.0),
+              runBinary(kT3000, line + " --persistent-buffers")["results"].value("sim_time_us", 0.0) + 1.0);
+    // Ops without a barrier refuse the option (exit 3).
+    EXPECT_NE(runBinary(kT3000, "all_gather --impl edm --persistent-buffers", 3)
+                  .value("error", std::string())
+                  .find("--persistent-buffers"),
+              std::string::npos);
+}
+
 TEST(FabricImpl, WorkerRuleAndLinks) {
     // all_gather (tt-metal's rule): 1 worker up to 4 KB per link, 2 up to 256 KB, else 4.
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 8K --no-data")["results"]["workers"], 1);

@@ -115,6 +115,10 @@ public:
         }
         if (def_.rooted) cmd.add_option("--root", root_, "root rank (position in its group)");
         cmd.add_flag("--l1", l1_, "tensors in worker L1 (interleaved over the worker cores) instead of DRAM");
+        cmd.add_flag("--persistent-buffers", persistent_,
+                     "--impl fabric all_gather, reduce_scatter, all_reduce: the output and intermediate buffers were "
+                     "allocated before the op (tt-metal's persistent buffers), so it starts without its start "
+                     "barrier across the chips");
         cmd.add_option("--layout", layout_,
                        "the input's and output's memory config: interleaved (DRAM, or L1 with --l1), "
                        "height_sharded, width_sharded, block_sharded (L1 shards, one per core) or dram_sharded "
@@ -153,6 +157,7 @@ public:
                          {"edm_buffers", edmBuffers_},
                          {"edm_credit_txq", edmCreditTxq_},
                          {"l1", l1_},
+                         {"persistent_buffers", persistent_},
                          {"layout", layout_},
                          {"shard_grid", shardGrid_},
                          {"shard_spec", shardSpec_},
@@ -199,11 +204,21 @@ public:
         s.rowPages = rowPages_;
         s.root = root_;
         s.l1Buffers = l1_;
+        s.persistentBuffers = persistent_;
         s.sharding = sharding();
         s.seed = seed_;
         s.data = rt.platform().options().storePayload;
         if (!resolveCount(s, n)) return;  // a sweep point below one element per rank
         resolveMethod(s, topo, n);
+        if (persistent_) {
+            const bool ring =
+                s.op == golden::Op::AllGather || s.op == golden::Op::ReduceScatter || s.op == golden::Op::AllReduce;
+            if (!ring || s.impl != CclSpec::Impl::Fabric || s.method == golden::Method::Broadcast)
+                throw ConfigError(fmt::format(
+                    "--persistent-buffers: only the fabric all_gather, reduce_scatter and all_reduce start with a "
+                    "barrier (this run: {} with --impl {})",
+                    name(), s.impl == CclSpec::Impl::Fabric ? "fabric" : "edm"));
+        }
         s.workers = workers_ ? workers_
                              : defaultWorkers(reduces(), s.impl, s.count * golden::elementBytes(s.dtype), n, s.links,
                                               topo, s.op == golden::Op::AllGather);
@@ -622,6 +637,7 @@ private:
     unsigned rowPages_ = 1;
     unsigned root_ = 0;
     bool l1_ = false;
+    bool persistent_ = false;
     std::string layout_ = "interleaved";
     std::string shardGrid_, shardSpec_;
     std::uint64_t seed_ = 1;

@@ -87,6 +87,9 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
     in.lineMulticast = !r->ring;
     in.agWorkers = phases.reduceScatter ? 1 : s.workers;
     r->lineMulticast = in.lineMulticast;
+    // tt-metal's ops start with a barrier unless the caller passed buffers
+    // allocated before (persistent output / intermediate buffers).
+    in.startBarrier = r->startBarrier = !s.persistentBuffers;
     in.rowPages = gatherRowPages(s);
     in.redop = std::uint32_t(reduceCode(s.redop));
     in.dtype = std::uint32_t(dtypeCode(s.dtype));

@@ -48,10 +48,15 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
     for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
         RingWorkerPlan& k = r.plan.workers[i];
         RingWorkerResources& res = r.res[i];
-        // A line multicast writes the same core, semaphore and tensor address
-        // on every chip it reaches: the all-gather's workers take the same
-        // cores on every chip (their L1 is then laid out alike).
-        if (k.phase == 1 && r.lineMulticast && !aligned) {
+        // A ring op's writers start with a barrier (tt-metal's barrier_sem:
+        // the op allocates its buffers, so every chip must have started
+        // before any writes into them): the op's first phase, every sending
+        // writer, one multicast increment round the ring to the same core.
+        const bool barrier = r.ring && r.startBarrier && k.sends && k.phase == (r.phases.reduceScatter ? 0u : 1u);
+        // A multicast writes the same core, semaphore and tensor address
+        // on every chip it reaches: those workers take the same cores on
+        // every chip (their L1 is then laid out alike).
+        if (((k.phase == 1 && r.lineMulticast) || barrier) && !aligned) {
             ctx.cores.align(g.topo.order);
             aligned = true;
         }
@@ -74,8 +79,13 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
         // The all-gather reader's start: all_reduce's reduce-scatter units
         // that store its pages, and on a line the start barrier (the plan's
         // start_count: one increment from each chip it writes to).
-        if (k.phase == 1 && (allReduce || r.lineMulticast))
+        if (k.phase == 1 && (allReduce || (r.lineMulticast && r.startBarrier)))
             res.startSem = a.start_sem = p.createSemaphore(res.core, 0, allReduce ? "reduced_sem" : "barrier_sem");
+        if (barrier) {
+            a.barrier_sem = p.createSemaphore(res.core, 0, "barrier_sem");
+            a.barrier_xy = fabric::packXY(res.core.x, res.core.y);
+            a.barrier_hops = a.barrier_count = std::uint32_t(g.topo.size() - 1);
+        }
         KernelConfig rc;
         rc.processor = "ncrisc";
         rc.noc = 0;

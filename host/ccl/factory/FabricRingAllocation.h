@@ -28,6 +28,7 @@ struct RingWorkerResources {
 struct AllocatedRing {
     bool ring = true;            ///< a ring of at least three chips (else a line)
     bool lineMulticast = false;  ///< the all-gather phase multicasts along the line (FabricRingInput)
+    bool startBarrier = true;    ///< the op's start barrier (FabricRingInput)
     RingPhases phases;
     FabricRingPlan plan;
     std::vector<RingWorkerResources> res;  ///< per plan.workers

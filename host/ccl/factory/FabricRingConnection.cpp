@@ -23,10 +23,11 @@ void wireToNext(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan&
         a.next_sem_xy[0] = xyOf(nk);
         a.next_sem[0] = r.res[nk].recvSem;
         // A line multicast writes these addresses on every chip it reaches,
-        // and its start barrier (tt-metal's, on the same route) the start
-        // semaphore of the workers of the other direction there.
+        // and its start barrier (tt-metal's, on the same route; none with
+        // persistent buffers) the start semaphore of the workers of the other
+        // direction there.
         const unsigned hops = k.args.steps ? ring_step::mcast_hops(k.args.dst[0]) : 0;
-        if (hops) {
+        if (hops && r.startBarrier) {
             const std::size_t ok = plan.index.at({1, next, 1 - k.dir, k.unit});
             a.next_sem_xy[1] = xyOf(ok);
             a.next_sem[1] = r.res[ok].startSem;
@@ -35,9 +36,10 @@ void wireToNext(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan&
             const unsigned p = k.dir == 0 ? k.pos + j : k.pos - j;
             const std::size_t pk = plan.index.at({1, p, k.dir, k.unit});
             const std::size_t po = plan.index.at({1, p, 1 - k.dir, k.unit});
+            const bool barrierDiffers =
+                r.startBarrier && (xyOf(po) != a.next_sem_xy[1] || r.res[po].startSem != a.next_sem[1]);
             if (g.ranks[p].output.base != a.next_landing || xyOf(pk) != a.next_sem_xy[0] ||
-                r.res[pk].recvSem != a.next_sem[0] || xyOf(po) != a.next_sem_xy[1] ||
-                r.res[po].startSem != a.next_sem[1])
+                r.res[pk].recvSem != a.next_sem[0] || barrierDiffers)
                 throw std::logic_error(
                     fmt::format("fabric all-gather: the line multicast from position {} reaches positions whose output "
                                 "tensors or workers differ (position {} vs {})",
@@ -86,6 +88,15 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
             a.has_conn = 1;
             a.conn = fab.connection(res.client);
             wireToNext(g, r, k, next, a);
+        }
+        // The start barrier's multicast names one core and semaphore for
+        // every chip of the ring.
+        if (a.barrier_count) {
+            const RingWorkerPlan& o = r.plan.workers[r.plan.index.at({k.phase, next, k.dir, k.unit})];
+            if (o.args.barrier_xy != a.barrier_xy || o.args.barrier_sem != a.barrier_sem)
+                throw std::logic_error(fmt::format(
+                    "fabric ring: the start barrier of position {} names a core or semaphore that position {} lacks",
+                    k.pos, next));
         }
         Program& p = rt.program(t.order[k.pos]);
         // role: reader 0 / writer 1, the op's stream, the worker's lane

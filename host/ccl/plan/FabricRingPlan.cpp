@@ -78,7 +78,7 @@ public:
                         k.sends = true;
                         // tt-metal's start barrier (no persistent output tensor):
                         // the chips it writes to have started the op.
-                        if (mcast()) a.start_count = reachD;
+                        if (mcast() && in_.startBarrier) a.start_count = reachD;
                     }
                     // Store and forward: what arrives goes on while chips ahead need it.
                     for (unsigned kk = 1; kk <= arrives && !mcast(); ++kk) {

@@ -61,6 +61,10 @@ struct FabricRingInput {
     /// per link and direction (tt-metal: one).
     bool lineMulticast = false;
     unsigned agWorkers = 1;
+    /// The op's start barrier (tt-metal's barrier_sem; off with persistent
+    /// buffers): a line multicast all-gather's readers wait for the chips
+    /// they write to (start_count).
+    bool startBarrier = true;
     std::uint32_t rowPages = 0;  ///< all-gather along dim 1: pages per rank row; 0: dim 0
     std::uint32_t redop = 0, dtype = 0;
 };
