@@ -257,15 +257,17 @@ void fabric_ring_writer_main() {
         else
             h.set_route_1d(1);
     };
-    auto sem_inc = [&](std::uint32_t sel, std::uint32_t by) {
+    // An increment of the semaphore `sem` on core `xy` of the chips the
+    // current route reaches, behind everything sent before it.
+    auto atomic_inc = [&](std::uint32_t xy, std::uint32_t sem, std::uint32_t by) {
         PacketHeader h;
         route(h);
         h.set_chips(a.chip, a.next_chip);
-        h.to_noc_unicast_atomic_inc(
-            get_noc_addr(a.next_sem_xy[sel] >> 16, a.next_sem_xy[sel] & 0xffff, a.next_sem[sel]), by, /*flush=*/true);
+        h.to_noc_unicast_atomic_inc(get_noc_addr(xy >> 16, xy & 0xffff, sem), by, /*flush=*/true);
         h.set_stream(stream);
         tx.send_packet(h, 0, 0);
     };
+    auto sem_inc = [&](std::uint32_t sel, std::uint32_t by) { atomic_inc(a.next_sem_xy[sel], a.next_sem[sel], by); };
     WAYPOINT("FRS");
     // A line multicast all-gather's start barrier (tt-metal, without a
     // persistent output): tell the chips this worker writes to that this
@@ -281,13 +283,8 @@ void fabric_ring_writer_main() {
     // The reader meanwhile fills the circular buffer.
     if (a.barrier_count) {
         if (a.barrier_hops) {
-            PacketHeader h;
-            h.set_route_1d_multicast(1, a.barrier_hops);
-            h.set_chips(a.chip, a.next_chip);
-            h.to_noc_unicast_atomic_inc(get_noc_addr(a.barrier_xy >> 16, a.barrier_xy & 0xffff, a.barrier_sem), 1,
-                                        /*flush=*/true);
-            h.set_stream(stream);
-            tx.send_packet(h, 0, 0);
+            hops = a.barrier_hops;
+            atomic_inc(a.barrier_xy, a.barrier_sem, 1);
         }
         WAYPOINT("FRB");
         noc_semaphore_wait_min(a.barrier_sem, a.barrier_count);

@@ -157,14 +157,13 @@ void BandwidthServer::replan() {
     for (unsigned i = 0; i < classes_.size(); ++i)
         if (classes_[i].joined) scratchActive_.push_back(i);
     Tick next = kNever;
-    if (scratchActive_.size() == 1) {
-        // A class alone gets the whole pipe under both policies
-        // (SharePolicy.h; weights are positive, so w / w is exactly 1).
-        scratchShares_.assign(1, 1.0);
-    } else if (!scratchActive_.empty()) {
-        policy_->shares(scratchActive_, scratchShares_);
-    }
     if (!scratchActive_.empty()) {
+        // A class alone gets the whole pipe (SharePolicy's contract): the
+        // policy is asked only when classes compete.
+        if (scratchActive_.size() == 1)
+            scratchShares_.assign(1, 1.0);
+        else
+            policy_->shares(scratchActive_, scratchShares_);
         for (std::size_t k = 0; k < scratchActive_.size(); ++k) {
             Class& c = classes_[scratchActive_[k]];
             c.rate = bytesPerTick_ * scratchShares_[k];

@@ -13,7 +13,8 @@ namespace cclsim {
 class SharePolicy {
 public:
     virtual ~SharePolicy() = default;
-    /// Fill `shares[i]` (summing to 1) for each class index in `active`.
+    /// Fill `shares[i]` (summing to 1) for each class index in `active`. A
+    /// class alone gets exactly 1 (BandwidthServer does not ask then).
     virtual void shares(const std::vector<unsigned>& active, std::vector<double>& shares) const = 0;
     virtual std::string describe() const = 0;
 };

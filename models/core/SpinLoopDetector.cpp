@@ -1,6 +1,7 @@
 // The spin-loop idle detector's books: finding a condition's record (a
-// cache of recent conditions, then an open-addressed table of variant chains), adding
-// records, and the running read sum. See SpinLoopDetector.h for the rule.
+// cache of recent conditions, then an open-addressed table of variant
+// chains), adding records, and the running read sum. See SpinLoopDetector.h
+// for the rule.
 #include "models/core/SpinLoopDetector.h"
 
 namespace cclsim {
@@ -128,7 +129,7 @@ void SpinLoopDetector::clear() {
     polls_.clear();
     pollSlots_.clear();
     wordHeads_.clear();
-    for (std::uint32_t& c : cache_) c = kNone;
+    cache_ = emptyCache();
 }
 
 }  // namespace cclsim

@@ -31,6 +31,7 @@
 // in between, so comparing two segments costs one subtraction.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -156,8 +157,12 @@ private:
     /// a stale slot only costs the table lookup): a loop reads a few
     /// conditions in turn, and this finds them without the table's probes.
     static constexpr std::size_t kCacheSlots = 16;
-    std::uint32_t cache_[kCacheSlots] = {kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone,
-                                         kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
+    static constexpr std::array<std::uint32_t, kCacheSlots> emptyCache() {
+        std::array<std::uint32_t, kCacheSlots> c{};
+        for (std::uint32_t& x : c) x = kNone;
+        return c;
+    }
+    std::array<std::uint32_t, kCacheSlots> cache_ = emptyCache();
 };
 
 }  // namespace cclsim
