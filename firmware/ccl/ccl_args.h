@@ -255,9 +255,16 @@ namespace ring_step {
 constexpr std::uint32_t kSrcOwn = 0;     ///< read the block from `source` (own input or own output block)
 constexpr std::uint32_t kSrcRecv = 1;    ///< wait for it to land (recv_sem), read it from `landing`
 constexpr std::uint32_t kSrcReduce = 2;  ///< wait; landing (+) g(input); (last ring step: finalize)
-constexpr std::uint32_t kSrcFinal = 3;   ///< line: ((L (+) g(x)) (+) R), L from landing2, R from landing; finalize
-constexpr std::uint32_t kDstSend = 1;    ///< bit: to the next chip's landing tensor, same block
-constexpr std::uint32_t kDstLocal = 2;   ///< bit: to this chip's output
+// The line reduce-scatter's own block b = ((L_b (+) g(x_b)) (+) R_b), as
+// tt-metal's line reduce_scatter_minimal_async folds it: the forward worker
+// folds L into the output chunk by chunk and signals the backward worker of
+// its chip, which folds R on top (the first chip has no L: kSrcFinal).
+constexpr std::uint32_t kSrcFinal = 3;  ///< line, the first chip: g(x) (+) R (R from landing, final_r_sem); finalize
+constexpr std::uint32_t kSrcFoldL = 4;  ///< line, forward worker: wait; L (+) g(x) to the output (finalize if !has_r)
+constexpr std::uint32_t kSrcFoldR =
+    5;                                 ///< line, backward worker: wait fold_sem and final_r_sem; output (+) R; finalize
+constexpr std::uint32_t kDstSend = 1;  ///< bit: to the next chip's landing tensor, same block
+constexpr std::uint32_t kDstLocal = 2;  ///< bit: to this chip's output
 /// Bits: the step moves only the first (floor(n / 2)) or only the second
 /// half of the worker's n pages of the block (tt-metal's split forwarding:
 /// on an even ring the slice diametrically opposite its owner reaches it
@@ -295,22 +302,30 @@ struct FabricRingArgs {
     std::uint32_t steps = 0;
     std::uint32_t kind[kMaxRingSteps] = {}, block[kMaxRingSteps] = {}, dst[kMaxRingSteps] = {};
     std::uint32_t sem_sel[kMaxRingSteps] = {};  ///< which semaphore of the next chip a send step increments (0..2)
-    std::uint32_t has_l = 0, has_r = 0;         ///< kSrcFinal: sides present
-    TensorArgs source, input, landing, landing2, output;
+    std::uint32_t has_r = 0;  ///< kSrcFinal, kSrcFoldL: a backward side (R) follows; ring: the final fold's order
+    TensorArgs source, input, landing, output;
     std::uint32_t land_blocks = 1, land_row_pages = 0;  ///< landing page = gathered_page(block, p, land_blocks, B, row)
     std::uint32_t out_block = 0, out_blocks = 1, out_row_pages = 0;  ///< output page of a local write
     std::uint32_t out_same_block = 0;            ///< 1: local writes go to the step's block (all-gather's own slice)
     std::uint32_t sync_pages = 0;                ///< pages per semaphore increment (0: one per step)
     std::uint32_t recv_sem = 0, recv_count = 0;  ///< own: increments from the previous chip; total expected
-    std::uint32_t final_l_sem = 0, final_r_sem = 0;  ///< own: line reduce-scatter partials of the own block
+    /// Own, the line reduce-scatter's backward worker: chunks of the own
+    /// block the forward worker has folded into the output (fwd_bwd_sem),
+    /// and increments for R_b from the next chip (final_r_sem).
+    std::uint32_t fold_sem = 0, final_r_sem = 0;
+    /// Writer of the line reduce-scatter's forward worker: the backward
+    /// worker's fold_sem on this chip, one increment per `granularity` pages
+    /// of its kSrcFoldL step once they are written (0: none).
+    std::uint32_t fold_xy = 0, fold_to = 0;
     std::uint32_t start_sem = 0,
                   start_count = 0;  ///< wait before the first read (all_reduce: the reduce-scatter's output)
-    /// Writer: a ring op's start barrier (tt-metal's barrier_sem, without
+    /// Writer: the op's start barrier (tt-metal's barrier_sem, without
     /// persistent buffers): one atomic increment multicast over
     /// `barrier_hops` chips ahead to the same core and address (barrier_xy,
-    /// barrier_sem), then a wait for `barrier_count` increments from the
-    /// others (0: no barrier).
-    std::uint32_t barrier_sem = 0, barrier_xy = 0, barrier_hops = 0, barrier_count = 0;
+    /// barrier_sem) and, on a line, one more to the other direction's core
+    /// (barrier_xy2; 0: none), then a wait for `barrier_count` increments
+    /// from the others (0: no barrier).
+    std::uint32_t barrier_sem = 0, barrier_xy = 0, barrier_xy2 = 0, barrier_hops = 0, barrier_count = 0;
     std::uint32_t next_landing = 0;  ///< the next chip's landing tensor base (same kind as `landing`)
     std::uint32_t next_sem_xy[3] = {}, next_sem[3] = {};  ///< the next chip's semaphores per sem_sel
     std::uint32_t chip = 0, next_chip = 0;
@@ -326,11 +341,12 @@ struct FabricRingArgs {
         for (auto& x : block) v(x);
         for (auto& x : dst) v(x);
         for (auto& x : sem_sel) v(x);
-        v(has_l), v(has_r);
-        source.visit(v), input.visit(v), landing.visit(v), landing2.visit(v), output.visit(v);
+        v(has_r);
+        source.visit(v), input.visit(v), landing.visit(v), output.visit(v);
         v(land_blocks), v(land_row_pages), v(out_block), v(out_blocks), v(out_row_pages), v(out_same_block),
-            v(sync_pages), v(recv_sem), v(recv_count), v(final_l_sem), v(final_r_sem), v(start_sem), v(start_count),
-            v(barrier_sem), v(barrier_xy), v(barrier_hops), v(barrier_count), v(next_landing);
+            v(sync_pages), v(recv_sem), v(recv_count), v(fold_sem), v(final_r_sem), v(fold_xy), v(fold_to),
+            v(start_sem), v(start_count), v(barrier_sem), v(barrier_xy), v(barrier_xy2), v(barrier_hops),
+            v(barrier_count), v(next_landing);
         for (auto& x : next_sem_xy) v(x);
         for (auto& x : next_sem) v(x);
         v(chip), v(next_chip);

@@ -30,8 +30,10 @@
 //       (direction E; W: x[p+1]), step i adds g(x) of the block that arrived
 //       and sends it on, step n-1 adds the own block and writes the output.
 //   reduce-scatter, line: direction E carries the blocks of the chips ahead
-//       (L_b = x_0 (+) ... (+) x_{b-1}), W those behind (R_b); the chip of
-//       block b (its W worker) stores ((L_b (+) g(x_b)) (+) R_b).
+//       (L_b = x_0 (+) ... (+) x_{b-1}), farthest first, W those behind
+//       (R_b); on the chip of block b the E worker writes L_b (+) g(x_b) to
+//       the output chunk by chunk and signals the W worker (fwd_bwd_sem),
+//       which adds R_b: ((L_b (+) g(x_b)) (+) R_b).
 //
 // The reader and writer share a circular buffer of `cb_slots` packets in L1:
 // cb_filled counts packets the reader completed, cb_freed packets whose
@@ -97,7 +99,7 @@ bool steady_worker(const FabricRingArgs& a) {
 }
 
 bool needs_recv(std::uint32_t kind) {
-    return kind == rs::kSrcRecv || kind == rs::kSrcReduce;
+    return kind == rs::kSrcRecv || kind == rs::kSrcReduce || kind == rs::kSrcFoldL;
 }
 
 }  // namespace
@@ -154,14 +156,19 @@ void fabric_ring_reader_main() {
                 continue;
             }
             // Wait for the packets this chunk needs to have landed (the line's
-            // final step, its one block, on the two side semaphores).
+            // own block: R on its own semaphore).
+            const bool lands_r = kind == rs::kSrcFinal || kind == rs::kSrcFoldR;
             const std::uint32_t need = groups_upto(groups, i - lo + k);
-            if (need > synced && (needs_recv(kind) || kind == rs::kSrcFinal)) {
+            if (need > synced && (needs_recv(kind) || lands_r)) {
                 if (needs_recv(kind)) noc_semaphore_wait_min(a.recv_sem, seen + need);
-                if (kind == rs::kSrcFinal && a.has_l) noc_semaphore_wait_min(a.final_l_sem, need);
-                if (kind == rs::kSrcFinal && a.has_r) noc_semaphore_wait_min(a.final_r_sem, need);
+                if (lands_r) noc_semaphore_wait_min(a.final_r_sem, need);
                 synced = need;
             }
+            // ... and for the forward worker's fold of the output chunk
+            // holding these pages (tt-metal: one fwd_bwd_sem increment per
+            // chunk, after its writes landed).
+            if (kind == rs::kSrcFoldR)
+                noc_semaphore_wait_min(a.fold_sem, (i - lo + k + a.granularity - 1) / a.granularity);
             // A free slot of the circular buffer.
             if (filled >= a.cb_slots) noc_semaphore_wait_min(a.cb_freed, filled - a.cb_slots + 1);
             const std::uint32_t slot = a.cb + (filled % a.cb_slots) * slot_bytes;
@@ -170,6 +177,11 @@ void fabric_ring_reader_main() {
                 read_pages(src, a.page_bytes, k, l1, [&](std::uint32_t j) {
                     const std::uint32_t p = mine[i + j];
                     return landing ? landing_page(a, b, p) : b * a.block_pages + p;
+                });
+            };
+            auto read_output = [&](std::uint32_t l1) {
+                read_pages(a.output, a.page_bytes, k, l1, [&](std::uint32_t j) {
+                    return gathered_page(a.out_block, mine[i + j], a.out_blocks, a.block_pages, a.out_row_pages);
                 });
             };
             auto read_own = [&](std::uint32_t l1) {
@@ -197,21 +209,29 @@ void fabric_ring_reader_main() {
                         eltwise_reduce(slot, slot, a.scratch, bytes, op, t);  // partial (+) g(x)
                     if (last_local) eltwise_finalize(slot, bytes, op, t, a.group_size);
                     break;
-                case rs::kSrcFinal: {
-                    const std::uint32_t x = a.scratch, r = a.scratch + slot_bytes;
-                    read_into(a.input, x, false);
-                    if (a.has_l) read_into(a.landing2, slot, true);
-                    if (a.has_r) read_into(a.landing, r, true);
+                case rs::kSrcFinal:  // the first chip of a line: g(x) (+) R
+                    read_into(a.input, a.scratch, false);
+                    read_into(a.landing, slot, true);
                     noc_async_read_barrier();
-                    eltwise_prepare(x, x, bytes, op, t);
-                    if (a.has_l)
-                        eltwise_reduce(slot, slot, x, bytes, op, t);  // L (+) g(x)
-                    else
-                        eltwise_copy(slot, x, bytes);
-                    if (a.has_r) eltwise_reduce(slot, slot, r, bytes, op, t);  // (...) (+) R
+                    eltwise_prepare(a.scratch, a.scratch, bytes, op, t);
+                    eltwise_reduce(slot, a.scratch, slot, bytes, op, t);
                     eltwise_finalize(slot, bytes, op, t, a.group_size);
                     break;
-                }
+                case rs::kSrcFoldL:  // L (+) g(x) into the output; the backward worker adds R
+                    read_into(a.landing, slot, true);
+                    read_into(a.input, a.scratch, false);
+                    noc_async_read_barrier();
+                    eltwise_prepare(a.scratch, a.scratch, bytes, op, t);
+                    eltwise_reduce(slot, slot, a.scratch, bytes, op, t);
+                    if (!a.has_r) eltwise_finalize(slot, bytes, op, t, a.group_size);
+                    break;
+                case rs::kSrcFoldR:  // (L (+) g(x)) from the output, (+) R
+                    read_output(slot);
+                    read_into(a.landing, a.scratch, true);
+                    noc_async_read_barrier();
+                    eltwise_reduce(slot, slot, a.scratch, bytes, op, t);
+                    eltwise_finalize(slot, bytes, op, t, a.group_size);
+                    break;
                 default: fw_assert(false, "fabric_ring_reader: unknown step kind");
             }
             ++filled;
@@ -276,15 +296,17 @@ void fabric_ring_writer_main() {
         hops = rs::mcast_hops(a.dst[0]);
         sem_inc(1, 1);
     }
-    // A ring op's start barrier (tt-metal's reduce-scatter and all-gather
+    // The op's start barrier (tt-metal's reduce-scatter and all-gather
     // writers, with buffers the op allocated): tell every other chip's
     // worker of this lane that this chip has started, by one multicast
-    // increment round the ring, and send nothing before all of them have.
-    // The reader meanwhile fills the circular buffer.
+    // increment round the ring (on a line: to the chips this worker sends
+    // to, at the workers of both directions), and send nothing before all
+    // of them have. The reader meanwhile fills the circular buffer.
     if (a.barrier_count) {
         if (a.barrier_hops) {
             hops = a.barrier_hops;
             atomic_inc(a.barrier_xy, a.barrier_sem, 1);
+            if (a.barrier_xy2) atomic_inc(a.barrier_xy2, a.barrier_sem, 1);
         }
         WAYPOINT("FRB");
         noc_semaphore_wait_min(a.barrier_sem, a.barrier_count);
@@ -312,12 +334,13 @@ void fabric_ring_writer_main() {
         hops = rs::mcast_hops(a.dst[s]);
         std::uint32_t lo = 0, hi = 0;  // the pages of this step (split forwarding: a half)
         rs::step_pages(a.dst[s], n, lo, hi);
-        std::uint32_t since_sync = 0;
+        std::uint32_t since_sync = 0, folded = 0;
         for (std::uint32_t i = lo; i < hi; i += ppp) {
             const std::uint32_t k = std::min(ppp, hi - i);
             if (!skipping) skipping = steady.skip(total - done, (hi - i + ppp - 1) / ppp);
             ++done;
             if (skipping) {
+                fw_assert(!a.fold_to, "fabric_ring_writer: fast-forward through a line's fold");
                 since_sync += send ? k : 0;
                 if (send && a.sync_pages && since_sync >= a.sync_pages && i + k < hi) {
                     ++owed[a.sem_sel[s]];
@@ -356,6 +379,17 @@ void fabric_ring_writer_main() {
             noc_async_writes_flushed();  // the slot's pages have left L1
             ++used;
             l1_write_u32(a.cb_freed, used);
+            // The line's forward worker: a chunk of the own block folded
+            // into the output, once its writes have landed, for the
+            // backward worker of this chip to add R.
+            if (local && a.fold_to) {
+                folded += k;
+                if (folded >= a.granularity || i + k >= hi) {
+                    noc_async_write_barrier();
+                    noc_semaphore_inc(get_noc_addr(a.fold_xy >> 16, a.fold_xy & 0xffff, a.fold_to), 1);
+                    folded = 0;
+                }
+            }
         }
         if (send) {
             if (skipping)

@@ -392,6 +392,20 @@ TEST(FabricImpl, LineAllGatherMulticastsWithOneWorkerPerLink) {
         expectExact(runBinary(kT3000, args), args);
 }
 
+// tt-metal's line reduce-scatter sends the farthest chip's block first, so
+// every chip reduces and passes on a block while it still arrives: the 4-chip
+// line's busiest link (3 blocks each way next to the ends) stays near the
+// link rate. Sent nearest first, the links of a direction ran one after the
+// other and the op took 1.86x the busiest link's time (now 1.39x, start
+// barrier included).
+TEST(FabricImpl, LineReduceScatterStreamsEveryLinkAtOnce) {
+    const auto r = runBinary(kT3000, "reduce_scatter --chips 4 --topology line --size 4M --no-data")["results"];
+    const double blockBytes = 4.0 * 1048576 / 4, busiestBytes = 3 * blockBytes;
+    const double linkUs = busiestBytes / (r["framing_limit_GBps"].get<double>() * 1e3);
+    EXPECT_LT(r["sim_time_us"].get<double>(), 1.45 * linkUs);
+    EXPECT_GT(r["sim_time_us"].get<double>(), linkUs);
+}
+
 // tt-metal's ring writers start with a barrier when the op allocates its
 // buffers: one atomic increment multicast round the ring (7 hops on the
 // T3000 ring), then a wait for the other chips' before any data is sent.
@@ -414,6 +428,19 @@ TEST(FabricImpl, RingOpsStartWithABarrierUnlessBuffersArePersistent) {
     const std::string line = "all_gather --size 64K --chips 4 --topology line";
     EXPECT_GT(runBinary(kT3000, line)["results"].value("sim_time_us", 0.0),
               runBinary(kT3000, line + " --persistent-buffers")["results"].value("sim_time_us", 0.0) + 1.0);
+    // The line reduce-scatter's: each sending writer multicasts to the chips
+    // it sends to (at both directions' workers) and waits for n - 1, so its
+    // cost grows with the line: at least the farthest chip's 3 hops on 4
+    // chips, 1 hop on 2.
+    for (const unsigned chips : {2u, 4u}) {
+        const std::string rs = "reduce_scatter --size 64K --topology line --chips " + std::to_string(chips);
+        const auto with = runBinary(kT3000, rs), without = runBinary(kT3000, rs + " --persistent-buffers");
+        EXPECT_EQ(with["results"]["data_check"], "pass") << rs;
+        EXPECT_EQ(without["results"]["data_check"], "pass") << rs;
+        const double cost = with["results"].value("sim_time_us", 0.0) - without["results"].value("sim_time_us", 0.0);
+        EXPECT_GT(cost, 0.8 * (chips - 1) * perHopUs) << rs;
+        EXPECT_LT(cost, (chips - 1) * perHopUs + 5.0) << rs;
+    }
     // Ops without a barrier refuse the option (exit 3).
     EXPECT_NE(runBinary(kT3000, "all_gather --impl edm --persistent-buffers", 3)
                   .value("error", std::string())

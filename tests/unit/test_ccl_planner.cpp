@@ -346,21 +346,42 @@ TEST(FabricRingPlan, RingReduceScatterSendsPartialsRoundToTheirOwner) {
 }
 
 TEST(FabricRingPlan, LineReduceScatterFoldsBothSidesIntoTheOwner) {
-    const FabricRingPlan p = planFabricRing(ringInput(3, false, {true, false}));
-    EXPECT_EQ(p.find(0, 2, 0, 0), nullptr);  // the east end carries nothing east
-    const FabricRingArgs& e0 = p.find(0, 0, 0, 0)->args;
-    EXPECT_EQ(blocks(e0), (std::vector<std::uint32_t>{1, 2}));
-    EXPECT_EQ(e0.kind[0], rs::kSrcOwn);
-    EXPECT_EQ(e0.sem_sel[0], 1u);  // the neighbour's own block: its final_l semaphore
+    const FabricRingPlan p = planFabricRing(ringInput(4, false, {true, false}));
+    // Forward: the farthest block first, then (behind the first chip) L into the own block.
+    const RingWorkerPlan& e0 = *p.find(0, 0, 0, 0);
+    EXPECT_EQ(blocks(e0.args), (std::vector<std::uint32_t>{3, 2, 1}));
+    EXPECT_EQ(e0.args.kind[0], rs::kSrcOwn);
+    EXPECT_EQ(e0.args.sem_sel[2], 0u);  // the neighbour's own block: its forward worker's out_ready_sem
+    EXPECT_FALSE(e0.stores);
+    const RingWorkerPlan& e1 = *p.find(0, 1, 0, 0);
+    EXPECT_EQ(blocks(e1.args), (std::vector<std::uint32_t>{3, 2, 1}));
+    EXPECT_EQ(e1.args.kind[0], rs::kSrcReduce);
+    EXPECT_EQ(e1.args.kind[2], rs::kSrcFoldL);
+    EXPECT_EQ(e1.args.dst[2], rs::kDstLocal);
+    EXPECT_EQ(e1.args.has_r, 1u);  // the backward worker finishes it
+    EXPECT_FALSE(e1.stores);
+    // The last chip's forward worker folds L alone and stores.
+    const RingWorkerPlan& e3 = *p.find(0, 3, 0, 0);
+    EXPECT_FALSE(e3.sends);
+    EXPECT_TRUE(e3.stores);
+    EXPECT_EQ(blocks(e3.args), (std::vector<std::uint32_t>{3}));
+    EXPECT_EQ(e3.args.kind[0], rs::kSrcFoldL);
+    EXPECT_EQ(e3.args.has_r, 0u);
+    // Backward: block 0 first; the first chip only finishes its own block.
     const RingWorkerPlan& w0 = *p.find(0, 0, 1, 0);
     EXPECT_FALSE(w0.sends);
+    EXPECT_TRUE(w0.stores);
     EXPECT_EQ(blocks(w0.args), (std::vector<std::uint32_t>{0}));
     EXPECT_EQ(w0.args.kind[0], rs::kSrcFinal);
-    EXPECT_EQ(w0.args.has_l, 0u);
-    EXPECT_EQ(w0.args.has_r, 1u);
-    const FabricRingArgs& w2 = p.find(0, 2, 1, 0)->args;
-    EXPECT_EQ(blocks(w2), (std::vector<std::uint32_t>{1, 0, 2}));
-    EXPECT_EQ(w2.sem_sel[0], 2u);  // the neighbour's own block: its final_r semaphore
+    const RingWorkerPlan& w2 = *p.find(0, 2, 1, 0);
+    EXPECT_EQ(blocks(w2.args), (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(w2.args.sem_sel[1], 2u);  // the neighbour's own block: its final_r semaphore
+    EXPECT_EQ(w2.args.kind[2], rs::kSrcFoldR);
+    EXPECT_TRUE(w2.stores);
+    const RingWorkerPlan& w3 = *p.find(0, 3, 1, 0);
+    EXPECT_EQ(blocks(w3.args), (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(w3.args.kind[0], rs::kSrcOwn);
+    EXPECT_FALSE(w3.stores);
 }
 
 // Follows every page of the ring all-gather's plan: each send step lands its

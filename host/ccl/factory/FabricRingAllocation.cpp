@@ -30,7 +30,6 @@ void bindTensors(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan
     if (k.phase == 0) {
         a.source = a.input;
         a.landing = tensorArgs(r.inter[k.dir][k.pos]);
-        if (!r.ring) a.landing2 = tensorArgs(r.inter[0][k.pos]);
     } else {
         a.landing = tensorArgs(rank.output);
         // all_reduce: the reduce-scatter left the own block in the output.
@@ -48,11 +47,15 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
     for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
         RingWorkerPlan& k = r.plan.workers[i];
         RingWorkerResources& res = r.res[i];
-        // A ring op's writers start with a barrier (tt-metal's barrier_sem:
-        // the op allocates its buffers, so every chip must have started
-        // before any writes into them): the op's first phase, every sending
-        // writer, one multicast increment round the ring to the same core.
-        const bool barrier = r.ring && r.startBarrier && k.sends && k.phase == (r.phases.reduceScatter ? 0u : 1u);
+        // The op's writers start with a barrier (tt-metal's barrier_sem: the
+        // op allocates its buffers, so every chip must have started before
+        // any writes into them), in its first phase. On a ring every sending
+        // writer multicasts one increment round the ring to the same core;
+        // on a line (the reduce-scatter; the line all-gather has its own) to
+        // the chips it sends to, at the workers of both directions there, so
+        // every worker takes part and each one that sends waits for n - 1.
+        const bool first = k.phase == (r.phases.reduceScatter ? 0u : 1u);
+        const bool barrier = r.startBarrier && first && (r.ring ? k.sends : k.phase == 0);
         // A multicast writes the same core, semaphore and tensor address
         // on every chip it reaches: those workers take the same cores on
         // every chip (their L1 is then laid out alike).
@@ -72,20 +75,29 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
         a.cb_freed = p.createSemaphore(res.core, 0, "cb_freed");
         res.recvSem = p.createSemaphore(res.core, 0, "out_ready_sem");
         a.recv_sem = res.recvSem;
-        if (k.phase == 0 && !r.ring && k.dir == 1) {
-            res.finalL = a.final_l_sem = p.createSemaphore(res.core, 0, "final_l_sem");
+        // Before the semaphores only some workers have: the barrier's
+        // multicast names one address on the cores of both directions.
+        if (barrier) {
+            a.barrier_sem = p.createSemaphore(res.core, 0, "barrier_sem");
+            a.barrier_xy = fabric::packXY(res.core.x, res.core.y);
+            if (k.sends) {
+                std::uint32_t targets = 0;
+                for (std::uint32_t s = 0; s < a.steps; ++s) targets += (a.dst[s] & ring_step::kDstSend) ? 1 : 0;
+                a.barrier_hops = r.ring ? std::uint32_t(g.topo.size() - 1) : targets;
+                a.barrier_count = std::uint32_t(g.topo.size() - 1);
+            }
+        }
+        // The line reduce-scatter's backward worker that finishes the own
+        // block: R from the next chip, and the forward worker's folded chunks.
+        if (k.phase == 0 && !r.ring && k.dir == 1 && k.stores) {
             res.finalR = a.final_r_sem = p.createSemaphore(res.core, 0, "final_r_sem");
+            if (k.pos > 0) res.foldSem = a.fold_sem = p.createSemaphore(res.core, 0, "fwd_bwd_sem");
         }
         // The all-gather reader's start: all_reduce's reduce-scatter units
         // that store its pages, and on a line the start barrier (the plan's
         // start_count: one increment from each chip it writes to).
         if (k.phase == 1 && (allReduce || (r.lineMulticast && r.startBarrier)))
             res.startSem = a.start_sem = p.createSemaphore(res.core, 0, allReduce ? "reduced_sem" : "barrier_sem");
-        if (barrier) {
-            a.barrier_sem = p.createSemaphore(res.core, 0, "barrier_sem");
-            a.barrier_xy = fabric::packXY(res.core.x, res.core.y);
-            a.barrier_hops = a.barrier_count = std::uint32_t(g.topo.size() - 1);
-        }
         KernelConfig rc;
         rc.processor = "ncrisc";
         rc.noc = 0;
@@ -103,9 +115,7 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
 void linkAllReduceStarts(AllocatedRing& r) {
     for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
         RingWorkerPlan& k = r.plan.workers[i];
-        if (k.phase != 0) continue;
-        const bool stores = r.ring || k.dir == 1;
-        if (!stores) continue;
+        if (k.phase != 0 || !k.stores) continue;
         unsigned slotIdx = 0;
         // The all-gather worker whose pages include this worker's: the same
         // unit, or with fewer all-gather units (line multicast) the one

@@ -17,9 +17,10 @@ namespace cclsim::ccl {
 /// What allocation gives one ring worker.
 struct RingWorkerResources {
     CoreCoord core;
-    std::uint32_t recvSem = 0;             ///< out_ready_sem: increments from the previous chip
-    std::uint32_t finalL = 0, finalR = 0;  ///< line reduce-scatter: the own block's partials
-    std::uint32_t startSem = 0;            ///< all_reduce: the reduce-scatter's writers are done
+    std::uint32_t recvSem = 0;   ///< out_ready_sem: increments from the previous chip
+    std::uint32_t finalR = 0;    ///< line reduce-scatter: R of the own block landed
+    std::uint32_t foldSem = 0;   ///< line reduce-scatter: chunks the forward worker folded
+    std::uint32_t startSem = 0;  ///< all_reduce: the reduce-scatter's writers are done
     KernelHandle reader;
     fabric::ClientId client;
 };

@@ -53,12 +53,12 @@ void wireToNext(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan&
         a.next_sem_xy[0] = xyOf(nk->second);
         a.next_sem[0] = r.res[nk->second].recvSem;
     }
-    if (!r.ring) {
-        const std::size_t w = plan.index.at({0, next, 1, k.unit});  // the next chip's storing worker
-        a.next_sem_xy[1] = a.next_sem_xy[2] = xyOf(w);
-        a.next_sem[1] = r.res[w].finalL;
+    // A line's backward worker ends with the next chip's own block: R_b
+    // goes to that chip's backward worker's final_r_sem (sem_sel 2).
+    if (!r.ring && k.dir == 1) {
+        const std::size_t w = plan.index.at({0, next, 1, k.unit});
+        a.next_sem_xy[2] = xyOf(w);
         a.next_sem[2] = r.res[w].finalR;
-        if (k.dir == 0) a.next_landing = r.inter[0][next].base;
     }
 }
 
@@ -89,11 +89,26 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
             a.conn = fab.connection(res.client);
             wireToNext(g, r, k, next, a);
         }
+        // A line's forward worker that folds L into the own block tells the
+        // backward worker of its chip, which adds R on top.
+        if (k.phase == 0 && !r.ring && k.dir == 0 && !k.stores && k.pos > 0) {
+            const std::size_t w = r.plan.index.at({0, k.pos, 1, k.unit});
+            a.fold_xy = fabric::packXY(r.res[w].core.x, r.res[w].core.y);
+            a.fold_to = r.res[w].foldSem;
+        }
+        // A line's start barrier also reaches the other direction's
+        // workers (the same core on every chip).
+        if (a.barrier_count && !r.ring) {
+            const RingWorkerPlan& o = r.plan.workers[r.plan.index.at({k.phase, k.pos, 1 - k.dir, k.unit})];
+            a.barrier_xy2 = o.args.barrier_xy;
+        }
         // The start barrier's multicast names one core and semaphore for
-        // every chip of the ring.
+        // every chip it reaches.
         if (a.barrier_count) {
             const RingWorkerPlan& o = r.plan.workers[r.plan.index.at({k.phase, next, k.dir, k.unit})];
-            if (o.args.barrier_xy != a.barrier_xy || o.args.barrier_sem != a.barrier_sem)
+            const auto* other = r.ring ? nullptr : &r.plan.workers[r.plan.index.at({k.phase, next, 1 - k.dir, k.unit})];
+            if (o.args.barrier_xy != a.barrier_xy || o.args.barrier_sem != a.barrier_sem ||
+                (other && (other->args.barrier_xy != a.barrier_xy2 || other->args.barrier_sem != a.barrier_sem)))
                 throw std::logic_error(fmt::format(
                     "fabric ring: the start barrier of position {} names a core or semaphore that position {} lacks",
                     k.pos, next));

@@ -151,29 +151,39 @@ private:
         }
         a.has_r = d == 1;  // the final fold of the anticlockwise side: g(x_f) (+) R
         k.sends = true;
+        k.stores = true;
     }
 
-    /// Line reduce-scatter: direction 0 carries the blocks ahead, direction
-    /// 1 those behind and stores the own block. False: no worker here.
+    /// Line reduce-scatter (tt-metal's line reduce_scatter_minimal_async):
+    /// direction 0 carries the blocks of the chips ahead, direction 1 those
+    /// behind. Each sends the farthest chip's block first (forward n-1 down
+    /// to pos+1, backward 0 up to pos-1), so every chip down the line reduces
+    /// and passes on a block while it still arrives and the links of a
+    /// direction stream at once. The own block is folded by both: the
+    /// forward worker writes L (+) g(x) to the output, the backward worker
+    /// adds R to it (the first chip, without L: g(x) (+) R; the last, without
+    /// R: the forward worker alone). False: no worker here.
     bool lineReduceSteps(RingWorkerPlan& k) const {
         FabricRingArgs& a = k.args;
         const unsigned pos = k.pos;
+        const bool ahead = pos + 1 < n_, behind = pos > 0;
         if (k.dir == 0) {
-            if (pos + 1 >= n_) return false;
-            for (unsigned b = pos + 1; b < n_; ++b)
-                addStep(a, pos == 0 ? rs::kSrcOwn : rs::kSrcReduce, b, rs::kDstSend, b == pos + 1 ? 1u : 0u);
-            k.sends = true;
+            for (unsigned b = n_ - 1; b > pos; --b) addStep(a, behind ? rs::kSrcReduce : rs::kSrcOwn, b, rs::kDstSend);
+            if (behind) addStep(a, rs::kSrcFoldL, pos, rs::kDstLocal);
+            a.has_r = ahead;
+            k.sends = ahead;
+            k.stores = !ahead;
             return true;
         }
-        for (unsigned i = 0; i < pos; ++i) {
-            const unsigned b = pos - 1 - i;
-            addStep(a, pos + 1 == n_ ? rs::kSrcOwn : rs::kSrcReduce, b, rs::kDstSend, b + 1 == pos ? 2u : 0u);
+        for (unsigned b = 0; b < pos; ++b)
+            addStep(a, ahead ? rs::kSrcReduce : rs::kSrcOwn, b, rs::kDstSend, b + 1 == pos ? 2u : 0u);
+        k.sends = behind;
+        if (ahead) {
+            addStep(a, behind ? rs::kSrcFoldR : rs::kSrcFinal, pos, rs::kDstLocal);
+            a.has_r = 1;
+            k.stores = true;
         }
-        k.sends = pos > 0;
-        addStep(a, rs::kSrcFinal, pos, rs::kDstLocal);
-        a.has_l = pos > 0;
-        a.has_r = pos + 1 < n_;
-        return true;
+        return a.steps > 0;
     }
 
     static void addStep(FabricRingArgs& a, std::uint32_t kind, std::uint32_t block, std::uint32_t dst,

@@ -73,6 +73,7 @@ struct FabricRingInput {
 struct RingWorkerPlan {
     unsigned pos = 0, phase = 0, dir = 0, unit = 0;  ///< phase 0 reduce-scatter, 1 all-gather
     bool sends = false;                              ///< has a fabric connection to the next chip
+    bool stores = false;                             ///< reduce-scatter: writes the finished own block last
     FabricRingArgs args;                             ///< schedule fields only
 };
 
