@@ -153,7 +153,9 @@ TEST(NocInterconnect, PacketTraceLeavesEveryFigureOfACollectiveUnchanged) {
         EXPECT_GE(p.bytes, 32u);
         EXPECT_LE(p.bytes, 8192u + 32u);
         EXPECT_GT(p.tail, p.inject);
-        EXPECT_LE(p.tail, simNs(base) + 1.0);
+        // Injected while the run lasted; the fabric's persistent kernels may
+        // still have a packet in flight when the last worker returns.
+        EXPECT_LE(p.inject, simNs(base) + 1.0);
     }
     EXPECT_EQ(chips.size(), 4u);  // the ring's four chips
     EXPECT_EQ(nocs, (std::set<unsigned>{0, 1}));
