@@ -222,7 +222,15 @@ KernelHandle Program::createKernel(const std::string& name, std::function<void()
         l.waitTimeout = edm ? t.edm : fabric ? t.fabric : t.ipcq;
         l.waitTimeoutKey = edm ? "timeouts.edm_ms" : fabric ? "timeouts.fabric_ms" : "timeouts.ipcq_ms";
     }
-    kernels_.push_back(PendingKernel{std::move(l), c, cfg.resident, cfg.binaryBytes});
+    for (const unsigned g : {cfg.ends, cfg.after})
+        if (g != KernelConfig::kNoGate && (g >= rt_.gates_.size() || rt_.gates_[g].chip != chip_))
+            throw ConfigError(fmt::format("kernel '{}': op gate {} is not a gate of chip {}", name, g, chip_));
+    if (cfg.ends != KernelConfig::kNoGate && cfg.ends == cfg.after)
+        throw ConfigError(fmt::format("kernel '{}': both before and after op gate {}", name, cfg.ends));
+    if ((cfg.ends != KernelConfig::kNoGate || cfg.after != KernelConfig::kNoGate) && (cfg.resident || cfg.persistent))
+        throw ConfigError(
+            fmt::format("kernel '{}': a resident or persistent kernel is not part of an op in sequence", name));
+    kernels_.push_back(PendingKernel{std::move(l), c, cfg.resident, cfg.binaryBytes, cfg.ends, cfg.after});
     return KernelHandle{chip_, kernels_.size() - 1};
 }
 
@@ -285,6 +293,13 @@ Tick Runtime::endToEndWithDispatch(const std::vector<unsigned>& chips) const {
     return chips.empty() ? 0 : done - enqueued;
 }
 
+unsigned Runtime::createOpGate(unsigned chip) {
+    if (launched_) throw std::logic_error("Runtime::createOpGate after launch()");
+    if (chip >= programs_.size()) throw ConfigError(fmt::format("chip {} does not exist", chip));
+    gates_.push_back(OpGate{chip, 0, {}});
+    return unsigned(gates_.size() - 1);
+}
+
 unsigned Runtime::tunnelHops(unsigned chip) const {
     const ClusterDescriptor& d = platform_.descriptor();
     const unsigned n = unsigned(d.chips.size());
@@ -317,7 +332,7 @@ void Runtime::launch() {
     for (auto& prog : programs_) {
         std::vector<DispatchKernel> dk;
         for (const auto& pk : prog->kernels_) {
-            if (pk.resident) continue;
+            if (pk.resident || pk.after != KernelConfig::kNoGate) continue;
             ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);
             auto sem = prog->semaphores_.find(pk.core);
             dk.push_back(DispatchKernel{pk.launch.name, pk.binaryBytes, pk.launch.processor,
@@ -330,6 +345,7 @@ void Runtime::launch() {
     for (auto& prog : programs_) {
         for (auto& pk : prog->kernels_) {
             pk.launch.startAt = pk.resident ? dispatch_[prog->chip()] : launchTime(prog->chip());
+            pk.launch.gated = pk.after != KernelConfig::kNoGate;
             auto sem = prog->semaphores_.find(pk.core);
             pk.launch.semaphores = sem == prog->semaphores_.end() ? 0u : sem->second;
             if (pk.launch.persistent) {
@@ -340,17 +356,29 @@ void Runtime::launch() {
                 if (ff) ff->addKernels(1);
                 // When the last non-persistent kernel returns, the run is
                 // over: pause so persistent kernels do not run on.
-                pk.launch.onFinish = [this, ff] {
+                // The last kernel of an op before a gate: the op after goes.
+                const unsigned ends = pk.ends;
+                if (ends != KernelConfig::kNoGate) ++gates_[ends].pending;
+                const Tick afterDone = plans_.at(prog->chip()).completion + plans_.at(prog->chip()).goSignal;
+                pk.launch.onFinish = [this, ff, ends, afterDone] {
                     if (ff) ff->kernelReturned();
+                    if (ends != KernelConfig::kNoGate && --gates_[ends].pending == 0)
+                        for (KernelContext* k : gates_[ends].followers) k->go(now() + afterDone);
                     if (--unfinished_ == 0 && anyPersistent_) platform_.eq.pause();
                 };
             }
             pk.launch.fastForward = platform_.fastForward();
             ProgrammableCore* p = platform_.chip(prog->chip()).core(pk.core);
+            const unsigned after = pk.after;
             kernels_.push_back(&p->launch(std::move(pk.launch)));
+            if (after != KernelConfig::kNoGate) gates_[after].followers.push_back(kernels_.back());
         }
         prog->kernels_.clear();
     }
+    // An op after a gate with nothing before it starts as the chip's program.
+    for (OpGate& g : gates_)
+        if (g.pending == 0)
+            for (KernelContext* k : g.followers) k->go(launchTime(g.chip));
 }
 
 RunResult Runtime::run(const RunOptions& opts) {

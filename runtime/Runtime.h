@@ -41,6 +41,11 @@ struct KernelConfig {
     /// Kernel binary bytes for the dispatch model (0: the arch YAML's
     /// dispatch.kernel_binary_bytes entry for the kernel's name).
     std::uint32_t binaryBytes = 0;
+    /// Ops in sequence on a chip (Runtime::createOpGate): this kernel is
+    /// part of the op before the gate (`ends`), or of the op after it
+    /// (`after`: its go signal waits for every kernel of the op before).
+    static constexpr unsigned kNoGate = ~0u;
+    unsigned ends = kNoGate, after = kNoGate;
 };
 
 struct KernelHandle {
@@ -120,6 +125,7 @@ private:
         CoreCoord core;
         bool resident = false;
         std::uint32_t binaryBytes = 0;
+        unsigned ends = KernelConfig::kNoGate, after = KernelConfig::kNoGate;
     };
     ProgrammableCore& core(CoreCoord c, const char* what);
 
@@ -173,6 +179,18 @@ public:
     /// Ethernet hops from `chip` to the nearest PCIe-attached chip (0 on a
     /// PCIe chip, or when the descriptor marks none).
     unsigned tunnelHops(unsigned chip) const;
+    /// A boundary between two ops on `chip` that tt-metal runs as programs
+    /// one after the other (a composite op: all_reduce is reduce_scatter,
+    /// then all_gather). Kernels created with KernelConfig::ends = the gate
+    /// are the op before, those with KernelConfig::after = it the op after.
+    /// The dispatcher writes the second op's launch messages, binaries and
+    /// arguments while the first runs (its kernel-config and launch-message
+    /// rings hold both), so they are not in the chip's dispatch plan; it
+    /// sends the second op's go signal once every kernel of the first has
+    /// returned and reported done: their last finish + completion + go
+    /// signal. An op before without kernels: the op after starts at the
+    /// chip's launch time.
+    unsigned createOpGate(unsigned chip);
     Scoreboard& scoreboard() { return scoreboard_; }
 
     /// Create every kernel thread (elaboration). Call once, before tracing.
@@ -207,6 +225,13 @@ private:
     std::size_t unfinished_ = 0;  ///< non-persistent kernels still running
     bool anyPersistent_ = false;
     std::vector<std::function<std::string()>> diagnostics_;
+    struct OpGate {
+        unsigned chip = 0;
+        std::size_t pending = 0;                ///< kernels of the op before still running
+        std::vector<KernelContext*> followers;  ///< the op after's kernels, waiting for go()
+    };
+    std::vector<OpGate> gates_;
+    friend class Program;
 };
 
 }  // namespace cclsim

@@ -91,8 +91,8 @@ std::uint64_t loop_packets(const FabricRingArgs& a, std::uint32_t n) {
 /// move fewer blocks, a reduce-scatter's final step joins two directions),
 /// and skipping by lane rate missed exact simulation by up to 11 % (4-chip
 /// line, 256 MiB: all-gather -1.1 %, all-reduce -3.3 %, reduce-scatter
-/// +11.5 %). The host clears the bit for an all-reduce too (its all-gather's
-/// lanes run at unequal rates: FabricRingConnection.cpp). A loop that is not
+/// +11.5 %). The host clears the bit for an all-reduce too
+/// (FabricRingConnection.cpp). A loop that is not
 /// steady keeps the whole board exact.
 bool steady_worker(const FabricRingArgs& a) {
     return (a.role >> 31) & 1u;

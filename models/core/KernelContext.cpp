@@ -28,8 +28,16 @@ KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsign
     // Kernels that start at the same tick start in launch order (every
     // kernel's tie key is unique: see EventQueue::atKernel).
     lastServed_ = core_.eq().nextServed();
-    // The go signal: the dispatcher starts the kernel at its launch time.
-    resumeAt(std::max(launch_.startAt, now()));
+    // The go signal: the dispatcher starts the kernel at its launch time
+    // (a gated kernel when the runtime calls go()).
+    if (!launch_.gated) resumeAt(std::max(launch_.startAt, now()));
+}
+
+void KernelContext::go(Tick at) {
+    if (!launch_.gated || state_ != State::Pending || resumeArmed_ != kNever)
+        throw std::logic_error(fullName_ + ": go() on a kernel that is not a waiting gated kernel");
+    lastServed_ = core_.eq().nextServed();
+    resumeAt(std::max(at, now()));
 }
 
 Tick KernelContext::waitDeadline() const {

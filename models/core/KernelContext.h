@@ -59,6 +59,9 @@ struct KernelLaunch {
     unsigned noc = 0;                   ///< noc_index
     unsigned vc = 0;                    ///< default PE_DMA virtual channel for noc_async_*
     Tick startAt = 0;                   ///< go signal: when the dispatcher starts the kernel
+    /// Started by go() instead (the second op of a sequence, whose go
+    /// signal waits for the op before it to complete); startAt is unused.
+    bool gated = false;
     std::uint32_t semaphores = 0;       ///< semaphores of its core (start-up firmware sets them up)
     std::vector<TraceSlot> traceSlots;  ///< kernel-owned trace values
     Scoreboard* scoreboard = nullptr;   ///< testbench data checks (testbench_check)
@@ -79,6 +82,9 @@ public:
     enum class State { Pending, Running, Blocked, Done };
 
     KernelContext(ProgrammableCore& core, KernelLaunch launch, unsigned index);
+    /// A gated kernel's go signal (KernelLaunch::gated): it starts at `at`
+    /// (not before now). Called once, by the runtime.
+    void go(Tick at);
     KernelContext(const KernelContext&) = delete;
     KernelContext& operator=(const KernelContext&) = delete;
     ~KernelContext() override;

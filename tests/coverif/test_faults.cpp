@@ -167,7 +167,7 @@ TEST(Faults, AnOpThatFinishesWithWrongDataAfterADropIsLostToTheFault) {
     // The fabric's payload of a dropped packet never lands, but the op still
     // finishes: the data check catches it and the faults explain it (exit 6,
     // not a bare data-check failure).
-    const std::string p = plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 22.5, packets: 2}\n");
+    const std::string p = plan("dropdata", "  - {kind: drop, link: {chip: 4, channel: 1}, at_us: 28, packets: 2}\n");
     const auto rep = test::runBinary(kT3000, "--faults " + p + " all_reduce --size 256K --impl fabric", 6);
     EXPECT_EQ(rep["data_check"], "fail");
     expectContains(rep["fault_diagnosis"]["data"].get<std::string>(), {"differs from the golden reference"});

@@ -71,10 +71,10 @@ TEST(PluginModels, StandardMemoryAsEveryL1KeepsCollectivesExact) {
         // A zero-latency L1 behind the bridge lands every write at the tick
         // cclsim's own would, as a calendar entry of its own: the same tick,
         // but after what was already due then. The all-gather comes out the
-        // same to the picosecond; the all-reduce, whose start barrier and
-        // second phase meet many same-tick arrivals, moves by that order
-        // (+1.19 % measured at its start barrier's introduction).
-        const double tolerance = op.rfind("all_reduce", 0) == 0 ? 0.02 : 0.01;
+        // same to the picosecond; the all-reduce, whose two ops' start
+        // barriers meet many same-tick arrivals, moves by that order (+1.19 %
+        // measured with one barrier, +3.07 % with two ops and two barriers).
+        const double tolerance = op.rfind("all_reduce", 0) == 0 ? 0.04 : 0.01;
         EXPECT_NEAR(plugged, own, own * tolerance) << op;
     }
     const double slow = runUs(archWith("l1_slow", stdMemory("worker_l1", "200") + stdMemory("eth_l1", "200")),

@@ -99,7 +99,6 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
     g.golden.pairWorkers = r->ring ? r->plan.units : 0;
     g.golden.pairChunkPages = r->plan.granularity;
     allocateRingWorkers(ctx_, g, *fab, *r);
-    if (phases.reduceScatter && phases.allGather) linkAllReduceStarts(*r);
     // The writers need the fabric's connections: created now, or (a shared
     // fabric) once the caller has built it after the last op.
     if (own) {

@@ -41,21 +41,27 @@ void bindTensors(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan
 
 void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricBuilder& fab, AllocatedRing& r) {
     const CclSpec& s = ctx.spec;
+    // all_reduce is tt-metal's two ops in sequence on every chip
+    // (all_reduce_async: reduce_scatter_minimal_async, then all_gather_async):
+    // the all-gather's kernels start once the chip's reduce-scatter kernels
+    // have all returned (Runtime::createOpGate).
     const bool allReduce = r.phases.reduceScatter && r.phases.allGather;
+    if (allReduce)
+        for (unsigned pos = 0; pos < g.topo.size(); ++pos) r.opGate.push_back(ctx.rt.createOpGate(g.topo.order[pos]));
     r.res.assign(r.plan.workers.size(), RingWorkerResources{});
     bool aligned = false;
     for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
         RingWorkerPlan& k = r.plan.workers[i];
         RingWorkerResources& res = r.res[i];
-        // The op's writers start with a barrier (tt-metal's barrier_sem: the
+        // An op's writers start with a barrier (tt-metal's barrier_sem: the
         // op allocates its buffers, so every chip must have started before
-        // any writes into them), in its first phase. On a ring every sending
-        // writer multicasts one increment round the ring to the same core;
-        // on a line (the reduce-scatter; the line all-gather has its own) to
-        // the chips it sends to, at the workers of both directions there, so
-        // every worker takes part and each one that sends waits for n - 1.
-        const bool first = k.phase == (r.phases.reduceScatter ? 0u : 1u);
-        const bool barrier = r.startBarrier && first && (r.ring ? k.sends : k.phase == 0);
+        // any writes into them); all_reduce's two ops each have theirs. On a
+        // ring every sending writer multicasts one increment round the ring
+        // to the same core; on a line (the reduce-scatter; the line
+        // all-gather has its own) to the chips it sends to, at the workers of
+        // both directions there, so every worker takes part and each one
+        // that sends waits for n - 1.
+        const bool barrier = r.startBarrier && (r.ring ? k.sends : k.phase == 0);
         // A multicast writes the same core, semaphore and tensor address
         // on every chip it reaches: those workers take the same cores on
         // every chip (their L1 is then laid out alike).
@@ -93,16 +99,16 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
             res.finalR = a.final_r_sem = p.createSemaphore(res.core, 0, "final_r_sem");
             if (k.pos > 0) res.foldSem = a.fold_sem = p.createSemaphore(res.core, 0, "fwd_bwd_sem");
         }
-        // The all-gather reader's start: all_reduce's reduce-scatter units
-        // that store its pages, and on a line the start barrier (the plan's
+        // The line all-gather reader's start barrier (the plan's
         // start_count: one increment from each chip it writes to).
-        if (k.phase == 1 && (allReduce || (r.lineMulticast && r.startBarrier)))
-            res.startSem = a.start_sem = p.createSemaphore(res.core, 0, allReduce ? "reduced_sem" : "barrier_sem");
+        if (k.phase == 1 && r.lineMulticast && r.startBarrier)
+            res.startSem = a.start_sem = p.createSemaphore(res.core, 0, "barrier_sem");
         KernelConfig rc;
         rc.processor = "ncrisc";
         rc.noc = 0;
         rc.vc = unsigned(DmaVc::Comm);
         rc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+        setOpGate(r, k, rc);
         a.role = 0;
         res.reader = p.createKernel(k.phase ? "ag_fabric_reader" : "rs_fabric_reader", fw::ccl::fabric_ring_reader_main,
                                     res.core, rc);
@@ -112,26 +118,9 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
     }
 }
 
-void linkAllReduceStarts(AllocatedRing& r) {
-    for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
-        RingWorkerPlan& k = r.plan.workers[i];
-        if (k.phase != 0 || !k.stores) continue;
-        unsigned slotIdx = 0;
-        // The all-gather worker whose pages include this worker's: the same
-        // unit, or with fewer all-gather units (line multicast) the one
-        // whose range holds it (ranges nest: units = agUnits x W).
-        const unsigned agUnit = k.unit / (r.plan.units / r.plan.agUnits);
-        for (unsigned d : {0u, 1u}) {
-            auto it = r.plan.index.find({1, k.pos, d, agUnit});
-            if (it == r.plan.index.end()) continue;
-            RingWorkerPlan& ag = r.plan.workers[it->second];
-            const RingWorkerResources& agRes = r.res[it->second];
-            ++ag.args.start_count;
-            k.args.done_xy[slotIdx] = fabric::packXY(agRes.core.x, agRes.core.y);
-            k.args.done_sem[slotIdx] = agRes.startSem;
-            ++slotIdx;
-        }
-    }
+void setOpGate(const AllocatedRing& r, const RingWorkerPlan& k, KernelConfig& cfg) {
+    if (r.opGate.empty()) return;
+    (k.phase == 0 ? cfg.ends : cfg.after) = r.opGate.at(k.pos);
 }
 
 }  // namespace cclsim::ccl

@@ -20,7 +20,7 @@ struct RingWorkerResources {
     std::uint32_t recvSem = 0;   ///< out_ready_sem: increments from the previous chip
     std::uint32_t finalR = 0;    ///< line reduce-scatter: R of the own block landed
     std::uint32_t foldSem = 0;   ///< line reduce-scatter: chunks the forward worker folded
-    std::uint32_t startSem = 0;  ///< all_reduce: the reduce-scatter's writers are done
+    std::uint32_t startSem = 0;  ///< line all-gather: its start barrier
     KernelHandle reader;
     fabric::ClientId client;
 };
@@ -34,6 +34,7 @@ struct AllocatedRing {
     FabricRingPlan plan;
     std::vector<RingWorkerResources> res;  ///< per plan.workers
     std::vector<Buffer> inter[2];          ///< reduce-scatter landing tensors per direction and position
+    std::vector<unsigned> opGate;          ///< all_reduce: per position, the chip's gate between its two ops
 };
 
 /// The reduce-scatter's intermediate tensors: n blocks per rank, one set on
@@ -44,8 +45,8 @@ void allocateIntermediates(FactoryContext& ctx, const CclGroup& g, AllocatedRing
 /// client, in plan order.
 void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricBuilder& fab, AllocatedRing& r);
 
-/// all_reduce: the all-gather readers of a unit wait for the reduce-scatter
-/// writers that store its pages.
-void linkAllReduceStarts(AllocatedRing& r);
+/// all_reduce: a reduce-scatter worker's kernels end the chip's first op,
+/// an all-gather worker's start after it (AllocatedRing::opGate).
+void setOpGate(const AllocatedRing& r, const RingWorkerPlan& k, KernelConfig& cfg);
 
 }  // namespace cclsim::ccl

@@ -68,13 +68,11 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
     const CclTopology& t = g.topo;
     const unsigned n = t.size();
     const auto at = [n](long p) { return unsigned(((p % long(n)) + long(n)) % long(n)); };
-    // Fast-forward skips only a ring's all-gather or reduce-scatter. In an
-    // all-reduce (both phases) the all-gather's lanes start as their
-    // reduce-scatter ends and run at very unequal rates (on the T3000
-    // 8-ring, lane 0 three to six times the others', measured in the
-    // controller's windows; not understood yet), and each lane that ends
-    // speeds the others up: skipping them missed exact simulation by 1.3 %
-    // at 256 MiB. Its loops are not steady, so it runs exactly.
+    // Fast-forward skips only a ring's all-gather or reduce-scatter. An
+    // all-reduce runs exactly: when it was one fused op its all-gather's
+    // lanes ran at very unequal rates (T3000 8-ring, lane 0 three to six
+    // times the others') and skipping them missed exact simulation by 1.3 %
+    // at 256 MiB; as two ops in sequence that has not been measured again.
     bool phases[2] = {false, false};
     for (const RingWorkerPlan& k : r.plan.workers) phases[k.phase] = true;
     const bool steady = t.ring() && !(phases[0] && phases[1]);
@@ -130,6 +128,7 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
         wc.noc = 1;
         wc.vc = unsigned(DmaVc::Comm);
         wc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+        setOpGate(r, k, wc);
         const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
                                                fw::ccl::fabric_ring_writer_main, res.core, wc);
         p.setRuntimeArgs(wh, pack_args(writer));
