@@ -329,7 +329,6 @@ struct FabricRingArgs {
     std::uint32_t next_landing = 0;  ///< the next chip's landing tensor base (same kind as `landing`)
     std::uint32_t next_sem_xy[3] = {}, next_sem[3] = {};  ///< the next chip's semaphores per sem_sel
     std::uint32_t chip = 0, next_chip = 0;
-    std::uint32_t done_xy[2] = {}, done_sem[2] = {};  ///< writer: incremented when every write has landed (0: none)
     std::uint32_t source_single = 0;  ///< 1: `source` is one block (all-gather's input): own page p is page p
     std::uint32_t redop = 0, dtype = 0, group_size = 0;
     std::uint32_t has_conn = 0;
@@ -350,8 +349,6 @@ struct FabricRingArgs {
         for (auto& x : next_sem_xy) v(x);
         for (auto& x : next_sem) v(x);
         v(chip), v(next_chip);
-        for (auto& x : done_xy) v(x);
-        for (auto& x : done_sem) v(x);
         v(source_single), v(redop), v(dtype), v(group_size), v(has_conn);
         conn.visit(v);
     }

@@ -400,8 +400,6 @@ void fabric_ring_writer_main() {
     }
     fw_assert(skipping == 0, "fabric_ring_writer: a fast-forward skip ran past the loop's end");
     noc_async_write_barrier();
-    for (unsigned d = 0; d < 2; ++d)
-        if (a.done_sem[d]) noc_semaphore_inc(get_noc_addr(a.done_xy[d] >> 16, a.done_xy[d] & 0xffff, a.done_sem[d]), 1);
     noc_async_atomic_barrier();
     if (tx.is_open()) tx.close();
     WAYPOINT("DONE");
