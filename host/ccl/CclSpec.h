@@ -30,7 +30,11 @@ struct CclSpec {
     std::vector<std::vector<unsigned>> groups;          ///< chip order of each independent collective
     unsigned links = 1;                                 ///< links per hop
     unsigned workers = 4;                               ///< worker units per link (and direction)
-    std::uint64_t count = 0;                            ///< E: input elements per rank
+    /// all_reduce on the fabric: the worker units per link (and direction)
+    /// of its second op, the all-gather (tt-metal's all_gather_async picks
+    /// its own); 0: `workers`.
+    unsigned agWorkers = 0;
+    std::uint64_t count = 0;  ///< E: input elements per rank
     golden::DType dtype = golden::DType::BF16;
     std::uint32_t pageBytes = 2048;
     std::uint32_t packetBytes = 0;  ///< EDM payload; 0: as large as the EDM's L1 allows, <= 16 KB

@@ -465,6 +465,15 @@ TEST(FabricImpl, WorkerRuleAndLinks) {
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 128M --no-data")["results"]["workers"], 8);
     EXPECT_EQ(runBinary(kT3000, "reduce_scatter --size 8M --no-data --chips 4 --topology line")["results"]["workers"],
               8);
+    // all_reduce's all-gather is an op of its own, with all_gather's rule for
+    // its input (the 1 MiB all_reduce gathers 128 KiB blocks: 4 workers; its
+    // reduce-scatter moves 448 KiB per link and direction: 2); on a line one.
+    const auto ar = runBinary(kT3000, "all_reduce --size 1M --no-data")["results"];
+    EXPECT_EQ(ar["workers"], 2);
+    EXPECT_EQ(ar["all_gather_workers"], 4);
+    EXPECT_EQ(
+        runBinary(kT3000, "all_reduce --size 1M --no-data --chips 4 --topology line")["results"]["all_gather_workers"],
+        1);
     // --links default: the fewest user links of any hop.
     EXPECT_EQ(runBinary(kT3000, "all_gather --size 64K --no-data")["results"]["links"], 1);
     EXPECT_EQ(runBinary(kT3000, "all_gather --order 0,1,2,3 --size 64K --no-data")["results"]["links"], 2);

@@ -479,9 +479,14 @@ TEST(FabricRingPlan, LineAllGatherEndsOnlyReceive) {
 }
 
 TEST(FabricRingPlan, AllReduceRunsBothPhasesIntoTheOutput) {
-    const FabricRingPlan p = planFabricRing(ringInput(4, true, {true, true}, 2));
+    FabricRingInput in = ringInput(4, true, {true, true}, 2);
+    in.agWorkers = 3;  // the all-gather is an op of its own, with its own worker count
+    const FabricRingPlan p = planFabricRing(in);
     EXPECT_EQ(p.units, 2u);
-    EXPECT_EQ(p.workers.size(), 4u * 2 * 2 * 2);
+    EXPECT_EQ(p.agUnits, 3u);
+    EXPECT_EQ(p.workers.size(), 4u * 2 * (2 + 3));
+    EXPECT_EQ(p.find(1, 0, 0, 2)->args.range_first, 8u);  // the all-gather's units split a block in 3
+    EXPECT_EQ(p.find(1, 0, 0, 2)->args.range_pages, 4u);
     const FabricRingArgs& rsw = p.find(0, 2, 0, 1)->args;
     EXPECT_EQ(rsw.out_block, 2u);  // the reduce-scatter stores into the own block of the output
     EXPECT_EQ(rsw.out_blocks, 4u);

@@ -222,6 +222,16 @@ public:
         s.workers = workers_ ? workers_
                              : defaultWorkers(reduces(), s.impl, s.count * golden::elementBytes(s.dtype), n, s.links,
                                               topo, s.op == golden::Op::AllGather);
+        // all_reduce's second op, the all-gather of the reduce-scatter's
+        // blocks, by all_gather's rule for its input; --workers counts on a
+        // ring (the line's multicast all-gather runs one worker per link).
+        if (s.op == golden::Op::AllReduce && s.impl == CclSpec::Impl::Fabric) {
+            const bool lineGather = topo != TopologyKind::Ring || n < 3;
+            s.agWorkers = workers_ && !lineGather
+                              ? workers_
+                              : defaultWorkers(false, s.impl, (s.count + n - 1) / n * golden::elementBytes(s.dtype), n,
+                                               s.links, topo, true);
+        }
         // Consecutive and orthogonal groups whose members are not neighbours
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
@@ -302,6 +312,7 @@ public:
                 {"directions", op.directions()},
                 {"links", s.links},
                 {"workers", s.workers},
+                {"all_gather_workers", s.agWorkers ? s.agWorkers : s.workers},
                 {"packet_bytes", op.packetBytes()},
                 {"page_bytes", s.pageBytes},
                 {"size_bytes", sizeBytes},

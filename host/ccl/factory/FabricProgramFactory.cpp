@@ -82,10 +82,10 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
     in.links = s.links;
     in.workers = s.workers;
     // tt-metal's all_gather on a linear fabric (AllGatherMulticastFactory):
-    // one worker per link, the own block multicast each way; all_reduce's
-    // all-gather is the same op. A --workers given to all_gather still counts.
+    // the own block multicast each way; all_reduce's all-gather is the same
+    // op, with the worker count all_gather would pick for its input.
     in.lineMulticast = !r->ring;
-    in.agWorkers = phases.reduceScatter ? 1 : s.workers;
+    in.agWorkers = phases.reduceScatter && s.agWorkers ? s.agWorkers : s.workers;
     r->lineMulticast = in.lineMulticast;
     // tt-metal's ops start with a barrier unless the caller passed buffers
     // allocated before (persistent output / intermediate buffers).

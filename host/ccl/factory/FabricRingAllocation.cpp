@@ -113,8 +113,8 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
         res.reader = p.createKernel(k.phase ? "ag_fabric_reader" : "rs_fabric_reader", fw::ccl::fabric_ring_reader_main,
                                     res.core, rc);
         if (k.sends)
-            res.client =
-                fab.addClient(chip, res.core, k.dir == 0 ? fabric::Dir::E : fabric::Dir::W, k.unit / s.workers);
+            res.client = fab.addClient(chip, res.core, k.dir == 0 ? fabric::Dir::E : fabric::Dir::W,
+                                       k.unit / ((k.phase ? r.plan.agUnits : r.plan.units) / s.links));
     }
 }
 

@@ -20,7 +20,7 @@ public:
         out.pagesPerPacket = std::min<std::uint32_t>(2, in.payloadBytes / in.pageBytes);
         out.granularity = out.pagesPerPacket < 4 ? 4 * out.pagesPerPacket : 8;
         out.units = in.links * in.workers;
-        out.agUnits = in.links * (mcast() ? in.agWorkers : in.workers);
+        out.agUnits = in.links * in.agWorkers;
     }
 
     void reduceScatter() {

@@ -57,9 +57,10 @@ struct FabricRingInput {
     unsigned workers = 1;            ///< workers per link and direction
     /// Line all-gather phase (tt-metal's all_gather on a linear fabric,
     /// AllGatherMulticastFactory): each chip multicasts its own block to
-    /// every chip ahead in each direction, nothing is forwarded; agWorkers
-    /// per link and direction (tt-metal: one).
+    /// every chip ahead in each direction, nothing is forwarded.
     bool lineMulticast = false;
+    /// Workers per link and direction of the all-gather phase (all_reduce's
+    /// all-gather is an op of its own, with its own count).
     unsigned agWorkers = 1;
     /// The op's start barrier (tt-metal's barrier_sem; off with persistent
     /// buffers): a line multicast all-gather's readers wait for the chips
@@ -81,7 +82,7 @@ struct FabricRingPlan {
     std::uint32_t pagesPerPacket = 1;     ///< tt-metal: scatter writes carry at most two pages
     std::uint32_t granularity = 1;        ///< G: reduce-scatter tile_granularity
     unsigned units = 0;                   ///< links x workers per direction
-    unsigned agUnits = 0;                 ///< the all-gather phase's (line multicast: links x agWorkers)
+    unsigned agUnits = 0;                 ///< the all-gather phase's: links x agWorkers
     std::vector<RingWorkerPlan> workers;  ///< in the order they take cores
     /// (phase, pos, dir, unit) -> index into workers.
     std::map<std::array<unsigned, 4>, std::size_t> index;
