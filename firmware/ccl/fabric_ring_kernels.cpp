@@ -199,16 +199,19 @@ void fabric_ring_reader_main() {
                     noc_async_read_barrier();
                     break;
                 case rs::kSrcReduce:
+                case rs::kSrcFoldL: {  // the line's L (+) g(x): the backward worker adds R (has_r)
+                    const bool fold = kind == rs::kSrcFoldL;
                     read_into(a.landing, slot, true);
                     read_into(a.input, a.scratch, false);
                     noc_async_read_barrier();
                     eltwise_prepare(a.scratch, a.scratch, bytes, op, t);
-                    if (last_local && a.has_r)
+                    if (!fold && last_local && a.has_r)
                         eltwise_reduce(slot, a.scratch, slot, bytes, op, t);  // g(x_f) (+) R
                     else
                         eltwise_reduce(slot, slot, a.scratch, bytes, op, t);  // partial (+) g(x)
-                    if (last_local) eltwise_finalize(slot, bytes, op, t, a.group_size);
+                    if (fold ? !a.has_r : last_local) eltwise_finalize(slot, bytes, op, t, a.group_size);
                     break;
+                }
                 case rs::kSrcFinal:  // the first chip of a line: g(x) (+) R
                     read_into(a.input, a.scratch, false);
                     read_into(a.landing, slot, true);
@@ -216,14 +219,6 @@ void fabric_ring_reader_main() {
                     eltwise_prepare(a.scratch, a.scratch, bytes, op, t);
                     eltwise_reduce(slot, a.scratch, slot, bytes, op, t);
                     eltwise_finalize(slot, bytes, op, t, a.group_size);
-                    break;
-                case rs::kSrcFoldL:  // L (+) g(x) into the output; the backward worker adds R
-                    read_into(a.landing, slot, true);
-                    read_into(a.input, a.scratch, false);
-                    noc_async_read_barrier();
-                    eltwise_prepare(a.scratch, a.scratch, bytes, op, t);
-                    eltwise_reduce(slot, slot, a.scratch, bytes, op, t);
-                    if (!a.has_r) eltwise_finalize(slot, bytes, op, t, a.group_size);
                     break;
                 case rs::kSrcFoldR:  // (L (+) g(x)) from the output, (+) R
                     read_output(slot);

@@ -5,6 +5,7 @@
 #include "models/common/Report.h"
 #include "runtime/Runtime.h"
 #include "tests/coverif/CoverifHelpers.h"
+#include "tests/coverif/N300Bench.h"
 
 #include <fmt/format.h>
 
@@ -37,10 +38,7 @@ std::string errorOf(const nlohmann::json& rep) {
 }
 
 /// Elaborate the N300 platform and run hand-written kernels on it.
-struct Bench {
-    ClusterDescriptor desc = loadClusterDescriptor(CCLSIM_SOURCE_DIR "/platforms/n300.yaml");
-    Platform platform{"n300", desc, PlatformOptions{}};
-    Runtime rt{platform};
+struct Bench : test::N300Bench {
     CoreCoord userEth0 = desc.arch.ethCores[9];  // chip 0 channel 9 <-> chip 1 channel 1
     CoreCoord userEth1 = desc.arch.ethCores[1];
 };

@@ -15,6 +15,7 @@
 #include "models/core/KernelContext.h"
 #include "runtime/Runtime.h"
 #include "tests/coverif/CoverifHelpers.h"
+#include "tests/coverif/N300Bench.h"
 
 #include <gtest/gtest.h>
 
@@ -24,15 +25,8 @@
 namespace cclsim {
 namespace {
 
-struct Chip0 {
-    ClusterDescriptor desc = loadClusterDescriptor(CCLSIM_SOURCE_DIR "/platforms/n300.yaml");
-    Platform platform{"n300", desc, PlatformOptions{}};
-    Runtime rt{platform};
-};
-
-CoreCoord at(unsigned x, unsigned y) {
-    return CoreCoord{std::uint8_t(x), std::uint8_t(y)};
-}
+using Chip0 = test::N300Bench;
+using test::coreAt;
 
 /// Bytes per cycle (1 GHz: per ns) of `count` back-to-back writes of `size`
 /// bytes from core 1-1 to core 2-1, from the kernel's start until the last
@@ -40,7 +34,7 @@ CoreCoord at(unsigned x, unsigned y) {
 double streamRate(std::uint32_t size, unsigned count) {
     Chip0 b;
     Program& p = b.rt.program(0);
-    const CoreCoord src = at(1, 1), dst = at(2, 1);
+    const CoreCoord src = coreAt(1, 1), dst = coreAt(2, 1);
     const std::uint32_t from = p.allocateL1(src, size);
     const std::uint32_t to = p.allocateL1(dst, size);
     Tick began = 0, flushed = 0;
@@ -102,13 +96,13 @@ IssueTimes congestedIssue(unsigned others) {
     Program& p = b.rt.program(0);
     const std::uint32_t size = 2048;
     const unsigned count = 64;
-    const CoreCoord dst = at(4, 1);
+    const CoreCoord dst = coreAt(4, 1);
     const std::uint32_t to = p.allocateL1(dst, size);
     IssueTimes t;
     // NoC0 routes +x: 1-1 -> 4-1 crosses links 1-1, 2-1, 3-1 and the
     // ejection into 4-1; writers at 2-1 and 3-1 join on the way.
-    std::vector<CoreCoord> srcs{at(1, 1)};
-    for (unsigned i = 0; i < others; ++i) srcs.push_back(at(2 + i, 1));
+    std::vector<CoreCoord> srcs{coreAt(1, 1)};
+    for (unsigned i = 0; i < others; ++i) srcs.push_back(coreAt(2 + i, 1));
     for (std::size_t k = 0; k < srcs.size(); ++k) {
         const CoreCoord src = srcs[k];
         const std::uint32_t from = p.allocateL1(src, size);

@@ -6,22 +6,15 @@
 #include "models/common/ConfigError.h"
 #include "models/core/KernelContext.h"
 #include "runtime/Runtime.h"
-#include "tests/coverif/CoverifHelpers.h"
+#include "tests/coverif/N300Bench.h"
 
 #include <gtest/gtest.h>
 
 namespace cclsim {
 namespace {
 
-struct Board {
-    ClusterDescriptor desc = loadClusterDescriptor(CCLSIM_SOURCE_DIR "/platforms/n300.yaml");
-    Platform platform{"n300", desc, PlatformOptions{}};
-    Runtime rt{platform};
-};
-
-CoreCoord at(unsigned x, unsigned y) {
-    return CoreCoord{std::uint8_t(x), std::uint8_t(y)};
-}
+using Board = test::N300Bench;
+using test::coreAt;
 
 TEST(OpGates, TheSecondOpStartsWhenTheFirstHasReturnedOnItsChip) {
     Board b;
@@ -39,12 +32,12 @@ TEST(OpGates, TheSecondOpStartsWhenTheFirstHasReturnedOnItsChip) {
         };
     };
     Program& p = b.rt.program(0);
-    p.createKernel("op1_a", kernel(0, 5000 * kTicksPerNs), at(1, 1), first);
-    p.createKernel("op1_b", kernel(1, 9000 * kTicksPerNs), at(2, 1), first);
-    p.createKernel("op2", kernel(2, 1000 * kTicksPerNs), at(3, 1), second);
+    p.createKernel("op1_a", kernel(0, 5000 * kTicksPerNs), coreAt(1, 1), first);
+    p.createKernel("op1_b", kernel(1, 9000 * kTicksPerNs), coreAt(2, 1), first);
+    p.createKernel("op2", kernel(2, 1000 * kTicksPerNs), coreAt(3, 1), second);
     // A kernel of chip 1 is not part of chip 0's sequence.
     b.rt.program(1).createKernel(
-        "other", [] { KernelContext::current().advance(100 * kTicksPerNs); }, at(1, 1), other);
+        "other", [] { KernelContext::current().advance(100 * kTicksPerNs); }, coreAt(1, 1), other);
     const RunResult r = b.rt.run();
     ASSERT_TRUE(r.completed) << r.report;
     const DispatchPlan& plan = b.rt.dispatchPlan(0);
@@ -68,7 +61,7 @@ TEST(OpGates, ASecondOpWithNothingBeforeItStartsAtTheChipsLaunch) {
     second.after = gate;
     Tick started = 0;
     b.rt.program(0).createKernel(
-        "op2", [&] { started = KernelContext::current().localTime(); }, at(1, 1), second);
+        "op2", [&] { started = KernelContext::current().localTime(); }, coreAt(1, 1), second);
     const RunResult r = b.rt.run();
     ASSERT_TRUE(r.completed) << r.report;
     EXPECT_LT(started, b.rt.launchTime(0) + 1000 * kTicksPerNs);
@@ -81,17 +74,17 @@ TEST(OpGates, MisuseIsAConfigurationError) {
     KernelConfig both;
     both.ends = both.after = gate;
     EXPECT_THROW(b.rt.program(0).createKernel(
-                     "k", [] {}, at(1, 1), both),
+                     "k", [] {}, coreAt(1, 1), both),
                  ConfigError);
     KernelConfig wrongChip;
     wrongChip.after = gate;
     EXPECT_THROW(b.rt.program(1).createKernel(
-                     "k", [] {}, at(1, 1), wrongChip),
+                     "k", [] {}, coreAt(1, 1), wrongChip),
                  ConfigError);
     KernelConfig unknown;
     unknown.ends = gate + 1;
     EXPECT_THROW(b.rt.program(0).createKernel(
-                     "k", [] {}, at(1, 1), unknown),
+                     "k", [] {}, coreAt(1, 1), unknown),
                  ConfigError);
 }
 

@@ -15,9 +15,13 @@ unsigned defaultLinks(const ClusterDescriptor& d, const std::vector<std::vector<
     return unsigned(std::max<std::size_t>(1, fewest));
 }
 
+bool multicastAllGather(TopologyKind topo, unsigned n) {
+    return topo != TopologyKind::Ring || n < 3;
+}
+
 unsigned defaultWorkers(bool reduces, CclSpec::Impl impl, std::uint64_t inputBytes, unsigned n, unsigned links,
                         TopologyKind topo, bool gathers) {
-    if (impl == CclSpec::Impl::Fabric && gathers && (topo != TopologyKind::Ring || n < 3)) {
+    if (impl == CclSpec::Impl::Fabric && gathers && multicastAllGather(topo, n)) {
         // tt-metal's all_gather on a linear fabric (AllGatherMulticastFactory):
         // one worker per link (num_workers_per_link = 1; the option is ignored).
         return 1;

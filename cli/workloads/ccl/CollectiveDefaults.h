@@ -18,6 +18,10 @@ namespace cclsim::ccl {
 /// the two links is reserved); Galaxy: 4.
 unsigned defaultLinks(const ClusterDescriptor& d, const std::vector<std::vector<unsigned>>& groups, TopologyKind topo);
 
+/// Does an all-gather on `n` ranks run as tt-metal's line multicast
+/// all-gather (a line, or a ring of two), one worker per link?
+bool multicastAllGather(TopologyKind topo, unsigned n);
+
 /// The --workers default for a collective (`reduces`: a reduction;
 /// `gathers`: all_gather) on `n` ranks moving `inputBytes` per rank over
 /// `links` links per hop.

@@ -226,8 +226,7 @@ public:
         // blocks, by all_gather's rule for its input; --workers counts on a
         // ring (the line's multicast all-gather runs one worker per link).
         if (s.op == golden::Op::AllReduce && s.impl == CclSpec::Impl::Fabric) {
-            const bool lineGather = topo != TopologyKind::Ring || n < 3;
-            s.agWorkers = workers_ && !lineGather
+            s.agWorkers = workers_ && !multicastAllGather(topo, n)
                               ? workers_
                               : defaultWorkers(false, s.impl, (s.count + n - 1) / n * golden::elementBytes(s.dtype), n,
                                                s.links, topo, true);
