@@ -228,9 +228,25 @@ struct FabricExchangeArgs {
     std::uint32_t mcast_range[2] = {};
     std::uint32_t has_conn[2] = {};
     cclsim::fabric::FabricConnectionArgs conn[2];
+    /// all_to_all's start barrier (tt-metal all_to_all_async_generic's init
+    /// semaphore; 0: none). This kernel's init semaphore (L1); a kernel with
+    /// init_range[d] multicasts one increment d-ward to the chips 1..range
+    /// away, at init_xy / init_target (the waiter's init semaphore: one core
+    /// and address on every chip). The waiter (init_count = ranks - 1) waits for the
+    /// count, then releases the rank's other kernels (release_xy /
+    /// release_addr); they wait for that one increment.
+    std::uint32_t init_sem = 0, init_xy = 0, init_target = 0, init_count = 0;
+    std::uint32_t init_range[2] = {};
+    std::uint32_t releases = 0;
+    std::uint32_t release_xy[kMaxExchangeRanks] = {}, release_addr[kMaxExchangeRanks] = {};
     template <class V> void visit(V& v) {
         v(pos), v(ranks), v(page_bytes), v(pages), v(block), v(blocks), v(row_pages), v(worker), v(workers), v(send),
             v(a2a), v(own_copy), v(wait_count), input.visit(v), v(batch), v(staging);
+        v(init_sem);
+        if (init_sem) {
+            v(init_xy), v(init_target), v(init_count), v(init_range[0]), v(init_range[1]), v(releases);
+            for (std::uint32_t i = 0; i < releases && i < kMaxExchangeRanks; ++i) v(release_xy[i]), v(release_addr[i]);
+        }
         for (auto& x : mcast_range) v(x);
         for (auto& x : scratch_base) v(x);
         v(scratch_dram);

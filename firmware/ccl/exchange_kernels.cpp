@@ -98,6 +98,30 @@ void fabric_exchange_main() {
         auto pageOf = [&](std::uint32_t i) { return a.worker + i * a.workers; };
         const unsigned mydir = a.has_conn[0] ? 0u : 1u;
         fw_assert(!(a.has_conn[0] && a.has_conn[1]), "fabric_exchange: an all_to_all kernel serves one direction");
+        // tt-metal's start barrier (the writer's init semaphore): one
+        // increment multicast each way to the chips that way (a line: all of
+        // them; a ring: n/2 one way, the rest the other), at one core of
+        // every chip. That core waits until every other chip has started,
+        // then releases its chip's other sender kernels. Nothing is sent
+        // into a chip before it has started the op.
+        if (a.init_sem) {
+            if (a.init_range[mydir]) {
+                std::uint32_t next = a.pos;
+                for (std::uint32_t q = 0; q < a.ranks; ++q)
+                    if (q != a.pos && a.dir[q] == mydir && a.hops[q] == 1) next = q;
+                PacketHeader h;
+                h.set_route_1d_multicast(1, a.init_range[mydir]);
+                h.set_chips(a.chip[a.pos], a.chip[next]);
+                h.to_noc_unicast_atomic_inc(get_noc_addr(a.init_xy >> 16, a.init_xy & 0xffff, a.init_target), 1,
+                                            /*flush=*/true);
+                tx[mydir].send_packet(h, 0, 0);
+            }
+            WAYPOINT("FXB");
+            noc_semaphore_wait_min(a.init_sem, a.init_count ? a.init_count : 1);
+            noc_semaphore_set(a.init_sem, 0);
+            for (std::uint32_t i = 0; i < a.releases; ++i)
+                noc_semaphore_inc(get_noc_addr(a.release_xy[i] >> 16, a.release_xy[i] & 0xffff, a.release_addr[i]), 1);
+        }
         // The destinations of this kernel in order: nearest first its way round, the own block last.
         std::uint32_t order[kMaxExchangeRanks + 1];
         std::uint32_t nq = 0;

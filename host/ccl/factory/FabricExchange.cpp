@@ -91,7 +91,8 @@ void FabricExchange::planKernels() {
                 Kernel k;
                 k.pos = pos;
                 k.dirs = kernelDirs[kd];
-                k.core = first && !x_.external ? waiter_[pos] : ctx_.takeCore(chip);
+                k.waiter = first && !x_.external;
+                k.core = k.waiter ? waiter_[pos] : ctx_.takeCore(chip);
                 k.a.worker = w;
                 k.a.workers = W;
                 k.a.own_copy = kd == 0 ? 1 : 0;
@@ -122,6 +123,7 @@ void FabricExchange::createKernels() {
         k.a.batch = batch_;
         k.a.staging = p.allocateL1(k.core, 2 * batch_ * ctx_.spec.pageBytes, 32);
         k.handle = p.createKernel(x_.kernelName, fw::ccl::fabric_exchange_main, k.core, kc);
+        if (x_.allToAll && !x_.external) k.initSem = p.createSemaphore(k.core, 0, "init_sem");
         for (unsigned d : k.dirs) k.client[d] = fab_->addClient(chip, k.core, Dir(d), 0);
     }
 }
@@ -157,7 +159,46 @@ void FabricExchange::setArgs() {
             a.has_conn[d] = 1;
             a.conn[d] = fab_->connection(k.client[d]);
         }
-        ctx_.rt.program(chip).setRuntimeArgs(k.handle, pack_args(a));
+    }
+    if (x_.allToAll && !x_.external) setInitBarrier();
+    for (Kernel& k : ks_) ctx_.rt.program(g_.topo.order[k.pos]).setRuntimeArgs(k.handle, pack_args(k.a));
+}
+
+void FabricExchange::setInitBarrier() {
+    // tt-metal's all_to_all_async_generic writer: each chip's sender of link
+    // 0 multicasts one increment each way, to the chips that way on a line
+    // (forward n-1-pos, backward pos), n/2 forward and n-n/2-1 backward on a
+    // ring (range()), at the init semaphore of one core (the same on every
+    // chip); that core waits for n - 1, then sets the init semaphore of the
+    // chip's other sender cores (a multicast there; one increment each here).
+    const Kernel* w0 = nullptr;
+    for (const Kernel& k : ks_)
+        if (k.waiter) {
+            if (!w0) w0 = &k;
+            if (k.core.x != w0->core.x || k.core.y != w0->core.y || k.initSem != w0->initSem)
+                throw std::logic_error(fmt::format(
+                    "fabric all_to_all: the start barrier's core or semaphore differs between positions {} and {}",
+                    w0->pos, k.pos));
+        }
+    if (!w0) return;
+    for (Kernel& k : ks_) {
+        FabricExchangeArgs& a = k.a;
+        a.init_sem = k.initSem;
+        a.init_xy = packXY(w0->core.x, w0->core.y);
+        a.init_target = w0->initSem;
+        for (unsigned d : k.dirs)
+            if (a.worker == 0) a.init_range[d] = range(k.pos, d);
+        if (!k.waiter) continue;
+        a.init_count = n_ - 1;
+        for (const Kernel& o : ks_) {
+            if (o.pos != k.pos || &o == &k) continue;
+            if (a.releases == kMaxExchangeRanks)
+                throw CclOpError("workers", fmt::format("fabric all_to_all: at most {} sender kernels per chip",
+                                                        kMaxExchangeRanks + 1));
+            a.release_xy[a.releases] = packXY(o.core.x, o.core.y);
+            a.release_addr[a.releases] = o.initSem;
+            ++a.releases;
+        }
     }
 }
 

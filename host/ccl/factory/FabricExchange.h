@@ -55,6 +55,8 @@ private:
         FabricExchangeArgs a;
         std::vector<unsigned> dirs;
         fabric::ClientId client[2];
+        bool waiter = false;        ///< on the rank's waiter core (the first kernel of the rank)
+        std::uint32_t initSem = 0;  ///< all_to_all: the start barrier's semaphore on this core
     };
 
     /// Ranks a page of `pos` reaches in direction d.
@@ -68,6 +70,8 @@ private:
     void createKernels();
     /// The runtime arguments, once the fabric is built.
     void setArgs();
+    /// all_to_all's start barrier: who multicasts, who waits, who is released.
+    void setInitBarrier();
 
     FactoryContext& ctx_;
     CclGroup& g_;
