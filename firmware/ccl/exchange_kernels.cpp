@@ -51,14 +51,20 @@ void fabric_exchange_main() {
         h.set_chips(a.chip[a.pos], a.chip[q]);
         return h;
     };
+    // A 1D line multicast to the chips 1..range hops away (tt-metal: the
+    // low-latency multicast route); the caller sets the command.
+    auto multicastHeader = [&](std::uint32_t range) {
+        PacketHeader h;
+        h.set_route_1d_multicast(1, range);
+        h.set_chips(a.chip[a.pos], a.chip[a.pos]);
+        return h;
+    };
     const bool mcast = a.mcast_range[0] + a.mcast_range[1] > 0;
     // One packet of page p (buf; size 0: the closing increment only) to every rank this kernel serves.
     auto sendPage = [&](std::uint32_t p, std::uint32_t buf, std::uint32_t size, bool last) {
         for (unsigned d = 0; mcast && d < 2; ++d) {
             if (!a.mcast_range[d]) continue;
-            PacketHeader h;
-            h.set_route_1d_multicast(1, a.mcast_range[d]);
-            h.set_chips(a.chip[a.pos], a.chip[a.pos]);
+            PacketHeader h = multicastHeader(a.mcast_range[d]);
             if (!size)
                 h.to_noc_unicast_atomic_inc(doneSem(a.pos), 1);
             else if (last)
@@ -106,12 +112,7 @@ void fabric_exchange_main() {
         // into a chip before it has started the op.
         if (a.init_sem) {
             if (a.init_range[mydir]) {
-                std::uint32_t next = a.pos;
-                for (std::uint32_t q = 0; q < a.ranks; ++q)
-                    if (q != a.pos && a.dir[q] == mydir && a.hops[q] == 1) next = q;
-                PacketHeader h;
-                h.set_route_1d_multicast(1, a.init_range[mydir]);
-                h.set_chips(a.chip[a.pos], a.chip[next]);
+                PacketHeader h = multicastHeader(a.init_range[mydir]);
                 h.to_noc_unicast_atomic_inc(get_noc_addr(a.init_xy >> 16, a.init_xy & 0xffff, a.init_target), 1,
                                             /*flush=*/true);
                 tx[mydir].send_packet(h, 0, 0);

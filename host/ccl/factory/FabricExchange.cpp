@@ -186,8 +186,8 @@ void FabricExchange::setInitBarrier() {
         a.init_sem = k.initSem;
         a.init_xy = packXY(w0->core.x, w0->core.y);
         a.init_target = w0->initSem;
-        for (unsigned d : k.dirs)
-            if (a.worker == 0) a.init_range[d] = range(k.pos, d);
+        if (a.worker == 0)
+            for (unsigned d : k.dirs) a.init_range[d] = range(k.pos, d);
         if (!k.waiter) continue;
         a.init_count = n_ - 1;
         for (const Kernel& o : ks_) {
