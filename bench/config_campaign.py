@@ -93,6 +93,9 @@ def collective(rng, board, op):
     a += maybe(rng, 0.15, ["--persistent-buffers"])
     if op in ("reduce_scatter", "all_reduce"):
         a += maybe(rng, 0.4, ["--op", rng.choice(REDOPS)])
+        # The direct (one-shot) reduce-scatter: forced (refused, exit 3, off a
+        # fabric ring of three or more neighbours) or forced off.
+        a += maybe(rng, 0.25, ["--rs-algorithm", rng.choice(["auto", "ring", "direct"])])
     if op == "all_gather":
         a += maybe(rng, 0.1, ["--dim", "1"])
     if op == "broadcast":

@@ -8,6 +8,7 @@
 # the calibration table (platforms/calibration/wormhole_public.csv) and a set of
 # collectives and microbenchmarks (T3000 all_gather / reduce_scatter /
 # all_reduce / all_to_all at 1 MiB and 16 MiB with --impl edm and fabric, the
+# fabric reduce_scatter / all_reduce at 64 KiB (the direct reduce-scatter), the
 # all_gather / all_reduce at 16 MiB on 2- and 4-chip lines, the
 # Galaxy all_gather at 4 MiB, n300 eth_ping / eth_bandwidth / edm_stream,
 # ring_ping, dispatch, dram_bandwidth, ipcq_allreduce / ipcq_latency, PTO put /
@@ -47,6 +48,10 @@ PY
         done
     done
     echo "t3000:all_gather:256K:edm:data|t3000|all_gather --size 256K --impl edm"
+    # The direct (one-shot) reduce-scatter, alone and as all_reduce's first op.
+    for op in reduce_scatter all_reduce; do
+        echo "t3000:$op:64K:fabric|t3000|$op --size 64K --impl fabric"
+    done
     # Lines: the multicast all-gather (one worker per link) and the all-reduce around it.
     for chips in 2 4; do
         for op in all_gather all_reduce; do

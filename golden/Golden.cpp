@@ -26,6 +26,7 @@ const char* methodName(Method m) {
         case Method::MeetInMiddle: return "meet_in_middle_ring";
         case Method::Line: return "line";
         case Method::Broadcast: return "broadcast";
+        case Method::Direct: return "direct";
     }
     return "?";
 }
@@ -95,6 +96,10 @@ Recipe recipe(const Collective& c, unsigned f, std::uint64_t k) {
             r.left.clear();
             for (unsigned j = 0; j + 1 < n; ++j) r.left.push_back(j);
             r.own = n - 1;
+            break;
+        case Method::Direct:
+            for (unsigned j = 0; j < n; ++j)
+                if (j != f) r.left.push_back(j);
             break;
         case Method::BidirPair: break;
     }

@@ -28,6 +28,9 @@
 //   meet in the middle  left f-h, ..., f-1         own f   right f+(n-1-h), ..., f+1
 //   line                left 0, ..., f-1           own f   right n-1, ..., f+1
 //   broadcast           left 0, 1, ..., n-2        own n-1 right -   (every fracture)
+//   direct              left 0, ..., f-1, f+1, ..., n-1   own f   right -
+//                       (tt-metal's one-shot reduce-scatter: every rank's block
+//                       sent straight to its owner, folded there)
 // (positions mod n on rings; a page holds `pageElements` elements).
 #pragma once
 
@@ -43,7 +46,7 @@ namespace cclsim::golden {
 enum class Op { AllGather, ReduceScatter, AllReduce, AllToAll, Broadcast };
 /// Every collective the reference defines, in enum order (a new Op goes here too).
 inline constexpr Op kAllOps[] = {Op::AllGather, Op::ReduceScatter, Op::AllReduce, Op::AllToAll, Op::Broadcast};
-enum class Method { Clockwise, Anticlockwise, BidirPair, MeetInMiddle, Line, Broadcast };
+enum class Method { Clockwise, Anticlockwise, BidirPair, MeetInMiddle, Line, Broadcast, Direct };
 
 using Tensor = std::vector<std::uint8_t>;  ///< packed elements
 

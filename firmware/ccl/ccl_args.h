@@ -370,6 +370,71 @@ struct FabricRingArgs {
     }
 };
 
+/// fabric_direct_rs_reader / fabric_direct_rs_writer: one worker (one core,
+/// one per link) of the direct (one-shot) reduce-scatter on a ring
+/// (tt-metal's reduce_scatter_minimal_direct). Every rank unicasts its input
+/// block q straight to rank q over the fabric (q's ring distance in hops,
+/// the shorter way, ties forward), farthest destination first; rank q folds
+/// the n - 1 arrivals and its own block into its output. The worker of link
+/// l owns chunks [chunk_first, chunk_first + chunk_count) of every block
+/// (pages [page_first, page_first + page_count)).
+struct FabricDirectRsArgs {
+    std::uint32_t role = 0;  ///< 0 reader (ncrisc), 1 writer (brisc)
+    std::uint32_t pos = 0, ranks = 0;
+    std::uint32_t page_bytes = 0, block_pages = 0;  ///< B: pages of a block
+    std::uint32_t granularity = 1;                  ///< G: pages of a chunk
+    std::uint32_t pages_per_packet = 1;             ///< payload / page (a contiguous write)
+    std::uint32_t chunks_per_block = 1;             ///< ceil(B / G)
+    std::uint32_t chunk_first = 0, chunk_count = 0;
+    std::uint32_t page_first = 0, page_count = 0;
+    TensorArgs input, output;
+    std::uint32_t out_block = 0, out_blocks = 1;  ///< output page = gathered_page(out_block, p, out_blocks, B, 0)
+    /// Where the arrivals land. aliased = 1: in this core's L1 at `staging`
+    /// (the same address on the peer core of every chip), row k * ranks + b
+    /// of G pages holding block b of the worker's chunk k (b = 0 the own
+    /// input, b >= 1 the other ranks in position order). aliased = 0: the
+    /// interleaved chunk-paged tensor `staging_tensor` (page = G pages,
+    /// page s * chunks_per_block + chunk from rank s), read back into
+    /// `scratch` (ranks rows of G pages).
+    std::uint32_t aliased = 1, staging = 0, scratch = 0;
+    TensorArgs staging_tensor;
+    /// Reader -> writer circular buffers of two chunks each: the input chunks
+    /// to send (cb_send) and the reduced output chunks (cb_out); L1 counters
+    /// of chunks filled by the reader and freed by the writer.
+    std::uint32_t cb_send = 0, send_filled = 0, send_freed = 0;
+    std::uint32_t cb_out = 0, out_filled = 0, out_freed = 0;
+    /// Arrival counters on this core, one per source rank (the same addresses
+    /// on every chip); the writer increments arrival[pos] on the peer core.
+    std::uint32_t arrival[kMaxExchangeRanks] = {};
+    std::uint32_t peer_xy = 0;  ///< this worker's core: its peer on every chip
+    /// The start barrier (off with persistent buffers: init_sem 0): one
+    /// increment multicast init_range[d] chips d-ward, at init_sem of the
+    /// peer core; the writer waits for ranks - 1.
+    std::uint32_t init_sem = 0, init_range[2] = {};
+    /// Destinations in send order (farthest first): rank, connection (0
+    /// forward, 1 backward), hops; every rank's chip (header chips).
+    std::uint32_t dest[kMaxExchangeRanks] = {}, dest_conn[kMaxExchangeRanks] = {}, dest_hops[kMaxExchangeRanks] = {};
+    std::uint32_t chip[kMaxExchangeRanks] = {};
+    std::uint32_t redop = 0, dtype = 0;
+    std::uint32_t has_conn[2] = {};
+    cclsim::fabric::FabricConnectionArgs conn[2];
+    template <class V> void visit(V& v) {
+        v(role), v(pos), v(ranks), v(page_bytes), v(block_pages), v(granularity), v(pages_per_packet),
+            v(chunks_per_block), v(chunk_first), v(chunk_count), v(page_first), v(page_count);
+        input.visit(v), output.visit(v);
+        v(out_block), v(out_blocks), v(aliased), v(staging), v(scratch);
+        staging_tensor.visit(v);
+        v(cb_send), v(send_filled), v(send_freed), v(cb_out), v(out_filled), v(out_freed);
+        for (std::uint32_t i = 0; i < ranks && i < kMaxExchangeRanks; ++i) v(arrival[i]);
+        v(peer_xy), v(init_sem), v(init_range[0]), v(init_range[1]);
+        for (std::uint32_t i = 0; i + 1 < ranks && i < kMaxExchangeRanks; ++i)
+            v(dest[i]), v(dest_conn[i]), v(dest_hops[i]);
+        for (std::uint32_t i = 0; i < ranks && i < kMaxExchangeRanks; ++i) v(chip[i]);
+        v(redop), v(dtype), v(has_conn[0]), v(has_conn[1]);
+        if (role == 1) conn[0].visit(v), conn[1].visit(v);
+    }
+};
+
 /// Host side: the argument vector of `a`, end marker last.
 template <class A> std::vector<std::uint32_t> pack_args(A a) {
     return fw::pack_layout_args(a, kArgsEndMarker);

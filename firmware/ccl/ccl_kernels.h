@@ -21,9 +21,11 @@ void all_to_all_sender_main();
 void all_to_all_receiver_main();
 void local_reduce_main();  ///< the broadcast method's local reduction
 void edm_relay_main();
-void fabric_exchange_main();     ///< the broadcast method (and --impl fabric broadcast): whole input to every rank
-void fabric_ring_reader_main();  ///< --impl fabric all-gather / reduce-scatter: a worker's reader (ncrisc)
-void fabric_ring_writer_main();  ///< ... and its writer (brisc)
+void fabric_exchange_main();          ///< the broadcast method (and --impl fabric broadcast): whole input to every rank
+void fabric_ring_reader_main();       ///< --impl fabric all-gather / reduce-scatter: a worker's reader (ncrisc)
+void fabric_ring_writer_main();       ///< ... and its writer (brisc)
+void fabric_direct_rs_reader_main();  ///< --impl fabric direct reduce-scatter (ring, small): reader (ncrisc)
+void fabric_direct_rs_writer_main();  ///< ... and its writer (brisc)
 
 // ---- helpers --------------------------------------------------------------------
 

@@ -53,6 +53,11 @@ struct CclSpec {
     /// before (tt-metal's persistent_output_buffer / persistent intermediate
     /// buffers), so the op starts without its start barrier.
     bool persistentBuffers = false;
+    /// Impl::Fabric reduce_scatter and all_reduce on a ring: the
+    /// reduce-scatter is tt-metal's direct (one-shot) op, every block sent
+    /// straight to its owner (factory/FabricDirectReduceScatter), instead of
+    /// the ring's store-and-forward. The CLI resolves it (--rs-algorithm).
+    bool directRs = false;
     /// The input's and output's memory config (interleaved, or sharded:
     /// then l1Buffers is not used).
     TensorSharding sharding;

@@ -248,12 +248,81 @@ TEST(GalaxyMesh, RowRingsOnTheTorusReduceScatter) {
 
 // ---- bad input -------------------------------------------------------------------
 
+// The direct (one-shot) reduce-scatter (tt-metal's reduce_scatter_minimal_direct,
+// ttnn.reduce_scatter's path on a ring up to 512 KiB per chip): every block
+// straight to its owner, folded there. Exact on 4-, 6- and 8-chip rings, for
+// reduce_scatter and all_reduce's first op, with a partial last page.
+struct DirectCase {
+    std::string op;
+    unsigned n;
+    std::string dtype, redop;
+};
+void PrintTo(const DirectCase& c, std::ostream* os) {
+    *os << c.op << " " << c.n << " chips " << c.dtype << " " << c.redop;
+}
+class DirectReduceScatter : public ::testing::TestWithParam<DirectCase> {};
+TEST_P(DirectReduceScatter, MatchesGolden) {
+    const DirectCase& c = GetParam();
+    // 13 pages per block and a few elements more: the last page of each block is partial.
+    const std::uint64_t count = (13ull * 2048 / (c.dtype == "fp32" ? 4 : 2)) * c.n - 5;
+    const auto rep = runT3000(
+        {c.op, "--chips", std::to_string(c.n), "--dtype", c.dtype, "--op", c.redop, "--count", std::to_string(count)});
+    ASSERT_TRUE(rep.contains("results")) << rep.dump(2);
+    EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
+    EXPECT_EQ(rep["results"]["wrong_elements"], 0u);
+    EXPECT_EQ(rep["results"]["rs_algorithm"], "direct");
+    EXPECT_EQ(rep["results"]["workers"], 1);
+}
+INSTANTIATE_TEST_SUITE_P(
+    T3000, DirectReduceScatter,
+    ::testing::Values(DirectCase{"reduce_scatter", 8, "bf16", "add"}, DirectCase{"reduce_scatter", 4, "fp32", "mean"},
+                      DirectCase{"reduce_scatter", 6, "fp16", "square_add"},
+                      DirectCase{"reduce_scatter", 8, "int32", "max"}, DirectCase{"all_reduce", 8, "bf16", "add"},
+                      DirectCase{"all_reduce", 6, "fp32", "mean"}),
+    [](const ::testing::TestParamInfo<DirectCase>& i) {
+        return fmt::format("{}_{}chips_{}_{}", i.param.op, i.param.n, i.param.dtype, i.param.redop);
+    });
+
+// Beyond one core's 640 KiB staging shard the arrivals land in an
+// interleaved tensor in L1 (up to 4 MiB), beyond that in DRAM.
+TEST(DirectReduceScatterStaging, L1Interleaved) {
+    const auto rep = runT3000({"reduce_scatter", "--rs-algorithm", "direct", "--size", "1M"});
+    expectExact(rep, 64);
+    EXPECT_EQ(rep["results"]["rs_algorithm"], "direct");
+}
+
+TEST(DirectReduceScatterStaging, Dram) {
+    const auto rep = runT3000({"all_reduce", "--rs-algorithm", "direct", "--size", "4M"});
+    expectExact(rep, 2048);
+    EXPECT_EQ(rep["results"]["rs_algorithm"], "direct");
+}
+
+TEST(DirectReduceScatterStaging, ChunksSplitOverLinks) {
+    // Galaxy rows closed by the torus links: 4 links, 13 pages per block in
+    // two chunks of 8 pages, so two of the three links get a chunk each.
+    const auto rep = runGalaxy({"all_reduce", "--axis", "row", "--torus", "--links", "3", "--rs-algorithm", "direct",
+                                "--dtype", "fp32", "--count", std::to_string(13 * 512 * 8 - 3)});
+    ASSERT_TRUE(rep.contains("results")) << rep.dump(2);
+    EXPECT_EQ(rep["data_check"], "pass") << rep.value("data_check_failure", std::string());
+    EXPECT_EQ(rep["results"]["rs_algorithm"], "direct");
+}
+
 namespace {
 void expectConfigError(const nlohmann::json& rep, const std::string& fragment) {
     ASSERT_TRUE(rep.contains("error")) << rep.dump(2);
     EXPECT_NE(rep["error"].get<std::string>().find(fragment), std::string::npos) << rep["error"];
 }
 }  // namespace
+
+TEST(CollectiveBadInput, DirectReduceScatterWhereItCannotRun) {
+    expectConfigError(runT3000({"reduce_scatter", "--rs-algorithm", "direct", "--topology", "line"}, 3),
+                      "--rs-algorithm direct: it needs a ring of three or more chips");
+    expectConfigError(runT3000({"all_reduce", "--rs-algorithm", "direct", "--impl", "edm"}, 3),
+                      "--rs-algorithm direct: it runs on the packet fabric");
+    expectConfigError(runT3000({"reduce_scatter", "--rs-algorithm", "direct", "--method", "broadcast"}, 3),
+                      "--rs-algorithm direct: --method broadcast");
+    expectConfigError(runT3000({"reduce_scatter", "--rs-algorithm", "sideways"}, 2), "--rs-algorithm");
+}
 
 TEST(CollectiveBadInput, EdmBuffersBeyondTheEthernetL1) {
     // 16 channels per Ethernet core (all-reduce, 4 workers per direction) of 16 slots: < one page each.

@@ -412,7 +412,10 @@ TEST(FabricImpl, LineReduceScatterStreamsEveryLinkAtOnce) {
 // --persistent-buffers (buffers allocated before the op) leaves it out.
 TEST(FabricImpl, RingOpsStartWithABarrierUnlessBuffersArePersistent) {
     const double perHopUs = 0.761;  // fabric_ping's per-hop latency on the T3000
-    for (const std::string op : {"all_gather --size 16K", "reduce_scatter --size 16K", "all_reduce --size 16K"}) {
+    // The ring ops (tt-metal would take the direct reduce-scatter at 16K, but
+    // not with persistent buffers: both runs name the ring op).
+    for (const std::string op : {"all_gather --size 16K", "reduce_scatter --size 16K --rs-algorithm ring",
+                                 "all_reduce --size 16K --rs-algorithm ring"}) {
         const auto with = runBinary(kT3000, op);
         const auto without = runBinary(kT3000, op + " --persistent-buffers");
         EXPECT_EQ(with["results"]["data_check"], "pass") << op;
@@ -425,6 +428,17 @@ TEST(FabricImpl, RingOpsStartWithABarrierUnlessBuffersArePersistent) {
         const double barriers = op.rfind("all_reduce", 0) == 0 ? 2 : 1;
         EXPECT_GT(cost, barriers * 0.8 * 7 * perHopUs) << op;
         EXPECT_LT(cost, barriers * (7 * perHopUs + 5.0)) << op;
+    }
+    // The direct reduce-scatter's: one increment multicast each way round,
+    // 4 chips forward and 3 backward on the 8-ring.
+    {
+        const std::string rs = "reduce_scatter --size 16K --rs-algorithm direct";
+        const auto with = runBinary(kT3000, rs), without = runBinary(kT3000, rs + " --persistent-buffers");
+        EXPECT_EQ(with["results"]["data_check"], "pass");
+        EXPECT_EQ(without["results"]["data_check"], "pass");
+        const double cost = with["results"].value("sim_time_us", 0.0) - without["results"].value("sim_time_us", 0.0);
+        EXPECT_GT(cost, 0.8 * 4 * perHopUs) << rs;
+        EXPECT_LT(cost, 4 * perHopUs + 5.0) << rs;
     }
     // The line all-gather's barrier (to the chips each worker writes to) too.
     const std::string line = "all_gather --size 64K --chips 4 --topology line";

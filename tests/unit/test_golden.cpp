@@ -177,8 +177,8 @@ TEST(GoldenGcl, AllReduceOperatorExamples) {
             // Every type the operator supports gives the same small exact numbers.
             const DType t = ex.type == DType::BOOL ? DType::BOOL : DType(ti);
             if (!supports(ex.op, t)) continue;
-            for (Method m :
-                 {Method::Clockwise, Method::Anticlockwise, Method::MeetInMiddle, Method::Line, Method::Broadcast}) {
+            for (Method m : {Method::Clockwise, Method::Anticlockwise, Method::MeetInMiddle, Method::Line,
+                             Method::Broadcast, Method::Direct}) {
                 Collective c = make(Op::AllReduce, 2, 4, t, ex.op, m);
                 const auto out = expectedOutputs(c, {values(t, ex.in0), values(t, ex.in1)});
                 for (const Tensor& o : out) EXPECT_EQ(numbers(t, o), ex.out) << redOpName(ex.op) << " " << dtypeName(t);
@@ -244,7 +244,7 @@ TEST(GoldenGcl, ForEachExpectedOutputVisitsEveryRankOnceInOrder) {
 TEST(GoldenOrder, RecipesCoverEveryRankOnce) {
     for (unsigned n = 2; n <= 9; ++n)
         for (Method m : {Method::Clockwise, Method::Anticlockwise, Method::BidirPair, Method::MeetInMiddle,
-                         Method::Line, Method::Broadcast}) {
+                         Method::Line, Method::Broadcast, Method::Direct}) {
             Collective c = make(Op::AllReduce, n, 8 * n, DType::FP32, RedOp::Add, m);
             for (unsigned f = 0; f < n; ++f)
                 for (std::uint64_t k : {std::uint64_t(0), std::uint64_t(7)}) {
@@ -257,6 +257,17 @@ TEST(GoldenOrder, RecipesCoverEveryRankOnce) {
                     ASSERT_EQ(all.size(), n);
                 }
         }
+}
+
+TEST(GoldenOrder, DirectFoldsTheOthersInPositionOrderThenTheOwn) {
+    Collective c = make(Op::ReduceScatter, 5, 10);
+    c.method = Method::Direct;
+    const Recipe r = recipe(c, 2, 0);
+    EXPECT_EQ(r.left, (std::vector<unsigned>{0, 1, 3, 4}));
+    EXPECT_EQ(r.own, 2u);
+    EXPECT_TRUE(r.right.empty());
+    EXPECT_STREQ(methodName(Method::Direct), "direct");
+    EXPECT_THROW(parseMethod("direct"), std::invalid_argument);  // the fabric's own op, not a --method
 }
 
 TEST(GoldenOrder, ClockwiseStartsAfterTheOwnerAndMeetInMiddleSplits) {

@@ -21,6 +21,7 @@
 #include "host/ccl/CommGroups.h"
 #include "host/ccl/MethodTable.h"
 #include "host/ccl/TensorFiles.h"
+#include "host/ccl/factory/FabricDirectReduceScatter.h"
 #include "models/common/Report.h"
 
 #include <fmt/format.h>
@@ -119,6 +120,13 @@ public:
                      "--impl fabric all_gather, reduce_scatter, all_reduce: the output and intermediate buffers were "
                      "allocated before the op (tt-metal's persistent buffers), so it starts without its start "
                      "barrier across the chips");
+        if (reduces())
+            cmd.add_option("--rs-algorithm", rsAlgorithm_,
+                           "--impl fabric on a ring: the reduce-scatter (all_reduce: its first op) as tt-metal's "
+                           "ring op (store and forward), its direct one-shot op (every block straight to its "
+                           "owner), or auto (default: tt-metal's dispatch, direct up to 512 KiB of input per chip "
+                           "without --workers or --persistent-buffers)")
+                ->check(opt::IsMember({"auto", "ring", "direct"}));
         cmd.add_option("--layout", layout_,
                        "the input's and output's memory config: interleaved (DRAM, or L1 with --l1), "
                        "height_sharded, width_sharded, block_sharded (L1 shards, one per core) or dram_sharded "
@@ -158,6 +166,7 @@ public:
                          {"edm_credit_txq", edmCreditTxq_},
                          {"l1", l1_},
                          {"persistent_buffers", persistent_},
+                         {"rs_algorithm", rsAlgorithm_},
                          {"layout", layout_},
                          {"shard_grid", shardGrid_},
                          {"shard_spec", shardSpec_},
@@ -235,6 +244,14 @@ public:
         // are relayed through the chips in between.
         s.relay = axis_.empty() && groupSpec().kind != GroupKind::All;
         s.sharing = sharing_;
+        if (reduces() && rsAlgorithm_ == "direct") {
+            const std::string why = ccl::directReduceScatterUnfit(s, topo, n);
+            if (!why.empty()) throw ConfigError(fmt::format("--rs-algorithm direct: {}", withFlags(why)));
+            s.directRs = true;
+        } else if (reduces() && rsAlgorithm_ == "auto") {
+            s.directRs = ccl::directReduceScatterAuto(s, topo, n, workers_ != 0);
+        }
+        if (s.directRs) s.workers = 1;  // the direct op: one worker core per link
         try {
             op_impl_ = std::make_unique<CclOp>(rt, s);
         } catch (const CclOpError& e) {
@@ -307,6 +324,10 @@ public:
                 {"method", golden::methodName(s.method)},
                 {"impl", s.impl == CclSpec::Impl::Fabric ? "fabric" : "edm"},
                 {"method_rule", methodRule_},
+                {"rs_algorithm", !reduces() || s.impl != CclSpec::Impl::Fabric || s.method == golden::Method::Broadcast
+                                     ? "none"
+                                 : s.directRs ? "direct"
+                                              : "ring"},
                 {"reduce_op", reduces() ? golden::redOpName(s.redop) : "none"},
                 {"directions", op.directions()},
                 {"links", s.links},
@@ -648,6 +669,7 @@ private:
     unsigned root_ = 0;
     bool l1_ = false;
     bool persistent_ = false;
+    std::string rsAlgorithm_ = "auto";
     std::string layout_ = "interleaved";
     std::string shardGrid_, shardSpec_;
     std::uint64_t seed_ = 1;

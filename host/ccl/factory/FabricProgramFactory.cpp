@@ -3,6 +3,7 @@
 
 #include "host/ccl/CclOpError.h"
 #include "host/ccl/Collectives.h"
+#include "host/ccl/factory/FabricDirectReduceScatter.h"
 #include "host/ccl/factory/FabricExchange.h"
 #include "host/ccl/factory/FabricRingConnection.h"
 #include "host/common/DataCodes.h"
@@ -64,9 +65,20 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
                                                  specRef("impl", "fabric"), specRef("impl", "edm")));
     auto r = std::make_shared<AllocatedRing>();
     r->ring = t.ring() && ctx_.plan.ranks >= 3;
+    // tt-metal's dispatch (resolved into the spec): the reduce-scatter is the
+    // direct op, beside the ring's all-gather in an all-reduce.
+    phases.rsDirect = phases.reduceScatter && s.directRs;
     r->phases = phases;
     std::unique_ptr<FabricBuilder> own;
     FabricBuilder* fab = ringFabric(t, r->ring, own);
+    if (phases.rsDirect && !phases.allGather) {  // reduce_scatter: the direct op alone
+        if (!own) throw CclOpError("rs_algorithm", "the direct reduce-scatter runs on a fabric of its own");
+        auto d = buildDirectReduceScatter(ctx_, g, *own, {});
+        own->build();
+        finishDirectReduceScatter(ctx_.rt, *d, *own);
+        ctx_.packetFabrics.push_back(std::move(own));
+        return;
+    }
     const std::uint32_t payload = fab->maxPayloadBytes();
     if (s.pageBytes > payload)
         throw CclOpError("page_bytes", fmt::format("{}: a {} B page does not fit the fabric's {} B packet payload",
@@ -99,11 +111,18 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
     g.golden.pairWorkers = r->ring ? r->plan.units : 0;
     g.golden.pairChunkPages = r->plan.granularity;
     allocateRingWorkers(ctx_, g, *fab, *r);
+    // all_reduce's direct reduce-scatter ends at the op gate of each chip.
+    std::shared_ptr<DirectRsBuild> direct;
+    if (phases.rsDirect) {
+        if (!own) throw CclOpError("rs_algorithm", "the direct reduce-scatter runs on a fabric of its own");
+        direct = buildDirectReduceScatter(ctx_, g, *own, r->opGate);
+    }
     // The writers need the fabric's connections: created now, or (a shared
     // fabric) once the caller has built it after the last op.
     if (own) {
         own->build();
         connectRing(ctx_.rt, g, *own, *r, s.sharing.stream);
+        if (direct) finishDirectReduceScatter(ctx_.rt, *direct, *own);
         ctx_.packetFabrics.push_back(std::move(own));
         return;
     }

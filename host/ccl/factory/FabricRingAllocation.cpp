@@ -10,7 +10,7 @@ void allocateIntermediates(FactoryContext& ctx, const CclGroup& g, AllocatedRing
     const CclSpec& s = ctx.spec;
     const unsigned n = ctx.plan.ranks;
     const std::uint32_t B = std::uint32_t(ctx.plan.shape.blockPages);
-    if (!r.phases.reduceScatter) return;
+    if (!r.phases.reduceScatter || r.phases.rsDirect) return;
     for (unsigned pos = 0; pos < n; ++pos)
         for (unsigned d = 0; d < (r.ring ? 1u : 2u); ++d)
             r.inter[d].push_back(

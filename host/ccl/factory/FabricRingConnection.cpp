@@ -76,7 +76,8 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
     // of ten drawn configurations within 0.42 %, but 62 MiB bf16 with 1 KB
     // pages +6.45 %, where each op alone misses by +0.55 % and -2.1 %
     // (bench/fast_forward_accuracy.py --random 10 --seed 21 --ops all_reduce).
-    bool phases[2] = {false, false};
+    // (An all-reduce whose reduce-scatter is the direct op stays exact too.)
+    bool phases[2] = {r.phases.rsDirect, false};
     for (const RingWorkerPlan& k : r.plan.workers) phases[k.phase] = true;
     const bool steady = t.ring() && !(phases[0] && phases[1]);
     for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {

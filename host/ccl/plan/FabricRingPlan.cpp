@@ -223,7 +223,7 @@ const RingWorkerPlan* FabricRingPlan::find(unsigned phase, unsigned pos, unsigne
 FabricRingPlan planFabricRing(const FabricRingInput& in) {
     FabricRingPlan out;
     RingPlanner p(in, out);
-    if (in.phases.reduceScatter) p.reduceScatter();
+    if (in.phases.reduceScatter && !in.phases.rsDirect) p.reduceScatter();
     if (in.phases.allGather) p.allGather();
     return out;
 }

@@ -44,6 +44,10 @@ namespace cclsim::ccl {
 struct RingPhases {
     bool reduceScatter = false;
     bool allGather = false;
+    /// all_reduce: its reduce-scatter is the direct op (built beside the
+    /// ring, factory/FabricDirectReduceScatter): the ring plans only the
+    /// all-gather, which still reads the own block from the output.
+    bool rsDirect = false;
 };
 
 struct FabricRingInput {

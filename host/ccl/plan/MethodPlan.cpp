@@ -1,6 +1,8 @@
 // Directions, reach and page ranges of each collective method (pure).
 #include "host/ccl/plan/MethodPlan.h"
 
+#include <stdexcept>
+
 namespace cclsim::ccl {
 
 MethodPlan planMethod(golden::Method m, unsigned n, bool ring, std::uint64_t blockPages) {
@@ -40,6 +42,8 @@ MethodPlan planMethod(golden::Method m, unsigned n, bool ring, std::uint64_t blo
             r1 = n - 1 - h;
             p.a2aSplit = n / 2;
             break;
+        case Method::Direct:  // golden's order of the fabric's direct reduce-scatter, never a spec's method
+            throw std::logic_error("planMethod: the direct reduce-scatter is a fabric op, not an EDM schedule");
     }
     for (unsigned d = 0; d < 2; ++d) {
         p.reduce[d].ranks = n;
