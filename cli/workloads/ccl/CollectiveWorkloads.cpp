@@ -270,11 +270,12 @@ public:
             if (rt.launchTime(c) > rt.launchTime(last)) last = c;
         const Tick t0 = rt.launchTime(last);
         const double ns = ticksToNs(rt.chipFinish(last) - t0);
-        Tick first = kNever, end = 0;
+        Tick first = kNever, end = 0, slowest = 0;
         nlohmann::json perChip = nlohmann::json::object(), perChipDispatch = nlohmann::json::object();
         for (unsigned c : chips) {
             first = std::min(first, rt.launchTime(c));
             end = std::max(end, rt.chipFinish(c));
+            slowest = std::max(slowest, rt.chipFinish(c) - rt.launchTime(c));
             perChip[std::to_string(c)] = ticksToNs(rt.chipFinish(c) - rt.launchTime(c)) / 1000.0;
             perChipDispatch[std::to_string(c)] = ticksToNs(rt.launchTime(c) - rt.dispatchTime(c)) / 1000.0;
         }
@@ -352,6 +353,9 @@ public:
                 {"dispatch_kernel_groups", plan.kernelGroups},
                 {"measured_on_chip", last},
                 {"chip_time_us", perChip},
+                // The largest of them: tt-metal's CCL benchmark's time (the
+                // largest device kernel duration of the chips).
+                {"max_chip_time_us", ticksToNs(slowest) / 1000.0},
                 {"algbw_GBps", algbw},
                 {"busbw_GBps", algbw * busFactor(op_, n)},
                 {"bus_factor", busFactor(op_, n)},
