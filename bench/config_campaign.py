@@ -158,6 +158,14 @@ def micro(rng, board, w):
             maybe(rng, 0.4, ["--workers", str(rng.randint(1, 64))]) + maybe(rng, 0.3, ["--write"]) + \
             maybe(rng, 0.2, ["--sharded"]) + maybe(rng, 0.2, ["--noc", str(rng.randint(0, 2))]) + \
             maybe(rng, 0.2, ["--batch", str(rng.randint(1, 16))])
+    if w == "data_movement":
+        # Cores and peers anywhere on (and sometimes off) the worker grid, banks past the last one.
+        return [w, "--test", rng.choice(["dram_read", "dram_write", "one_from_one", "one_to_one"]),
+                "--bytes", str(rng.choice([32, 64, 100, 2048, 8192, 65536])),
+                "--transactions", str(rng.choice([1, 4, 16, 64, 256]))] + \
+            maybe(rng, 0.3, ["--core", f"{rng.randint(0, 8)},{rng.randint(0, 10)}"]) + \
+            maybe(rng, 0.3, ["--peer", f"{rng.randint(0, 8)},{rng.randint(0, 10)}"]) + \
+            maybe(rng, 0.2, ["--bank", str(rng.randint(0, 12))]) + maybe(rng, 0.3, ["--noc", str(rng.randint(0, 1))])
     if w == "fabric_ping":
         return [w, "--samples", str(rng.randint(1, 4))] + maybe(rng, 0.4, ["--mode", rng.choice(
             ["write", "fused", "atomic"])]) + maybe(rng, 0.3, ["--packet", str(rng.choice([0, 16, 4096]))]) + \
@@ -193,8 +201,8 @@ def micro(rng, board, w):
 
 
 WORKLOADS = ["all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast", "concurrent", "pto", "eth_ping",
-             "ring_ping", "eth_bandwidth", "edm_stream", "dram_bandwidth", "fabric_ping", "fabric_bandwidth",
-             "fabric_traffic", "ipcq_allreduce", "ipcq_latency", "dispatch", "noc_trace"]
+             "ring_ping", "eth_bandwidth", "edm_stream", "dram_bandwidth", "data_movement", "fabric_ping",
+             "fabric_bandwidth", "fabric_traffic", "ipcq_allreduce", "ipcq_latency", "dispatch", "noc_trace"]
 
 
 # Workloads whose Ethernet traffic the tx command queue shapes, run on the

@@ -26,6 +26,7 @@ std::vector<WorkloadFactory> allWorkloads() {
         microbench::makeEthBandwidth,
         microbench::makeEdmStream,
         microbench::makeDramBandwidth,
+        microbench::makeDataMovement,
         microbench::makeFabricPing,
         microbench::makeFabricBandwidth,
         microbench::makeFabricTraffic,

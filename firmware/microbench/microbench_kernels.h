@@ -16,6 +16,7 @@ void ring_ping_kernel_main();
 void edm_stream_sender_main();
 void edm_stream_receiver_main();
 void dram_bandwidth_kernel_main();
+void data_movement_kernel_main();   ///< data_movement: N transactions to DRAM or a core, timed
 void dispatch_empty_kernel_main();  ///< dispatch: an empty kernel
 void fabric_ping_main();            ///< worker: fabric_ping sender or responder
 void fabric_bandwidth_main();       ///< worker: fabric_bandwidth sender or receiver

@@ -145,6 +145,30 @@ TEST(CalibrationT3000, RingNeedingMissingLinksIsRefused) {
 // at 900 MHz. Interleaved is lower because every reader's responses leave
 // every endpoint: a response blocked on a busy link holds its endpoint
 // (wormhole back-pressure), so the next response, to an idle reader, waits.
+// tt-metal's data movement tests (platforms/calibration/wormhole_data_movement.csv
+// holds the figures): one core, N transactions, one barrier, the cycles in between.
+TEST(DataMovement, MoreTransactionsTakeLongerAtHigherRate) {
+    const auto one = runT3000({"data_movement", "--test", "dram_read", "--transactions", "1", "--bytes", "2048"});
+    EXPECT_GT(result(one, "latency_cycles"), 0.0);
+    EXPECT_NEAR(result(one, "bytes_per_cycle"), 2048.0 / result(one, "latency_cycles"), 1e-9);
+    EXPECT_EQ(one["results"]["core"], "1-1");  // logical 0,0
+}
+
+TEST(DataMovement, RefusesWhatTheChipLacks) {
+    const auto bank = runT3000({"data_movement", "--bank", "12"}, 3);
+    EXPECT_NE(bank["error"].get<std::string>().find("--bank 12: the chip has 12 DRAM banks"), std::string::npos);
+}
+
+TEST(DataMovement, PeerMustBeAnotherCore) {
+    const auto rep = runT3000({"data_movement", "--test", "one_from_one", "--core", "1,1", "--peer", "1,1"}, 3);
+    EXPECT_NE(rep["error"].get<std::string>().find("--peer is the --core itself"), std::string::npos);
+}
+
+TEST(DataMovement, CoreOutsideTheGrid) {
+    const auto rep = runT3000({"data_movement", "--core", "8,0"}, 3);
+    EXPECT_NE(rep["error"].get<std::string>().find("--core 8,0: the chip's worker grid is 8 x 10"), std::string::npos);
+}
+
 TEST(DramBandwidth, Gddr6ReadInterleaved) {
     const auto rep = runT3000({"dram_bandwidth"});
     EXPECT_EQ(result(rep, "peak_GBps"), 288.0);

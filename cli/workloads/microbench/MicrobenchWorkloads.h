@@ -18,6 +18,7 @@ std::unique_ptr<Workload> makeRingPing();
 std::unique_ptr<Workload> makeEthBandwidth();
 std::unique_ptr<Workload> makeEdmStream();
 std::unique_ptr<Workload> makeDramBandwidth();
+std::unique_ptr<Workload> makeDataMovement();
 std::unique_ptr<Workload> makeDispatch();
 std::unique_ptr<Workload> makeFabricPing();
 std::unique_ptr<Workload> makeFabricBandwidth();
