@@ -209,9 +209,12 @@ struct FabricExchangeArgs {
     std::uint32_t row_pages = 0;              ///< destination page: gathered_page(block, p, blocks, pages, row_pages)
     std::uint32_t worker = 0, workers = 1;    ///< this kernel sends pages worker, worker + workers, ...
     std::uint32_t send = 1;                   ///< 0: this rank sends nothing (broadcast: not the root)
-    std::uint32_t a2a = 0;                    ///< 1: all_to_all: input block q (of `pages`) to rank q's block `block`
-    std::uint32_t own_copy = 1;               ///< also write the own block locally (and count it)
-    std::uint32_t wait_count = 0;             ///< then wait until the own done semaphore reaches this
+    /// all_to_all: input block q (of `pages`) to rank q's block `block`: 1 on
+    /// a line, 2 on a ring, 3 on an even ring (the diametric block split
+    /// between the directions); 0: not all_to_all.
+    std::uint32_t a2a = 0;
+    std::uint32_t own_copy = 1;    ///< also write the own block locally (and count it)
+    std::uint32_t wait_count = 0;  ///< then wait until the own done semaphore reaches this
     TensorArgs input;
     std::uint32_t batch = 1;                             ///< pages read per batch
     std::uint32_t staging = 0;                           ///< two batches of pages in L1

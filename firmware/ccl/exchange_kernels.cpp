@@ -91,13 +91,16 @@ void fabric_exchange_main() {
         // all_to_all (tt-metal all_to_all_async_generic): input block q goes to
         // rank q alone, one unicast stream per destination. A kernel serves one
         // direction (tt-metal: a forward and a backward sender core per link
-        // on an even ring), its destinations nearest first, then (the first
-        // direction's kernels) its share of the own block locally. Up to
+        // on an even ring), its destinations farthest first on a ring (a2a 2;
+        // on a line, a2a 1, nearest first), then (the first direction's
+        // kernels) its share of the own block locally. On an even ring (a2a 3)
+        // the diametric rank is every kernel's first destination: the forward kernels send the first half of their
+        // pages of its block, the backward kernels the second half. Up to
         // `batch` (<= 2) pages per packet, as a scatter write (tt-metal: two
-        // pages per scatter packet); the stream's last page is a fused write +
-        // increment. Reads run one packet ahead (a two-packet circular buffer,
-        // as the reader core fills a CB), so a packet's reads overlap the
-        // previous packet's send.
+        // pages per scatter packet); a stream's last page is a fused write +
+        // increment (an empty stream: the increment alone). Reads run one
+        // packet ahead (a two-packet circular buffer, as the reader core
+        // fills a CB), so a packet's reads overlap the previous packet's send.
         const std::uint32_t mine = a.worker < a.pages ? (a.pages - 1 - a.worker) / a.workers + 1 : 0;
         const std::uint32_t per = a.batch ? a.batch : 1;
         fw_assert(per <= 2, "fabric_exchange: all_to_all packs at most two pages (a scatter write) per packet");
@@ -123,65 +126,96 @@ void fabric_exchange_main() {
             for (std::uint32_t i = 0; i < a.releases; ++i)
                 noc_semaphore_inc(get_noc_addr(a.release_xy[i] >> 16, a.release_xy[i] & 0xffff, a.release_addr[i]), 1);
         }
-        // The destinations of this kernel in order: nearest first its way round, the own block last.
-        std::uint32_t order[kMaxExchangeRanks + 1];
+        // The destinations of this kernel in order (a ring: farthest first,
+        // the diametric one of a split first), the own block last; and
+        // which of this kernel's pages each gets ([lo, hi) of its share).
+        std::uint32_t order[kMaxExchangeRanks + 1], lo[kMaxExchangeRanks + 1], hi[kMaxExchangeRanks + 1];
         std::uint32_t nq = 0;
-        for (std::uint32_t k = 1; k < a.ranks; ++k) {
-            const std::uint32_t q = mydir == 0 ? (a.pos + k) % a.ranks : (a.pos + a.ranks - k) % a.ranks;
-            if (a.has_conn[mydir] && a.dir[q] == mydir) order[nq++] = q;
-        }
-        if (a.own_copy) order[nq++] = a.pos;
-        // Packet j of destination order[j / per_q]: pages [i0, i0 + n) of this kernel's share.
-        const std::uint32_t per_q = (mine + per - 1) / per;  // packets per destination
-        auto bufOf = [&](std::uint32_t j) { return a.staging + (j % 2) * per * a.page_bytes; };
-        auto readPacket = [&](std::uint32_t j) {
-            const std::uint32_t q = order[j / per_q], i0 = (j % per_q) * per;
-            for (std::uint32_t i = i0; i < mine && i < i0 + per; ++i)
-                noc_async_read(tensor_page_addr(a.input, q * a.pages + pageOf(i), a.page_bytes),
-                               bufOf(j) + (i - i0) * a.page_bytes, a.page_bytes);
-        };
-        const std::uint32_t packets = nq * per_q;
-        if (packets) readPacket(0);
-        for (std::uint32_t j = 0; j < packets; ++j) {
-            noc_async_read_barrier();  // packet j's pages are in its buffer
-            if (j + 1 < packets) {
-                noc_async_writes_flushed();  // the other buffer's packet has left L1
-                readPacket(j + 1);
+        const bool ring = a.a2a >= 2, split = a.a2a == 3;
+        const std::uint32_t diametric = split ? (a.pos + a.ranks / 2) % a.ranks : a.ranks;
+        for (std::uint32_t k = a.ranks - 1; k >= 1; --k) {
+            // A ring: farthest first both ways (tt-metal). A line: nearest
+            // first (tt-metal's one sender core per link takes the ranks in
+            // index order; a kernel per direction here, whose farthest-first
+            // order would load the middle links last: Known limits).
+            const std::uint32_t step = ring ? k : a.ranks - k;
+            const std::uint32_t q = mydir == 0 ? (a.pos + step) % a.ranks : (a.pos + a.ranks - step) % a.ranks;
+            if (!a.has_conn[mydir]) break;
+            if (q == diametric) {
+                order[nq] = q;
+                lo[nq] = mydir == 0 ? 0 : mine / 2;
+                hi[nq] = mydir == 0 ? mine / 2 : mine;
+                ++nq;
+            } else if (a.dir[q] == mydir) {
+                order[nq] = q, lo[nq] = 0, hi[nq] = mine, ++nq;
             }
-            const std::uint32_t q = order[j / per_q], i0 = (j % per_q) * per, buf = bufOf(j);
-            const std::uint32_t n = std::min(per, mine - i0);
+        }
+        if (a.own_copy) order[nq] = a.pos, lo[nq] = 0, hi[nq] = mine, ++nq;
+        // Packet (d, i0): pages [i0, min(i0 + per, hi[d])) of destination d.
+        struct Pkt {
+            std::uint32_t d, i0;
+        };
+        auto first = [&](std::uint32_t d, Pkt& p) {
+            for (; d < nq; ++d)
+                if (lo[d] < hi[d]) return p = Pkt{d, lo[d]}, true;
+            return false;
+        };
+        auto following = [&](const Pkt& p, Pkt& next) {
+            if (p.i0 + per < hi[p.d]) return next = Pkt{p.d, p.i0 + per}, true;
+            return first(p.d + 1, next);
+        };
+        auto bufOf = [&](std::uint32_t j) { return a.staging + (j % 2) * per * a.page_bytes; };
+        auto readPacket = [&](const Pkt& p, std::uint32_t j) {
+            const std::uint32_t q = order[p.d];
+            for (std::uint32_t i = p.i0; i < hi[p.d] && i < p.i0 + per; ++i)
+                noc_async_read(tensor_page_addr(a.input, q * a.pages + pageOf(i), a.page_bytes),
+                               bufOf(j) + (i - p.i0) * a.page_bytes, a.page_bytes);
+        };
+        // Streams without pages still close: the increment alone.
+        for (std::uint32_t d = 0; d < nq; ++d) {
+            const std::uint32_t q = order[d];
+            if (q == a.pos || lo[d] < hi[d]) continue;
+            PacketHeader h = unicastHeader(q);
+            h.to_noc_unicast_atomic_inc(doneSem(q), 1);
+            tx[mydir].send_packet(h, a.staging, 0);
+        }
+        Pkt cur{0, 0};
+        bool have = first(0, cur);
+        if (have) readPacket(cur, 0);
+        for (std::uint32_t j = 0; have; ++j) {
+            noc_async_read_barrier();  // packet j's pages are in its buffer
+            Pkt next{0, 0};
+            const bool more = following(cur, next);
+            if (more) {
+                noc_async_writes_flushed();  // the other buffer's packet has left L1
+                readPacket(next, j + 1);
+            }
+            const std::uint32_t q = order[cur.d], i0 = cur.i0, buf = bufOf(j);
+            const std::uint32_t n = std::min(per, hi[cur.d] - i0);
             if (q == a.pos) {
                 for (std::uint32_t i = 0; i < n; ++i)
                     noc_async_write(buf + i * a.page_bytes, destPage(q, pageOf(i0 + i)), a.page_bytes);
-                continue;
-            }
-            const bool last = i0 + n == mine;
-            if (n == 2 && !last) {
+            } else if (n == 2 && i0 + n < hi[cur.d]) {
                 PacketHeader h = unicastHeader(q);
                 h.to_noc_unicast_scatter_write(destPage(q, pageOf(i0)), destPage(q, pageOf(i0 + 1)), a.page_bytes,
                                                2 * a.page_bytes);
                 tx[mydir].send_packet(h, buf, 2 * a.page_bytes);
-                continue;
+            } else {
+                // One page per packet (the stream's last packets: its final page carries the increment).
+                const bool last = i0 + n == hi[cur.d];
+                for (std::uint32_t i = 0; i < n; ++i) {
+                    PacketHeader h = unicastHeader(q);
+                    const std::uint32_t page = pageOf(i0 + i), at = buf + i * a.page_bytes;
+                    if (last && i + 1 == n)
+                        h.to_noc_fused_unicast_write_atomic_inc(destPage(q, page), doneSem(q), 1, a.page_bytes);
+                    else
+                        h.to_noc_unicast_write(destPage(q, page), a.page_bytes);
+                    tx[mydir].send_packet(h, at, a.page_bytes);
+                }
             }
-            // One page per packet (the stream's last packets: its final page carries the increment).
-            for (std::uint32_t i = 0; i < n; ++i) {
-                PacketHeader h = unicastHeader(q);
-                const std::uint32_t page = pageOf(i0 + i), at = buf + i * a.page_bytes;
-                if (last && i + 1 == n)
-                    h.to_noc_fused_unicast_write_atomic_inc(destPage(q, page), doneSem(q), 1, a.page_bytes);
-                else
-                    h.to_noc_unicast_write(destPage(q, page), a.page_bytes);
-                tx[mydir].send_packet(h, at, a.page_bytes);
-            }
+            cur = next;
+            have = more;
         }
-        if (!mine)  // no pages: every stream still closes
-            for (std::uint32_t k = 0; k < nq; ++k) {
-                const std::uint32_t q = order[k];
-                if (q == a.pos) continue;
-                PacketHeader h = unicastHeader(q);
-                h.to_noc_unicast_atomic_inc(doneSem(q), 1);
-                tx[mydir].send_packet(h, a.staging, 0);
-            }
     } else if (a.send) {
         // This kernel's pages in batches of `batch` (a circular buffer of two
         // batches, as a reader kernel fills a CB): the next batch's reads

@@ -79,6 +79,8 @@ void FabricExchange::planKernels() {
         std::uint32_t expected = sends(pos) ? W : 0;
         for (unsigned o = 0; o < n_; ++o)
             if (o != pos && sends(o)) expected += W;
+        // all_to_all on an even ring: the diametric rank's block comes both ways.
+        if (splitDiametric()) expected += W;
         if (x_.external) x_.external->count[pos] = expected;
         std::vector<std::vector<unsigned>> kernelDirs;
         if (x_.kernelPerDirection)
@@ -136,7 +138,7 @@ void FabricExchange::setArgs() {
         const unsigned chip = t.order[k.pos];
         a.pos = k.pos;
         a.ranks = n_;
-        a.a2a = x_.allToAll ? 1 : 0;
+        a.a2a = !x_.allToAll ? 0 : splitDiametric() ? 3 : ring_ ? 2 : 1;
         a.page_bytes = ctx_.spec.pageBytes;
         a.pages = std::uint32_t(ctx_.plan.shape.blockPages);
         a.block = x_.root < 0 ? k.pos : 0;

@@ -5,7 +5,8 @@
 // broadcast method's exchange of whole inputs.
 //
 // Per rank W worker kernels share the pages, one per direction (or one for
-// both directions), each with its own fabric connection (a mux shares a
+// both directions; all_to_all on an even ring sends the diametric rank's
+// block half each way), each with its own fabric connection (a mux shares a
 // router's worker channel when it has several clients); a page is multicast
 // along its direction — on a ring the first div_up(n-1, 2) ranks one way and
 // the rest the other, on a line to each end — or unicast where the ranks'
@@ -62,6 +63,9 @@ private:
     /// Ranks a page of `pos` reaches in direction d.
     std::uint32_t range(unsigned pos, unsigned d) const;
     bool sends(unsigned pos) const { return x_.root < 0 || int(pos) == x_.root; }
+    /// all_to_all on an even ring (tt-metal all_to_all_async_generic): the
+    /// block for the diametric rank goes half each way.
+    bool splitDiametric() const { return x_.allToAll && ring_ && n_ % 2 == 0; }
     /// The done semaphores: the consumers', or a waiter kernel's per rank.
     void doneSemaphores();
     /// Every rank's kernels, their cores and counts (in creation order).
