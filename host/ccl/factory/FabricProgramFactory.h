@@ -16,6 +16,9 @@
 //               pages into every rank's output (FabricExchange).
 //   allToAll()  all_to_all_async: W workers per rank unicast block q to
 //               rank q the shorter way round (FabricExchange).
+//   The ring's reduce-scatter up to 512 KiB per chip is the direct one-shot
+//   op (reduce_scatter_minimal_direct, FabricDirectReduceScatter), alone or
+//   as all_reduce's first op.
 #pragma once
 
 #include "host/ccl/factory/FactoryContext.h"
