@@ -235,6 +235,25 @@ void noc_async_write_one_packet_with_trid(std::uint32_t src, std::uint64_t dst, 
     k.acted();
 }
 
+void noc_async_read_set_trid(std::uint32_t trid, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    k.counters(noc).readTrid = std::uint8_t(checkTrid(k, trid, "noc_async_read_set_trid"));
+}
+
+void noc_async_read_barrier_with_trid(std::uint32_t trid, std::uint8_t nocSel) {
+    KernelContext& k = ctx();
+    const unsigned noc = detail::resolveNoc(k, nocSel);
+    checkTrid(k, trid, "noc_async_read_barrier_with_trid");
+    const NocCounters& c = k.counters(noc);
+    k.setWaypoint("NRTW");
+    while (!k.poll(detail::nocKey(noc, 32 + trid),
+                   PollDesc{PollDesc::NocCounter, "noc_async_read_barrier_with_trid", noc, trid},
+                   [&] { return c.tridReadDone[trid] == c.tridReadIssued[trid]; })) {
+    }
+    k.setWaypoint("NRTD");
+}
+
 bool noc_async_write_trid_flushed(std::uint32_t trid, std::uint8_t nocSel) {
     KernelContext& k = ctx();
     const unsigned noc = detail::resolveNoc(k, nocSel);

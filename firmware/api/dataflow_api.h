@@ -41,6 +41,13 @@ void noc_inline_dw_write(std::uint64_t addr, std::uint32_t val, std::uint8_t noc
 /// NoC transaction ids per RISC (tt-metal: NOC_MAX_TRANSACTION_ID + 1).
 constexpr std::uint32_t NOC_MAX_TRANSACTION_ID_COUNT = 16;
 
+/// Stamp the kernel's following reads on this NoC with transaction id `trid`
+/// (0..15, tt-metal's noc_async_read_set_trid), so a barrier can wait for
+/// them alone: a reader keeps the next block's reads in flight while it waits
+/// for the previous block's.
+void noc_async_read_set_trid(std::uint32_t trid, std::uint8_t noc = kUseKernelNoc);
+/// Wait until every read issued with transaction id `trid` has landed.
+void noc_async_read_barrier_with_trid(std::uint32_t trid, std::uint8_t noc = kUseKernelNoc);
 /// A write counted under transaction id `trid` (0..15), so firmware can tell
 /// when the writes of one buffer have left L1 without waiting for all writes.
 void noc_async_write_one_packet_with_trid(std::uint32_t src_local_l1_addr, std::uint64_t dst_noc_addr,

@@ -492,8 +492,9 @@ void Niu::read(unsigned cls, CoreCoord src, std::uint64_t srcAddr, std::uint32_t
     t->counters = counters;
     t->inlineData = false;
     t->fused = false;
-    t->trid = kNoTrid;
+    t->trid = counters->readTrid;
     ++counters->readsIssued;
+    if (t->trid != kNoTrid) ++counters->tridReadIssued[t->trid];
     ++counters->cmdInFlight;
     issue(t, at);
 }
@@ -565,6 +566,7 @@ void Niu::readArrived(Transfer* t) {
 
 void Niu::readStored(Transfer* t) {
     ++t->counters->readsDone;
+    if (t->trid != kNoTrid) ++t->counters->tridReadDone[t->trid];
     t->counters->changed();
     release(t);
 }

@@ -75,6 +75,11 @@ struct NocCounters {
     static constexpr unsigned kTrids = 16;
     std::uint64_t tridIssued[kTrids] = {};
     std::uint64_t tridFlushed[kTrids] = {};
+    /// Reads per transaction id: the id the read command buffer stamps on
+    /// the next reads (noc_async_read_set_trid; 0xff: none), issued and landed.
+    std::uint8_t readTrid = 0xff;
+    std::uint64_t tridReadIssued[kTrids] = {};
+    std::uint64_t tridReadDone[kTrids] = {};
     /// The kernel's NoC command buffer: packets accepted by the NIU that have
     /// not yet left the source (bounded by NocConfig::cmdQueueDepth), and the
     /// tick each command buffer is ready for its next command (noc_cmd_buf_ready).
