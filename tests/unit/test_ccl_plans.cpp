@@ -8,6 +8,7 @@
 #include "host/ccl/MethodTable.h"
 #include "host/ccl/TensorLayout.h"
 #include "host/ccl/TensorSlicer.h"
+#include "host/ccl/plan/DirectRsPlan.h"
 #include "models/common/Report.h"
 #include "tests/unit/TestSupport.h"
 
@@ -466,4 +467,45 @@ TEST(FabricRingPages, DirectionsTakeChunksInTurnsAndCoverTheRangeOnce) {
     std::vector<std::uint32_t> whole;
     cclsim::ccl::for_each_ring_page(3, 5, false, false, 8, [&](std::uint32_t p) { whole.push_back(p); });
     EXPECT_EQ(whole, (std::vector<std::uint32_t>{3, 4, 5, 6, 7}));
+}
+
+// The direct reduce-scatter's plan (tt-metal reduce_scatter_minimal_direct):
+// each block straight to its owner, the shorter way round with ties forward,
+// farthest first; the barrier reaches the farthest destination each way.
+TEST(DirectRsPlan, FarthestFirstShorterWayTiesForward) {
+    const auto d = directRsDestinations(2, 8);
+    ASSERT_EQ(d.size(), 7u);
+    // Rank 6 is 4 hops both ways: forward. Then 3 hops: 5 forward, 7 backward (rank order).
+    EXPECT_EQ(d[0].rank, 6u);
+    EXPECT_EQ(d[0].conn, 0u);
+    EXPECT_EQ(d[0].hops, 4u);
+    EXPECT_EQ(d[1].rank, 5u);
+    EXPECT_EQ(d[1].conn, 0u);
+    EXPECT_EQ(d[2].rank, 7u);
+    EXPECT_EQ(d[2].conn, 1u);
+    EXPECT_EQ(d[2].hops, 3u);
+    for (std::size_t i = 1; i < d.size(); ++i) EXPECT_GE(d[i - 1].hops, d[i].hops);
+    std::uint32_t range[2];
+    directRsBarrierRanges(d, range);
+    EXPECT_EQ(range[0], 4u);
+    EXPECT_EQ(range[1], 3u);
+    // An odd ring: 3 each way.
+    directRsBarrierRanges(directRsDestinations(0, 7), range);
+    EXPECT_EQ(range[0], 3u);
+    EXPECT_EQ(range[1], 3u);
+}
+
+TEST(DirectRsPlan, ChunksSplitOverLinksNoneIdle) {
+    const auto two = directRsChunks(3, 2);  // two chunks: two links
+    EXPECT_EQ(two.links, 2u);
+    EXPECT_EQ(two.first(1, 2), 1u);
+    EXPECT_EQ(two.count(1, 2), 1u);
+    const auto s = directRsChunks(4, 10);  // 3, 3, 2, 2
+    std::uint32_t next = 0;
+    for (unsigned l = 0; l < s.links; ++l) {
+        EXPECT_EQ(s.first(l, 10), next);
+        EXPECT_EQ(s.count(l, 10), l < 2 ? 3u : 2u);
+        next += s.count(l, 10);
+    }
+    EXPECT_EQ(next, 10u);
 }

@@ -3,6 +3,7 @@
 
 #include "firmware/ccl/ccl_kernels.h"
 #include "host/ccl/CclOpError.h"
+#include "host/ccl/plan/DirectRsPlan.h"
 #include "host/common/DataCodes.h"
 #include "host/fabric/FabricBuilder.h"
 #include "models/pe/PeDma.h"
@@ -73,7 +74,8 @@ std::shared_ptr<DirectRsBuild> buildDirectReduceScatter(FactoryContext& ctx, Ccl
     const std::uint32_t G = std::min<std::uint32_t>(4 * std::min<std::uint32_t>(4, ppp), 8);
     const std::uint32_t chunks = (B + G - 1) / G;
     // One worker per link, never one without a chunk.
-    const unsigned links = std::max(1u, std::min<unsigned>(s.links, std::max<std::uint32_t>(chunks, 1)));
+    const DirectRsChunks split = directRsChunks(s.links, chunks);
+    const unsigned links = split.links;
     const std::uint64_t chunkBytes = std::uint64_t(G) * s.pageBytes;
     const bool aliased = 2ull * chunks * n * chunkBytes <= kShardBudgetBytes;
     const bool l1Staging = 2ull * n * chunks * chunkBytes <= kL1StagingBudgetBytes;
@@ -81,22 +83,12 @@ std::shared_ptr<DirectRsBuild> buildDirectReduceScatter(FactoryContext& ctx, Ccl
 
     auto b = std::make_shared<DirectRsBuild>();
     b->order = t.order;
-    // The destinations in send order, farthest first (ties: forward first,
-    // then position order), and the barrier's reach each way.
-    struct Dest {
-        unsigned q, conn, hops;
-    };
     ctx.cores.align(t.order);  // the peer core: the same core and L1 layout on every chip
     for (unsigned pos = 0; pos < n; ++pos) {
         const unsigned chip = t.order[pos];
         Program& p = ctx.rt.program(chip);
-        std::vector<Dest> dests;
-        for (unsigned q = 0; q < n; ++q) {
-            if (q == pos) continue;
-            const unsigned fwd = (q + n - pos) % n, bwd = (pos + n - q) % n;
-            dests.push_back(fwd <= bwd ? Dest{q, 0, fwd} : Dest{q, 1, bwd});
-        }
-        std::stable_sort(dests.begin(), dests.end(), [](const Dest& x, const Dest& y) { return x.hops > y.hops; });
+        // The destinations in send order, farthest first (ties forward, then rank order).
+        const std::vector<DirectRsDest> dests = directRsDestinations(pos, n);
         Buffer staging;
         if (!aliased) staging = p.createBuffer(2ull * n * chunks, std::uint32_t(chunkBytes), !l1Staging);
         for (unsigned l = 0; l < links; ++l) {
@@ -111,9 +103,8 @@ std::shared_ptr<DirectRsBuild> buildDirectReduceScatter(FactoryContext& ctx, Ccl
             a.granularity = G;
             a.pages_per_packet = ppp;
             a.chunks_per_block = chunks;
-            const std::uint32_t base = chunks / links, extra = chunks % links;
-            a.chunk_first = l * base + std::min<std::uint32_t>(l, extra);
-            a.chunk_count = base + (l < extra ? 1 : 0);
+            a.chunk_first = split.first(l, chunks);
+            a.chunk_count = split.count(l, chunks);
             a.page_first = a.chunk_first * G;
             a.page_count = std::min(a.chunk_count * G, B - a.page_first);
             a.input = tensorArgs(g.ranks[pos].input);
@@ -137,11 +128,11 @@ std::shared_ptr<DirectRsBuild> buildDirectReduceScatter(FactoryContext& ctx, Ccl
             if (!s.persistentBuffers) a.init_sem = p.createSemaphore(core, 0, "init_sem");
             a.peer_xy = packXY(core.x, core.y);
             for (std::size_t i = 0; i < dests.size(); ++i) {
-                a.dest[i] = dests[i].q;
+                a.dest[i] = dests[i].rank;
                 a.dest_conn[i] = dests[i].conn;
                 a.dest_hops[i] = dests[i].hops;
-                if (a.init_sem) a.init_range[dests[i].conn] = std::max(a.init_range[dests[i].conn], dests[i].hops);
             }
+            if (a.init_sem) directRsBarrierRanges(dests, a.init_range);
             for (unsigned q = 0; q < n; ++q) a.chip[q] = t.order[q];
             a.redop = std::uint32_t(reduceCode(s.redop));
             a.dtype = std::uint32_t(dtypeCode(s.dtype));
