@@ -29,6 +29,24 @@ void fabric_direct_rs_writer_main();  ///< ... and its writer (brisc)
 
 // ---- helpers --------------------------------------------------------------------
 
+/// A 1D unicast header from chip `src` to chip `dst`, `hops` away (tt-metal:
+/// fabric_set_unicast_route); the caller sets the command.
+inline cclsim::fabric::PacketHeader fabric_unicast_header(std::uint32_t src, std::uint32_t dst, std::uint32_t hops) {
+    cclsim::fabric::PacketHeader h;
+    h.set_route_1d(hops);
+    h.set_chips(src, dst);
+    return h;
+}
+
+/// A 1D line multicast header from `chip` to the chips 1..range hops away
+/// (tt-metal: the low-latency multicast route); the caller sets the command.
+inline cclsim::fabric::PacketHeader fabric_line_multicast_header(std::uint32_t chip, std::uint32_t range) {
+    cclsim::fabric::PacketHeader h;
+    h.set_route_1d_multicast(1, range);
+    h.set_chips(chip, chip);
+    return h;
+}
+
 /// Read the runtime arguments of layout A and check the end marker.
 template <class A> A read_args() {
     return read_layout_args<A>(kArgsEndMarker,

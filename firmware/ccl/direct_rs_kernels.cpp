@@ -130,9 +130,7 @@ void fabric_direct_rs_writer_main() {
         for (unsigned d = 0; d < 2; ++d) {
             if (!a.init_range[d]) continue;
             fw_assert(a.has_conn[d], "fabric_direct_rs_writer: a barrier direction without a connection");
-            PacketHeader h;
-            h.set_route_1d_multicast(1, a.init_range[d]);
-            h.set_chips(a.chip[a.pos], a.chip[a.pos]);
+            PacketHeader h = fabric_line_multicast_header(a.chip[a.pos], a.init_range[d]);
             h.to_noc_unicast_atomic_inc(get_noc_addr(px, py, a.init_sem), 1, /*flush=*/true);
             tx[d].send_packet(h, 0, 0);
             noc_async_writes_flushed();
@@ -158,9 +156,7 @@ void fabric_direct_rs_writer_main() {
                     dst = tensor_page_addr(a.staging_tensor, a.pos * a.chunks_per_block + a.chunk_first + k,
                                            chunk_bytes) +
                           p * a.page_bytes;
-                PacketHeader h;
-                h.set_route_1d(a.dest_hops[i]);
-                h.set_chips(a.chip[a.pos], a.chip[q]);
+                PacketHeader h = fabric_unicast_header(a.chip[a.pos], a.chip[q], a.dest_hops[i]);
                 if (k + 1 == a.chunk_count && p + n == pages)
                     h.to_noc_fused_unicast_write_atomic_inc(dst, arrival, 1, n * a.page_bytes);
                 else

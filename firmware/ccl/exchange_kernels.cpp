@@ -44,21 +44,8 @@ void fabric_exchange_main() {
     auto doneSem = [&](std::uint32_t rank) {
         return get_noc_addr(a.done_xy[rank] >> 16, a.done_xy[rank] & 0xffff, a.done_addr[rank]);
     };
-    // A 1D unicast to rank q (tt-metal: fabric_set_unicast_route); the caller sets the command.
-    auto unicastHeader = [&](std::uint32_t q) {
-        PacketHeader h;
-        h.set_route_1d(a.hops[q]);
-        h.set_chips(a.chip[a.pos], a.chip[q]);
-        return h;
-    };
-    // A 1D line multicast to the chips 1..range hops away (tt-metal: the
-    // low-latency multicast route); the caller sets the command.
-    auto multicastHeader = [&](std::uint32_t range) {
-        PacketHeader h;
-        h.set_route_1d_multicast(1, range);
-        h.set_chips(a.chip[a.pos], a.chip[a.pos]);
-        return h;
-    };
+    auto unicastHeader = [&](std::uint32_t q) { return fabric_unicast_header(a.chip[a.pos], a.chip[q], a.hops[q]); };
+    auto multicastHeader = [&](std::uint32_t range) { return fabric_line_multicast_header(a.chip[a.pos], range); };
     const bool mcast = a.mcast_range[0] + a.mcast_range[1] > 0;
     // One packet of page p (buf; size 0: the closing increment only) to every rank this kernel serves.
     auto sendPage = [&](std::uint32_t p, std::uint32_t buf, std::uint32_t size, bool last) {
@@ -133,14 +120,13 @@ void fabric_exchange_main() {
         std::uint32_t nq = 0;
         const bool ring = a.a2a >= 2, split = a.a2a == 3;
         const std::uint32_t diametric = split ? (a.pos + a.ranks / 2) % a.ranks : a.ranks;
-        for (std::uint32_t k = a.ranks - 1; k >= 1; --k) {
+        for (std::uint32_t k = a.ranks - 1; k >= 1 && a.has_conn[mydir]; --k) {
             // A ring: farthest first both ways (tt-metal). A line: nearest
             // first (tt-metal's one sender core per link takes the ranks in
             // index order; a kernel per direction here, whose farthest-first
             // order would load the middle links last: Known limits).
             const std::uint32_t step = ring ? k : a.ranks - k;
             const std::uint32_t q = mydir == 0 ? (a.pos + step) % a.ranks : (a.pos + a.ranks - step) % a.ranks;
-            if (!a.has_conn[mydir]) break;
             if (q == diametric) {
                 order[nq] = q;
                 lo[nq] = mydir == 0 ? 0 : mine / 2;

@@ -6,7 +6,6 @@
 #include "host/ccl/plan/DirectRsPlan.h"
 #include "host/common/DataCodes.h"
 #include "host/fabric/FabricBuilder.h"
-#include "models/pe/PeDma.h"
 
 #include <algorithm>
 
@@ -144,14 +143,7 @@ std::shared_ptr<DirectRsBuild> buildDirectReduceScatter(FactoryContext& ctx, Ccl
                     throw std::logic_error(fmt::format(
                         "direct reduce-scatter: worker {} of position {} lies elsewhere than position 0's", l, pos));
             }
-            KernelConfig rc;
-            rc.processor = "ncrisc";
-            rc.noc = 0;
-            rc.vc = unsigned(DmaVc::Comm);
-            rc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
-            KernelConfig wc = rc;
-            wc.processor = "brisc";
-            wc.noc = 1;
+            KernelConfig rc = fabricWorkerConfig(true), wc = fabricWorkerConfig(false);
             if (!gates.empty()) rc.ends = wc.ends = gates.at(pos);
             w.reader = p.createKernel("rs_direct_reader", fw::ccl::fabric_direct_rs_reader_main, core, rc);
             w.writer = p.createKernel("rs_direct_writer", fw::ccl::fabric_direct_rs_writer_main, core, wc);

@@ -2,7 +2,6 @@
 #include "host/ccl/factory/FabricRingAllocation.h"
 
 #include "firmware/ccl/ccl_kernels.h"
-#include "models/pe/PeDma.h"
 
 namespace cclsim::ccl {
 
@@ -103,11 +102,7 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
         // start_count: one increment from each chip it writes to).
         if (k.phase == 1 && r.lineMulticast && r.startBarrier)
             res.startSem = a.start_sem = p.createSemaphore(res.core, 0, "barrier_sem");
-        KernelConfig rc;
-        rc.processor = "ncrisc";
-        rc.noc = 0;
-        rc.vc = unsigned(DmaVc::Comm);
-        rc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+        KernelConfig rc = fabricWorkerConfig(true);
         setOpGate(r, k, rc);
         a.role = 0;
         res.reader = p.createKernel(k.phase ? "ag_fabric_reader" : "rs_fabric_reader", fw::ccl::fabric_ring_reader_main,

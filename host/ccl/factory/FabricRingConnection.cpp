@@ -2,7 +2,6 @@
 #include "host/ccl/factory/FabricRingConnection.h"
 
 #include "firmware/ccl/ccl_kernels.h"
-#include "models/pe/PeDma.h"
 
 #include <fmt/format.h>
 
@@ -128,10 +127,7 @@ void connectRing(Runtime& rt, const CclGroup& g, const fabric::FabricBuilder& fa
         reader.role = 0 | stream << 8 | lane << 16;
         FabricRingArgs writer = a;
         writer.role = 1 | stream << 8 | lane << 16;
-        KernelConfig wc;
-        wc.noc = 1;
-        wc.vc = unsigned(DmaVc::Comm);
-        wc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+        KernelConfig wc = fabricWorkerConfig(false);
         setOpGate(r, k, wc);
         const KernelHandle wh = p.createKernel(k.phase ? "ag_fabric_writer" : "rs_fabric_writer",
                                                fw::ccl::fabric_ring_writer_main, res.core, wc);

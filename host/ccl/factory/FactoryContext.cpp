@@ -31,6 +31,15 @@ std::uint32_t allocateStaging(FactoryContext& c, unsigned chip, CoreCoord core, 
     return c.rt.program(chip).allocateL1(core, slots * c.plan.pagesPerChunk * c.spec.pageBytes, 32);
 }
 
+KernelConfig fabricWorkerConfig(bool reader) {
+    KernelConfig kc;
+    kc.processor = reader ? "ncrisc" : "brisc";
+    kc.noc = reader ? 0 : 1;
+    kc.vc = unsigned(DmaVc::Comm);
+    kc.waitTimeout = KernelConfig::WaitTimeout::Fabric;
+    return kc;
+}
+
 void createWorkerKernel(FactoryContext& c, unsigned chip, CoreCoord core, const char* name, void (*entry)(),
                         std::vector<std::uint32_t> args, unsigned noc) {
     KernelConfig kc;

@@ -73,6 +73,11 @@ UnitArgs unitArgs(const FactoryContext& c, unsigned pos, const ChunkSet& cs, boo
 /// `slots` chunk-sized staging slots in `core`'s L1.
 std::uint32_t allocateStaging(FactoryContext& c, unsigned chip, CoreCoord core, unsigned slots);
 
+/// The kernel config of a packet-fabric worker's reader (ncrisc, NoC 0) or
+/// writer (brisc, NoC 1), as tt-metal's reader and writer data-movement
+/// configs: CCL traffic on the communication VC, fabric wait timeouts.
+KernelConfig fabricWorkerConfig(bool reader);
+
 /// A worker kernel of the op on `core` with its runtime arguments: CCL
 /// traffic rides the communication VC; its waits time out as the
 /// implementation's firmware does.
