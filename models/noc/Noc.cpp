@@ -5,7 +5,9 @@
 namespace cclsim {
 
 Noc::Noc(unsigned id, const NocConfig& cfg)
-    : NocInterconnect(id, cfg), links_(std::size_t(cfg.gridX) * cfg.gridY * 3) {}
+    : NocInterconnect(id, cfg),
+      links_(std::size_t(cfg.gridX) * cfg.gridY * 3),
+      bufferedTicks_(transferTicks(cfg.routerBufferBytes, cfg.linkBytesPerNs)) {}
 
 unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
     const unsigned X = config().gridX, Y = config().gridY;
@@ -13,19 +15,14 @@ unsigned Noc::hops(CoreCoord s, CoreCoord d) const {
     return (s.x + X - d.x) % X + (s.y + Y - d.y) % Y;
 }
 
-Tick Noc::book(std::size_t link, Tick earliest, Tick dur, std::uint32_t source, Tick nowTick) {
-    Link& l = links_[link];
+Tick Noc::bookBusy(Link& l, Tick earliest, Tick dur, std::uint32_t source, Tick nowTick) {
     std::vector<Busy>& b = l.busy;
     // Packets book when they enter the NoC, never for the past: bookings
     // that have ended no longer matter. Drop them from the front (amortised).
+    // (An idle link never gets here: book() clears it without reading its
+    // bookings, which are a cache miss away; the link's summary is not.)
     const Tick t = std::min(nowTick, earliest);
-    // An idle link (everything booked has ended) is cleared without reading
-    // its bookings: they are a cache miss away, the link's summary is not.
-    if (l.maxEnd <= t) {
-        l.head = b.size();
-    } else {
-        while (l.head < b.size() && b[l.head].end <= t) ++l.head;
-    }
+    while (l.head < b.size() && b[l.head].end <= t) ++l.head;
     if (l.head == b.size()) {
         b.clear();
         l.head = 0;
@@ -71,44 +68,48 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     const NocConfig& cfg = config();
     const unsigned gx = cfg.gridX, gy = cfg.gridY;
     const Tick dur = transferTicks(wireBytes, cfg.linkBytesPerNs);
-    const Tick buffered = transferTicks(cfg.routerBufferBytes, cfg.linkBytesPerNs);
+    const Tick hopLatency = cfg.hopLatency;
     Tick head = injectStart + cfg.startupLatency;
     Tick tailOut = head;
     Tick free = injectEnd;
-    unsigned hop = 0;
+    // Unblocked, the tail crosses the n-th link (from 0) startup + n *
+    // hopLatency after it left the source; the routers up to it hold
+    // (n + 1) router buffers.
+    Tick unblocked = head;
+    Tick slack = bufferedTicks_;
+    unsigned hops = 0;
     const std::uint32_t source = ((std::uint32_t(src.y) * gx + src.x) << 4) | (lane & 0xf);
     const Tick nowTick = now();
     auto use = [&](std::size_t link, Tick d) {
-        const Tick start = book(link, head, d, source, nowTick);
+        Link& l = links_[link];
+        const Tick start = book(l, head, d, source, nowTick);
+        l.bytes += wireBytes;
         tailOut = start + d;
-        links_[link].bytes += wireBytes;
-        // Unblocked, the tail crosses this link startup + hop * hopLatency
-        // after it left the source; a head that waited here delays the tail
-        // by the wait less what the routers up to here hold.
-        const Tick unblocked = injectStart + cfg.startupLatency + Tick(hop) * cfg.hopLatency;
-        const Tick slack = Tick(hop + 1) * buffered;
+        // A head that waited here delays the tail by the wait less what the
+        // routers up to here hold.
         if (start > unblocked + slack) free = std::max(free, injectEnd + (start - unblocked) - slack);
-        head = start + cfg.hopLatency;
-        ++hop;
+        head = start + hopLatency;
+        unblocked += hopLatency;
+        slack += bufferedTicks_;
     };
     unsigned x = src.x, y = src.y;
     if (id() == 0) {
-        while (x != dst.x) {
+        for (; x != dst.x; ++hops) {
             use(linkIndex(x, y, X), dur);
-            x = (x + 1) % gx;
+            if (++x == gx) x = 0;
         }
-        while (y != dst.y) {
+        for (; y != dst.y; ++hops) {
             use(linkIndex(x, y, Y), dur);
-            y = (y + 1) % gy;
+            if (++y == gy) y = 0;
         }
     } else {
-        while (y != dst.y) {
+        for (; y != dst.y; ++hops) {
             use(linkIndex(x, y, Y), dur);
-            y = (y + gy - 1) % gy;
+            y = (y == 0 ? gy : y) - 1;
         }
-        while (x != dst.x) {
+        for (; x != dst.x; ++hops) {
             use(linkIndex(x, y, X), dur);
-            x = (x + gx - 1) % gx;
+            x = (x == 0 ? gx : x) - 1;
         }
     }
     // The ejection port (at the endpoint's absorption rate): the tail is
@@ -117,7 +118,7 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     // source plus the path latency.
     use(linkIndex(dst.x, dst.y, Eject), transferTicks(wireBytes, cfg.absorbRate(dst.x, dst.y)));
     if (sourceFree) *sourceFree = free;
-    const Tick pathLatency = cfg.startupLatency + Tick(hops(src, dst)) * cfg.hopLatency;
+    const Tick pathLatency = cfg.startupLatency + Tick(hops) * hopLatency;
     return std::max(tailOut, injectEnd + pathLatency);
 }
 
