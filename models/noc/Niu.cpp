@@ -199,11 +199,38 @@ void Niu::packetLeft(Transfer* t) {
         return;
     }
     expect(gone, ActivityLog::Other);
-    eq_.at(gone, [this, t, last, request] {
-        arrived(ActivityLog::Other);
-        if (request) packetGone(t);
-        if (last) (this->*(t->arrived))(t);
-    });
+    schedule(gone, *this, Step(std::uint64_t(Step::PacketLeft) + (request ? 1 : 0) + (last ? 2 : 0)), t);
+}
+
+void Niu::onCalendar(std::uint64_t arg) {
+    Transfer* t = reinterpret_cast<Transfer*>(std::uintptr_t(arg & ~std::uint64_t(alignof(Transfer) - 1)));
+    const auto step = arg & (alignof(Transfer) - 1);
+    switch (Step(step)) {
+        case Step::Issue:
+            --deferred_;
+            arrived(ActivityLog::Other);
+            start(t);
+            return;
+        case Step::AcceptWrite: acceptWrite(t); return;
+        case Step::WriteAcked: writeAcked(t); return;
+        case Step::ServeRead: serveRead(t); return;
+        case Step::AcceptRead:
+            arrived(ActivityLog::Other);
+            acceptRead(t);
+            return;
+        case Step::Respond: injectPackets(numRequestClasses(), t, t->requester, &Niu::responseLanded, false); return;
+        case Step::ReadArrived: readArrived(t); return;
+        case Step::RequestGone:
+            arrived(ActivityLog::Other);
+            packetGone(t);
+            return;
+        default: break;
+    }
+    // Step::PacketLeft and its flags.
+    const std::uint64_t flags = step - std::uint64_t(Step::PacketLeft);
+    arrived(ActivityLog::Other);
+    if (flags & 1) packetGone(t);
+    if (flags & 2) (this->*(t->arrived))(t);
 }
 
 void Niu::memoryAccess(Transfer* t, tlm::tlm_command cmd, std::uint64_t addr, sc_core::sc_time& delay) {
@@ -281,11 +308,7 @@ void Niu::issue(Transfer* t, Tick at) {
     ++deferred_;
     const Tick when = std::max(at, now());
     expect(when, ActivityLog::Other);
-    eq_.at(when, [this, t] {
-        --deferred_;
-        arrived(ActivityLog::Other);
-        start(t);
-    });
+    schedule(when, *this, Step::Issue, t);
 }
 
 void Niu::start(Transfer* t) {
@@ -306,15 +329,12 @@ void Niu::start(Transfer* t) {
                     const Tick arrival = std::max(t->packetTail, gone + pathLatency(t->remote));
                     Niu* target = endpoint(t->remote);
                     target->expect(arrival, ActivityLog::Other);  // reads its memory
-                    eq_.at(arrival, [target, t] { target->serveRead(t); });
+                    schedule(arrival, *target, Step::ServeRead, t);
                     if (gone <= now()) {
                         packetGone(t);
                     } else {
                         expect(gone, ActivityLog::Other);
-                        eq_.at(gone, [this, t] {
-                            arrived(ActivityLog::Other);
-                            packetGone(t);
-                        });
+                        schedule(gone, *this, Step::RequestGone, t);
                     }
                 });
             break;
@@ -410,7 +430,7 @@ void Niu::writeLanded(Transfer* t) {
     Niu* target = endpoint(t->remote);
     target->expect(t->lastArrival, ActivityLog::L1Write);
     if (t->fused) endpoint(t->fusedDst)->expect(t->lastArrival, ActivityLog::L1Write);
-    eq_.at(t->lastArrival, [target, t] { target->acceptWrite(t); });
+    schedule(t->lastArrival, *target, Step::AcceptWrite, t);
 }
 
 void Niu::acceptWrite(Transfer* t) {
@@ -463,7 +483,7 @@ void Niu::writeApplied(Transfer* t, Tick done, Tick landed) {
     }
     const Tick ackAt = now() + d.value() + pathLatency(t->requester);
     requester->expect(ackAt, ActivityLog::Other);
-    eq_.at(ackAt, [requester, t] { requester->writeAcked(t); });
+    schedule(ackAt, *requester, Step::WriteAcked, t);
 }
 
 void Niu::writeAcked(Transfer* t) {
@@ -509,10 +529,7 @@ void Niu::serveRead(Transfer* t) {
         nextAccept_ = at + interval;
         if (at > now()) {
             expect(at, ActivityLog::Other);
-            eq_.at(at, [this, t] {
-                arrived(ActivityLog::Other);
-                acceptRead(t);
-            });
+            schedule(at, *this, Step::AcceptRead, t);
             return;
         }
     }
@@ -536,17 +553,16 @@ void Niu::acceptRead(Transfer* t) {
 
 void Niu::readServed(Transfer* t, Tick done) {
     // The response leaves through this endpoint's injection port (its own class).
-    auto respond = [this, t] { injectPackets(numRequestClasses(), t, t->requester, &Niu::responseLanded, false); };
     if (done <= now())
-        respond();
+        injectPackets(numRequestClasses(), t, t->requester, &Niu::responseLanded, false);
     else
-        eq_.at(done, respond);
+        schedule(done, *this, Step::Respond, t);
 }
 
 void Niu::responseLanded(Transfer* t) {
     Niu* requester = endpoint(t->requester);
     requester->expect(t->lastArrival, ActivityLog::L1Write);
-    eq_.at(t->lastArrival, [requester, t] { requester->readArrived(t); });
+    schedule(t->lastArrival, *requester, Step::ReadArrived, t);
 }
 
 void Niu::readArrived(Transfer* t) {

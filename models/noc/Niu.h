@@ -102,7 +102,7 @@ struct NiuConfig {
 
 class ForeignTarget;
 
-class Niu : public sc_core::sc_module {
+class Niu : public sc_core::sc_module, private CalendarTask {
 public:
     tlm_utils::simple_initiator_socket<Niu> mem{"mem"};
 
@@ -160,7 +160,8 @@ public:
     void trace(TraceFile& tf);
 
 private:
-    struct Transfer {
+    // 16-byte aligned: a calendar entry carries a transfer and its step in one word (Step).
+    struct alignas(16) Transfer {
         enum Kind : std::uint8_t { Write, Read, Atomic } kind = Write;
         bool posted = false;
         std::uint8_t cls = 0;
@@ -236,6 +237,29 @@ private:
     void atomicNow(std::uint64_t addr, std::uint32_t addend, CoreCoord requester);
     Transfer* newWrite(unsigned cls, CoreCoord dst, std::uint64_t dstAddr, std::uint32_t bytes, bool posted,
                        NocCounters* counters, unsigned trid);
+
+    /// What the calendar does with a transfer at its tick: a NoC event runs
+    /// as a calendar task of the NIU it concerns, with the transfer and the
+    /// step in its argument (no std::function per event). Entries keep their
+    /// place among the tick's callbacks: the calendar orders both kinds alike.
+    enum class Step : std::uint64_t {
+        Issue,        ///< a deferred command reaches its issue tick
+        AcceptWrite,  ///< (target) a write's last packet lands
+        WriteAcked,   ///< (requester) a non-posted write's ack arrives
+        ServeRead,    ///< (target) a read request arrives
+        AcceptRead,   ///< (target) the endpoint takes a queued read request
+        Respond,      ///< (target) the read data is ready to leave
+        ReadArrived,  ///< (requester) a read's last response packet lands
+        RequestGone,  ///< a read request's packet has left the source
+        PacketLeft,   ///< a packet has left the source late (+1: request class, +2: the transfer's last)
+        Count = PacketLeft + 4,
+    };
+    static_assert(std::uint64_t(Step::Count) <= alignof(Transfer), "a step must fit below a transfer's alignment");
+    /// Run `step` of `t` on `on` at tick `when` (EventQueue::at).
+    void schedule(Tick when, Niu& on, Step step, Transfer* t) {
+        eq_.at(when, on, reinterpret_cast<std::uintptr_t>(t) | std::uint64_t(step));
+    }
+    void onCalendar(std::uint64_t arg) override;
 
     EventQueue& eq_;
     NocInterconnect& noc_;
