@@ -45,18 +45,6 @@ void EventQueue::SlotTask::onCalendar(std::uint64_t slot) {
     cb();
 }
 
-void EventQueue::push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask* task, std::uint64_t arg) {
-    const Tick t = now();
-    if (when < t) when = t;
-    // The delta round (see the header): a later tick starts at round 0; the
-    // current tick's next round, unless a callback schedules a callback.
-    std::uint64_t round = 0;
-    if (when == curTick_) round = draining_ && phase == kModel && curPhase_ == kModel ? curRound_ : curRound_ + 1;
-    const Entry e{when, (round << kRoundShift) | (std::uint64_t(phase) << kPhaseShift) | (tie & kTieMask), task, arg};
-    queue_.push(e);
-    if (!draining_) arm();
-}
-
 void EventQueue::arm() {
     if (queue_.empty()) return;
     const Tick next = queue_.top().when;

@@ -111,7 +111,17 @@ private:
         void onCalendar(std::uint64_t slot) override;
     };
 
-    void push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask* task, std::uint64_t arg);
+    void push(Tick when, unsigned phase, std::uint64_t tie, CalendarTask* task, std::uint64_t arg) {
+        const Tick t = now();
+        if (when < t) when = t;
+        // The delta round (see the header): a later tick starts at round 0; the
+        // current tick's next round, unless a callback schedules a callback.
+        std::uint64_t round = 0;
+        if (when == curTick_) round = draining_ && phase == kModel && curPhase_ == kModel ? curRound_ : curRound_ + 1;
+        queue_.push(
+            Entry{when, (round << kRoundShift) | (std::uint64_t(phase) << kPhaseShift) | (tie & kTieMask), task, arg});
+        if (!draining_) arm();
+    }
     void drain();
     /// Notify the calendar method for the earliest entry (unless already armed for it).
     void arm();

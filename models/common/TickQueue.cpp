@@ -4,37 +4,29 @@
 
 namespace cclsim {
 
-void TickQueue::push(const Entry& e) {
-    hint_ = kNoHint;
-    const std::uint64_t bn = e.when >> kBucketShift;
-    // Entries before base_ cannot occur while time only moves forward, but
-    // the far heap takes anything, so the wheel's invariant holds regardless.
-    if (bn < base_ || bn - base_ >= kBuckets) {
-        far_.push_back(e);
-        std::push_heap(far_.begin(), far_.end(), later);
-        return;
-    }
-    ++wheelCount_;
-    const std::size_t idx = std::size_t(bn % kBuckets);
-    Bucket& b = buckets_[idx];
-    // Insertion from the back: a new entry is usually the latest of its
-    // bucket, or close to it. A Galaxy's buckets hold ~30 entries from its
-    // thousands of cores, and there an entry lands anywhere: a binary search
-    // and one move (5.13 G -> 4.90 G instructions, galaxy all_gather 1 MiB).
+void TickQueue::pushFar(const Entry& e) {
+    far_.push_back(e);
+    std::push_heap(far_.begin(), far_.end(), later);
+}
+
+void TickQueue::insert(Bucket& b, const Entry& e) {
+    // Insertion from the back: a new entry is usually close to the latest of
+    // its bucket. A Galaxy's buckets hold ~30 entries from its thousands of
+    // cores, and there an entry lands anywhere: a binary search and one move
+    // (5.13 G -> 4.90 G instructions, galaxy all_gather 1 MiB).
     std::size_t i = b.v.size();
     if (i - b.head > kLinearInsert && before(e, b.v[i - kLinearInsert])) {
         b.v.insert(std::upper_bound(b.v.begin() + std::ptrdiff_t(b.head), b.v.end(), e,
                                     [](const Entry& x, const Entry& y) { return before(x, y); }),
                    e);
-    } else {
-        b.v.push_back(e);
-        while (i > b.head && before(e, b.v[i - 1])) {
-            b.v[i] = b.v[i - 1];
-            --i;
-        }
-        b.v[i] = e;
+        return;
     }
-    bits_[idx / 64] |= std::uint64_t{1} << (idx % 64);
+    b.v.push_back(e);
+    while (i > b.head && before(e, b.v[i - 1])) {
+        b.v[i] = b.v[i - 1];
+        --i;
+    }
+    b.v[i] = e;
 }
 
 std::size_t TickQueue::firstBucket() const {
@@ -53,33 +45,38 @@ std::size_t TickQueue::firstBucket() const {
     return kBuckets;  // unreachable while wheelCount_ > 0
 }
 
-const TickQueue::Entry* TickQueue::locate() const {
-    const std::size_t idx = firstBucket();
-    const Entry* best = nullptr;
-    if (idx != kBuckets) best = &buckets_[idx].v[buckets_[idx].head];
-    hint_ = idx;
-    if (!far_.empty() && (!best || before(far_.front(), *best))) {
-        best = &far_.front();
-        hint_ = kBuckets;
+const TickQueue::Entry& TickQueue::wheelTop() const {
+    if (minBucket_ == kUnknown) {
+        const std::size_t idx = firstBucket();
+        minBucket_ = base_ + (idx + kBuckets - std::size_t(base_ % kBuckets)) % kBuckets;
     }
-    return best;
+    const Bucket& b = buckets_[std::size_t(minBucket_ % kBuckets)];
+    return b.v[b.head];
+}
+
+const TickQueue::Entry* TickQueue::locate() const {
+    if (wheelCount_ == 0) return &far_.front();
+    const Entry& w = wheelTop();
+    return !far_.empty() && before(far_.front(), w) ? &far_.front() : &w;
 }
 
 void TickQueue::pop() {
-    if (hint_ == kNoHint) locate();
-    const std::size_t idx = hint_;
-    hint_ = kNoHint;
-    if (idx != kBuckets) {
-        Bucket& b = buckets_[idx];
-        // Nothing in the wheel is earlier than this entry's bucket now.
-        base_ = b.v[b.head].when >> kBucketShift;
-        --wheelCount_;
-        if (++b.head == b.v.size()) {
-            b.v.clear();
-            b.head = 0;
-            bits_[idx / 64] &= ~(std::uint64_t{1} << (idx % 64));
+    if (wheelCount_ != 0) {
+        const Entry& w = wheelTop();
+        if (far_.empty() || !before(far_.front(), w)) {
+            // Nothing in the wheel is earlier than this entry's bucket now.
+            base_ = minBucket_;
+            const std::size_t idx = std::size_t(minBucket_ % kBuckets);
+            Bucket& b = buckets_[idx];
+            --wheelCount_;
+            if (++b.head == b.v.size()) {
+                b.v.clear();
+                b.head = 0;
+                bits_[idx / 64] &= ~(std::uint64_t{1} << (idx % 64));
+                minBucket_ = kUnknown;
+            }
+            return;
         }
-        return;
     }
     // The far heap's head is the earliest entry: every wheel entry is at or
     // after its bucket.

@@ -44,7 +44,24 @@ public:
     bool empty() const { return size() == 0; }
     std::size_t size() const { return wheelCount_ + far_.size(); }
 
-    void push(const Entry& e);
+    void push(const Entry& e) {
+        const std::uint64_t bn = e.when >> kBucketShift;
+        // Entries before base_ cannot occur while time only moves forward, but
+        // the far heap takes anything, so the wheel's invariant holds regardless.
+        if (bn < base_ || bn - base_ >= kBuckets) return pushFar(e);
+        const std::size_t idx = std::size_t(bn % kBuckets);
+        Bucket& b = buckets_[idx];
+        // A new entry is usually the latest of its bucket: appended here.
+        if (b.head == b.v.size() || !before(e, b.v.back()))
+            b.v.push_back(e);
+        else
+            insert(b, e);
+        bits_[idx / 64] |= std::uint64_t{1} << (idx % 64);
+        if (wheelCount_++ == 0)
+            minBucket_ = bn;
+        else if (bn < minBucket_ && minBucket_ != kUnknown)
+            minBucket_ = bn;
+    }
     /// The earliest entry (the queue must not be empty).
     const Entry& top() const { return *locate(); }
     /// Remove the earliest entry (the queue must not be empty).
@@ -71,9 +88,14 @@ private:
     };
     /// The earliest entry, in the wheel or the far heap.
     const Entry* locate() const;
+    /// The earliest wheel entry (the wheel must not be empty).
+    const Entry& wheelTop() const;
     /// Index of the first non-empty bucket from base_ on (circularly);
     /// kBuckets if the wheel is empty.
     std::size_t firstBucket() const;
+    /// An entry that goes before the last of its bucket: placed in order.
+    static void insert(Bucket& b, const Entry& e);
+    void pushFar(const Entry& e);
     /// The far heap's order (std heaps keep the greatest on top).
     static bool later(const Entry& a, const Entry& b) { return before(b, a); }
 
@@ -82,10 +104,11 @@ private:
     std::uint64_t base_ = 0;                         ///< bucket number (tick >> shift) no wheel entry is below
     std::size_t wheelCount_ = 0;
     std::vector<Entry> far_;  ///< heap (std::push_heap) of entries beyond the wheel's reach: 0.02 % of them
-    /// locate()'s answer until the next push or pop: its wheel bucket
-    /// (kBuckets: the far heap's head), or kNoHint.
-    static constexpr std::size_t kNoHint = ~std::size_t{0};
-    mutable std::size_t hint_ = kNoHint;
+    /// Bucket number of the earliest non-empty bucket while the wheel holds
+    /// entries, or kUnknown (found by a scan of the bitmap when asked): kept
+    /// across pushes, so the calendar's next entry is found without a scan.
+    static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
+    mutable std::uint64_t minBucket_ = kUnknown;
 };
 
 }  // namespace cclsim
