@@ -66,6 +66,7 @@ SpinLoopDetector::PollRecord* SpinLoopDetector::addRecord(std::uint64_t key, con
     if (variants >= kMaxVariants) {
         // Reuse the variant read longest ago: a new condition.
         PollRecord* r = &polls_[lru];
+        r->desc = desc;
         r->lastSeq = r->prevSeq = 0;
         r->prefixAfter = readSum_;
         cache_[cacheSlot(key, desc.api, desc.expect)] = lru;
@@ -101,8 +102,9 @@ bool SpinLoopDetector::recordAt(const PollRecord* found, std::uint64_t key, cons
     // different result) means the loop has not gone round unchanged yet.
     const bool novel = !r || !r->readSinceChange || r->lastResult != result;
     bool watch = false;
+    // A record found has this key, API and expected value, so the same
+    // description (the key names the word, queue or NoC it reads).
     if (!r) r = addRecord(key, desc, result, watch);
-    r->desc = desc;
     r->lastResult = result;
     r->readSinceChange = true;
     // The reads since this condition's last read form its latest segment.

@@ -40,7 +40,7 @@ void L1Memory::checkRange(std::uint64_t addr, std::uint64_t n, const char* what)
         CCLSIM_ERROR(name(), "{} of {} bytes at 0x{:x} is outside L1 (size 0x{:x})", what, n, addr, cfg_.sizeBytes);
 }
 
-std::uint32_t L1Memory::readU32(std::uint32_t addr) const {
+std::uint32_t L1Memory::readU32Checked(std::uint32_t addr) const {
     checkRange(addr, 4, "read");
     if (backing_) {
         std::uint32_t v = 0;

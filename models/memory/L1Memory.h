@@ -69,7 +69,11 @@ public:
     L1Memory(const L1Memory&) = delete;
     L1Memory& operator=(const L1Memory&) = delete;
 
-    std::uint32_t readU32(std::uint32_t addr) const;
+    std::uint32_t readU32(std::uint32_t addr) const {
+        // The status reads of every spin loop come here: the common case inline.
+        if (!backing_ && contains(addr, 4)) return store_.readWord(addr);
+        return readU32Checked(addr);
+    }
     void writeU32(std::uint32_t addr, std::uint32_t value);
     std::uint32_t atomicAdd(std::uint32_t addr, std::uint32_t addend);
     /// Store `n` consecutive words (kept in every mode, one watcher notification).
@@ -127,6 +131,8 @@ private:
     void dropOrigins(std::uint32_t addr, std::uint32_t n);
     void keepWord(std::uint32_t addr, std::uint32_t n);
     void checkRange(std::uint64_t addr, std::uint64_t n, const char* what) const;
+    /// readU32 outside L1 (an error) or from a foreign model.
+    std::uint32_t readU32Checked(std::uint32_t addr) const;
     template <class F> void forEachControl(std::uint32_t addr, std::uint32_t n, F&& f) const;
 
     L1Config cfg_;
