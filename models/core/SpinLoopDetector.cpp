@@ -6,12 +6,8 @@
 
 namespace cclsim {
 
-SpinLoopDetector::PollRecord* SpinLoopDetector::find(std::uint64_t key, const PollDesc& desc) {
-    auto same = [&](const PollRecord& r) {
-        return r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect;
-    };
-    std::uint32_t& cached = cache_[cacheSlot(key, desc.api, desc.expect)];
-    if (cached != kNone && same(polls_[cached])) return &polls_[cached];
+SpinLoopDetector::PollRecord* SpinLoopDetector::findInTable(std::uint64_t key, const PollDesc& desc,
+                                                            std::uint32_t& cached) {
     const std::int32_t slot = slotOf(key, desc.api);
     if (slot < 0) return nullptr;
     for (std::uint32_t i = pollSlots_[std::size_t(slot)]; i != kNone; i = polls_[i].nextVariant) {
@@ -96,25 +92,9 @@ SpinLoopDetector::PollRecord* SpinLoopDetector::addRecord(std::uint64_t key, con
     return &polls_.back();
 }
 
-bool SpinLoopDetector::recordAt(const PollRecord* found, std::uint64_t key, const PollDesc& desc, bool result) {
-    PollRecord* r = found ? &polls_[std::size_t(found - polls_.data())] : nullptr;
-    // A read that is not an exact repeat (a new condition, a changed word, a
-    // different result) means the loop has not gone round unchanged yet.
-    const bool novel = !r || !r->readSinceChange || r->lastResult != result;
+bool SpinLoopDetector::recordNew(std::uint64_t key, const PollDesc& desc, bool result) {
     bool watch = false;
-    // A record found has this key, API and expected value, so the same
-    // description (the key names the word, queue or NoC it reads).
-    if (!r) r = addRecord(key, desc, result, watch);
-    r->lastResult = result;
-    r->readSinceChange = true;
-    // The reads since this condition's last read form its latest segment.
-    r->lastSegment = readSum_ - r->prefixAfter;
-    r->prevSeq = r->lastSeq;
-    r->lastSeq = ++pollSeq_;
-    const std::uint64_t id = std::uint64_t(r - polls_.data()) + 1;
-    readSum_ += (id * 0x9E3779B97F4A7C15ull) ^ (result ? 0xD6E8FEB86659FD93ull : 0);
-    r->prefixAfter = readSum_;
-    if (novel) noteNovelty();
+    noteRead(addRecord(key, desc, result, watch), result, true);
     return watch;
 }
 

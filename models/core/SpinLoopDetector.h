@@ -91,7 +91,16 @@ public:
     /// which stays valid until the next recordAt or clear.
     const PollRecord* lookup(std::uint64_t key, const PollDesc& desc) { return find(key, desc); }
     bool wouldSpin(const PollRecord* r) const { return loopIsIdle(r); }
-    bool recordAt(const PollRecord* found, std::uint64_t key, const PollDesc& desc, bool result);
+    bool recordAt(const PollRecord* found, std::uint64_t key, const PollDesc& desc, bool result) {
+        if (!found) return recordNew(key, desc, result);
+        // Every poll comes here: a condition read before, inline.
+        PollRecord* r = &polls_[std::size_t(found - polls_.data())];
+        // A read that is not an exact repeat (a changed word, a different
+        // result) means the loop has not gone round unchanged yet.
+        const bool novel = !r->readSinceChange || r->lastResult != result;
+        noteRead(r, result, novel);
+        return false;
+    }
     /// Something happened that the loop has not seen yet (the kernel acted, or
     /// a queue or counter it may poll changed): it must go round once more.
     void noteNovelty() { lastNoveltySeq_ = pollSeq_; }
@@ -111,7 +120,33 @@ public:
 private:
     static constexpr std::uint32_t kNone = ~0u;
 
-    PollRecord* find(std::uint64_t key, const PollDesc& desc);
+    PollRecord* find(std::uint64_t key, const PollDesc& desc) {
+        // A loop reads the same few conditions over and over: a small cache of
+        // recent ones answers most lookups before the table does.
+        std::uint32_t& cached = cache_[cacheSlot(key, desc.api, desc.expect)];
+        if (cached != kNone) {
+            PollRecord& r = polls_[cached];
+            if (r.key == key && r.desc.api == desc.api && r.desc.expect == desc.expect) return &r;
+        }
+        return findInTable(key, desc, cached);
+    }
+    /// find() past the cache; a record found there takes the cache slot `cached`.
+    PollRecord* findInTable(std::uint64_t key, const PollDesc& desc, std::uint32_t& cached);
+    /// recordAt() of a condition never read (or whose record was reused).
+    bool recordNew(std::uint64_t key, const PollDesc& desc, bool result);
+    /// The record `r` was read now with `result`.
+    void noteRead(PollRecord* r, bool result, bool novel) {
+        r->lastResult = result;
+        r->readSinceChange = true;
+        // The reads since this condition's last read form its latest segment.
+        r->lastSegment = readSum_ - r->prefixAfter;
+        r->prevSeq = r->lastSeq;
+        r->lastSeq = ++pollSeq_;
+        const std::uint64_t id = std::uint64_t(r - polls_.data()) + 1;
+        readSum_ += (id * 0x9E3779B97F4A7C15ull) ^ (result ? 0xD6E8FEB86659FD93ull : 0);
+        r->prefixAfter = readSum_;
+        if (novel) noteNovelty();
+    }
     /// Re-reading `r` now cannot show anything new: it was unmet and nothing
     /// it reads has changed; no novelty since its second-to-last read; and
     /// the reads since its last read repeat the reads between its last two.
