@@ -14,6 +14,9 @@ thread_local KernelContext* KernelContext::current_ = nullptr;
 
 KernelContext::KernelContext(ProgrammableCore& core, KernelLaunch launch, unsigned /*index*/)
     : core_(core),
+      coreKernels_(core.kernels()),
+      coreLookahead_(core.lookaheadRef()),
+      activity_(core.activity()),
       launch_(std::move(launch)),
       fullName_(std::string(core.name()) + "." + launch_.processor + "(" + launch_.name + ")"),
       costs_(core.costs()),
@@ -110,15 +113,6 @@ void KernelContext::sync() {
     Fiber::yield();
     current_ = this;
     waypoint_.set(waypointWord_);
-}
-
-bool KernelContext::coreQuietThrough(Tick dt, bool l1WordOnly) const {
-    if (core_.kernels().size() == 1 && dt < core_.lookahead()) {
-        const Tick next = l1WordOnly ? core_.activity().nextL1Write() : core_.activity().next();
-        // Something is scheduled in between: the global test cannot pass either.
-        return next > now() + dt;
-    }
-    return quietThrough(dt);
 }
 
 bool KernelContext::quietThrough(Tick dt) const {

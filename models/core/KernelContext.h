@@ -27,6 +27,7 @@
 // feeds them from the kernel's thread.
 #pragma once
 
+#include "models/common/ActivityLog.h"
 #include "models/common/EventQueue.h"
 #include "models/common/Time.h"
 #include "models/common/Trace.h"
@@ -103,7 +104,15 @@ public:
     /// effect on the core is scheduled before then (or nothing at all is).
     /// With `l1WordOnly`, only writes into the core's L1 count (a status read
     /// of an L1 word sees nothing else).
-    bool coreQuietThrough(Tick dt, bool l1WordOnly = false) const;
+    bool coreQuietThrough(Tick dt, bool l1WordOnly = false) const {
+        // Every poll asks: inline, on the core's state cached here.
+        if (coreKernels_.size() == 1 && dt < coreLookahead_) {
+            const Tick next = l1WordOnly ? activity_.nextL1Write() : activity_.next();
+            // Something is scheduled in between: the global test cannot pass either.
+            return next > now() + dt;
+        }
+        return quietThrough(dt);
+    }
     /// Before a store to (or compute on) local L1: like sync(), but when
     /// nothing can touch the core before the kernel's local time
     /// (coreQuietThrough), storing now is indistinguishable from storing then.
@@ -228,6 +237,10 @@ private:
     static thread_local KernelContext* current_;
 
     ProgrammableCore& core_;
+    // The core's state every poll reads (coreQuietThrough), cached.
+    const std::vector<std::unique_ptr<KernelContext>>& coreKernels_;
+    const Tick& coreLookahead_;
+    ActivityLog& activity_;
     KernelLaunch launch_;
     std::string fullName_;
     const FirmwareCosts& costs_;

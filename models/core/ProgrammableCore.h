@@ -56,6 +56,8 @@ public:
     ActivityLog& activity() { return activity_; }
     /// Shortest latency from another process's action to an effect on this core.
     Tick lookahead() const { return lookahead_; }
+    /// The same, for a kernel that reads it at every poll (set before the run).
+    const Tick& lookaheadRef() const { return lookahead_; }
     void setLookahead(Tick t) { lookahead_ = t; }
 
     /// The chip's interleaved-buffer banks (set by the chip).
