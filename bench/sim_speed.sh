@@ -15,8 +15,9 @@
 #   chips    scaling with chips: Galaxy all_gather on a line of the first 2..32 chips, 1 MiB per chip
 #            (a ring needs a wraparound link, which only 2 and 32 chips of the ring order have)
 #   sizes    scaling with size: T3000 all_gather (EDM, 6144 B) 1 MiB .. 1 GiB, timing mode
-#   instr    instruction counts (callgrind) of small runs: T3000 all_gather 4 MiB EDM,
-#            eth_bandwidth 16 MiB, Galaxy all_gather 1 MiB
+#   instr    instruction counts (callgrind) of small runs: T3000 all_gather 1 and 4 MiB, fabric
+#            and EDM (6144 B), with a "per-MiB" line each (4 MiB - 1 MiB, / 3: issue 21's
+#            measure), eth_bandwidth 16 MiB, Galaxy all_gather 1 MiB
 #   data     data mode against timing mode: T3000 all_gather 32 MiB (fabric, and EDM 6144 B),
 #            each with --no-data and with data; a "data/timing" line per pair, and the
 #            copies_per_hop column (payload bytes copied per byte landed)
@@ -133,6 +134,16 @@ print(f"ff/exact  {sys.argv[3]:<34} wall {f[0] / e[0]:.3f}x ({f[0]:.2f} vs {e[0]
 PY
 }
 
+# Marginal instructions per MiB of output: (4 MiB run - 1 MiB run) / 3, set-up cancelled
+# (issue 21's measure), for BUILD's runs and, with SPEED_BASELINE, the baseline's.
+per_mib() {  # 4 MiB case, 1 MiB case, label
+    local suffix
+    for suffix in @base ""; do
+        [[ -s $tmp/$1$suffix.instr && -s $tmp/$2$suffix.instr ]] || continue
+        echo "per-MiB   all_gather --impl $3${suffix:+ (baseline)}: $(( ($(cat "$tmp/$1$suffix.instr") - $(cat "$tmp/$2$suffix.instr")) / 3 / 1000000 )) M instructions per MiB of output (4 MiB run - 1 MiB run, / 3)"
+    done
+}
+
 callgrind1() {  # build dir, part, case, board, args...
     local dir=$1 part=$2 name=$3 board=$4; shift 4
     local json=$tmp/$name.json
@@ -239,7 +250,13 @@ for p in "${expand[@]}"; do
         ff_vs_exact fabric_bandwidth_256M_data_ff fabric_bandwidth_256M_data
         ;;
     instr)
-        callgrind instr t3000_ag_4M_edm_callgrind t3000 all_gather --size 4M --no-data --impl edm --packet 6144
+        for impl in fabric edm; do
+            args=(--impl "$impl"); [[ $impl == edm ]] && args+=(--packet 6144)
+            for size in 1M 4M; do
+                callgrind instr "t3000_ag_${size}_${impl}_callgrind" t3000 all_gather --size "$size" --no-data "${args[@]}"
+            done
+            per_mib "t3000_ag_4M_${impl}_callgrind" "t3000_ag_1M_${impl}_callgrind" "$impl"
+        done
         callgrind instr eth_bandwidth_16M_callgrind n300 eth_bandwidth --packet 4096 --channels 8 --bytes $((16 * MiB)) --no-data
         callgrind instr galaxy_ag_1M_callgrind galaxy all_gather --size 1M --no-data
         ;;
