@@ -77,7 +77,7 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     // (n + 1) router buffers.
     Tick unblocked = head;
     Tick slack = bufferedTicks_;
-    unsigned hops = 0;
+    unsigned routerHops = 0;  // links crossed before the ejection port (hops(src, dst))
     const std::uint32_t source = ((std::uint32_t(src.y) * gx + src.x) << 4) | (lane & 0xf);
     const Tick nowTick = now();
     auto use = [&](std::size_t link, Tick d) {
@@ -94,20 +94,20 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     };
     unsigned x = src.x, y = src.y;
     if (id() == 0) {
-        for (; x != dst.x; ++hops) {
+        for (; x != dst.x; ++routerHops) {
             use(linkIndex(x, y, X), dur);
             if (++x == gx) x = 0;
         }
-        for (; y != dst.y; ++hops) {
+        for (; y != dst.y; ++routerHops) {
             use(linkIndex(x, y, Y), dur);
             if (++y == gy) y = 0;
         }
     } else {
-        for (; y != dst.y; ++hops) {
+        for (; y != dst.y; ++routerHops) {
             use(linkIndex(x, y, Y), dur);
             y = (y == 0 ? gy : y) - 1;
         }
-        for (; x != dst.x; ++hops) {
+        for (; x != dst.x; ++routerHops) {
             use(linkIndex(x, y, X), dur);
             x = (x == 0 ? gx : x) - 1;
         }
@@ -118,7 +118,7 @@ Tick Noc::reservePacket(CoreCoord src, CoreCoord dst, std::uint32_t wireBytes, T
     // source plus the path latency.
     use(linkIndex(dst.x, dst.y, Eject), transferTicks(wireBytes, cfg.absorbRate(dst.x, dst.y)));
     if (sourceFree) *sourceFree = free;
-    const Tick pathLatency = cfg.startupLatency + Tick(hops) * hopLatency;
+    const Tick pathLatency = cfg.startupLatency + Tick(routerHops) * hopLatency;
     return std::max(tailOut, injectEnd + pathLatency);
 }
 
