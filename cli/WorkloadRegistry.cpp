@@ -29,6 +29,7 @@ std::vector<WorkloadFactory> allWorkloads() {
         microbench::makeDataMovement,
         microbench::makeFabricPing,
         microbench::makeFabricBandwidth,
+        microbench::makeFabricUbench,
         microbench::makeFabricTraffic,
         // PE_IPCQ (firmware/ipcq/), the PTO ops (firmware/pto/).
         ipcq::makeIpcqAllReduce,

@@ -91,6 +91,23 @@ bool eth_txq_is_busy(std::uint32_t q) {
     return busy;
 }
 
+void eth_txq_reg_write(std::uint32_t q, std::uint32_t offset, std::uint32_t val) {
+    KernelContext& k = ctx();
+    EriscCore& e = erisc(k, "eth_txq_reg_write");
+    if (q >= e.config().eth.txQueues)
+        CCLSIM_ERROR(k.name(), "eth_txq_reg_write: tx_cmd_q {} does not exist (this core has {})", q,
+                     e.config().eth.txQueues);
+    if (offset != ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD)
+        CCLSIM_ERROR(k.name(),
+                     "eth_txq_reg_write: register offset {:#x} of tx_cmd_q {} is not modelled (only "
+                     "ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD, {:#x})",
+                     offset, q, ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD);
+    k.advance(k.core().costs().l1Access);
+    k.sync();
+    e.eth.setAcceptAhead(q, val);
+    k.acted();
+}
+
 void eth_send_packet(std::uint32_t q, std::uint32_t src_word_addr, std::uint32_t dest_word_addr,
                      std::uint32_t num_words, std::uint32_t stream) {
     KernelContext& k = ctx();

@@ -47,6 +47,16 @@ void eth_write_channel_sync(std::uint32_t addr, const eth_channel_sync_t& sync);
 void eth_send_packet(std::uint32_t q_num, std::uint32_t src_word_addr, std::uint32_t dest_word_addr,
                      std::uint32_t num_words, std::uint32_t stream = 0);
 bool eth_txq_is_busy(std::uint32_t q_num = 0);
+/// Offset of a tx command queue's ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD register
+/// (tt-metal's eth_l1_address_map / tt_eth_ss_regs): how many Ethernet packets
+/// the queue accepts before the earlier ones are sent.
+constexpr std::uint32_t ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD = 0x6C;
+/// Write a register of tx_cmd_q `q_num` (tt-metal's eth_txq_reg_write). The
+/// model has one writable register, ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD: with
+/// N > 0 the MAC takes a command while the commands it holds ahead of the
+/// wire are at most N packets, so eth_txq_is_busy clears long before the
+/// wire does. It stays set after the kernel ends, as a register would.
+void eth_txq_reg_write(std::uint32_t q_num, std::uint32_t offset, std::uint32_t val);
 /// Queue a remote register write on tx_cmd_q `q_num`: `val` is added to the
 /// 32-bit stream register at `reg_addr` of the core at the other end (stream
 /// registers increment on write; in the model they are L1 words the host

@@ -101,6 +101,10 @@ public:
     }
 
     void run() {
+        // As tt-metal's router: let the queue accept packets ahead of the wire,
+        // so a send returns while the previous payload is still going out.
+        if (const std::uint32_t ahead = get_compile_time_arg_val(router_ct::kTxqAcceptAhead))
+            eth_txq_reg_write(kDataTxq, ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD, ahead);
         eth_setup_handshake(l_.handshake, a_.handshake_sender != 0);
         WAYPOINT("FAB");
         for (;;) {

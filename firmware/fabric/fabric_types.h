@@ -432,7 +432,7 @@ struct FabricMuxArgs {
 /// and the router's word the relay gives slots back in.
 namespace router_ct {
 constexpr unsigned kIdleRounds = 0, kRelayXY = 1, kRelayRequests = 2, kRelaySlots = 3, kRelayWrCounter = 4,
-                   kRelayFree = 5, kCount = 6;
+                   kRelayFree = 5, kTxqAcceptAhead = 6, kCount = 7;
 }  // namespace router_ct
 
 /// Runtime arguments of a fabric read relay (firmware/fabric/fabric_read_relay.cpp):

@@ -49,6 +49,34 @@ struct FabricBandwidthArgs {
     }
 };
 
+/// fabric_ubench: tt-metal's fabric bandwidth patterns. A sender streams
+/// `packets` write packets on each of its flows in turn (flow f on connection
+/// flow_conn[f]), the last of each flow a fused write + increment; a
+/// receiver waits for its flow's increment. Headers: one write and one fused
+/// per flow (sender), none (receiver).
+constexpr std::uint32_t kUbenchMaxFlows = 8;
+constexpr std::uint32_t kUbenchMaxConns = 2;
+struct FabricUbenchArgs {
+    std::uint32_t role = 0;  ///< 0 sender, 1 receiver
+    std::uint32_t packets = 0;
+    std::uint32_t payload = 0;
+    std::uint32_t buffer = 0;   ///< sender: source; receiver: unused (its flow's header names it)
+    std::uint32_t sem = 0;      ///< receiver: its flow's increment lands here
+    std::uint32_t results = 0;  ///< sender: start timestamp; receiver: end timestamp (2 words each)
+    std::uint32_t stream = 0;   ///< testbench byte stream of the payload
+    std::uint32_t header_words = 0;
+    std::uint32_t n_flows = 0;  ///< sender
+    std::uint32_t n_conns = 0;  ///< sender
+    std::uint32_t flow_conn[kUbenchMaxFlows] = {};
+    cclsim::fabric::FabricConnectionArgs conn[kUbenchMaxConns];
+    template <class V> void visit(V& v) {
+        v(role), v(packets), v(payload), v(buffer), v(sem), v(results), v(stream), v(header_words), v(n_flows),
+            v(n_conns);
+        for (std::uint32_t& f : flow_conn) v(f);
+        for (auto& c : conn) c.visit(v);
+    }
+};
+
 /// fabric_traffic: every chip's senders send `messages` packets to every
 /// other chip (one sender per first-hop direction), of pseudo-random size
 /// and command; every chip's receiver checks each source's messages in

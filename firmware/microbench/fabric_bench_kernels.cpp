@@ -151,6 +151,44 @@ void fabric_bandwidth_main() {
     WAYPOINT("DONE");
 }
 
+// fabric_ubench (tt-metal's fabric bandwidth test patterns): a sender
+// interleaves its flows packet by packet, as tt-metal's test sender does with
+// a core's several traffic configs; every flow ends with a fused write +
+// increment its receivers (every chip of a multicast) wait for.
+void fabric_ubench_main() {
+    using cclsim::microbench::FabricUbenchArgs;
+    std::vector<PacketHeader> headers;
+    const FabricUbenchArgs a = read_bench_args<FabricUbenchArgs>(
+        headers, +[](const FabricUbenchArgs& x) -> std::uint32_t { return x.role == 0 ? 2 * x.n_flows : 0; });
+    if (a.role == 0) {
+        fw_assert(a.n_conns >= 1 && a.n_conns <= cclsim::microbench::kUbenchMaxConns && a.n_flows >= 1 &&
+                      a.n_flows <= cclsim::microbench::kUbenchMaxFlows,
+                  "fabric_ubench: flow or connection count out of range (host/kernel mismatch)");
+        std::vector<WorkerToFabricEdmSender> conns;
+        conns.reserve(a.n_conns);
+        for (std::uint32_t c = 0; c < a.n_conns; ++c) conns.emplace_back(a.conn[c]);
+        testbench_fill(a.buffer, a.payload, a.stream, 0);
+        for (auto& c : conns) c.open();
+        const std::uint64_t t0 = get_timestamp();
+        WAYPOINT("FUBS");
+        for (std::uint32_t p = 0; p < a.packets; ++p) {
+            const bool last = p + 1 == a.packets;
+            for (std::uint32_t f = 0; f < a.n_flows; ++f)
+                conns[a.flow_conn[f]].send_packet(headers[2 * f + (last ? 1 : 0)], a.buffer, a.payload);
+        }
+        for (auto& c : conns) c.close();
+        l1_write_u32(a.results, std::uint32_t(t0));
+        l1_write_u32(a.results + 4, std::uint32_t(t0 >> 32));
+    } else {
+        WAYPOINT("FUBR");
+        noc_semaphore_wait_min(a.sem, 1);
+        const std::uint64_t t1 = get_timestamp();
+        l1_write_u32(a.results, std::uint32_t(t1));
+        l1_write_u32(a.results + 4, std::uint32_t(t1 >> 32));
+    }
+    WAYPOINT("DONE");
+}
+
 }  // namespace cclsim::fw::microbench
 
 namespace cclsim::fw::microbench {

@@ -21,6 +21,7 @@ void dispatch_empty_kernel_main();  ///< dispatch: an empty kernel
 void fabric_ping_main();            ///< worker: fabric_ping sender or responder
 void fabric_bandwidth_main();       ///< worker: fabric_bandwidth sender or receiver
 void fabric_traffic_main();         ///< worker: fabric_traffic sender or receiver
+void fabric_ubench_main();          ///< worker: fabric_ubench sender or receiver
 
 /// Error unless argument `idx` is the end marker (host and kernel agree).
 void check_end_marker(int idx);

@@ -405,6 +405,7 @@ void FabricBuilder::build() {
         // compiles UDM mode into its router, the read relay the router hands read requests to.
         kc.ctArgs.assign(router_ct::kCount, 0);
         kc.ctArgs[router_ct::kIdleRounds] = arch.erisc.contextSwitchIdleRounds;
+        kc.ctArgs[router_ct::kTxqAcceptAhead] = arch.fabric.txqAcceptAhead;
         kc.ctArgs[router_ct::kRelayXY] = kNoCore;
         if (!relays_.empty()) {  // one per router, in router order
             const Relay& rl = relays_[std::size_t(&r - routers_.data())];

@@ -379,6 +379,7 @@ ArchConfig loadArchConfig(const std::string& file, double aiclkMhz) {
         if (fa.creditNoc > 1) f->fail("router_credit_noc", "must be 0 or 1");
         fa.routerPacketCycles = f->get<std::uint32_t>("router_packet_cycles");
         fa.bubbleFlowControl = f->get<bool>("bubble_flow_control");
+        fa.txqAcceptAhead = f->get<std::uint32_t>("txq_accept_ahead");
         f->finish();
     }
     if (auto d = root.optMap("dispatch")) decodeDispatch(*d, a.dispatch);

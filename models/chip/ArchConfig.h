@@ -53,7 +53,8 @@ struct FabricArch {
     unsigned forwardNoc = 0;               ///< NoC of router forwards and local writes
     unsigned creditNoc = 0;                ///< NoC of credits to workers and upstream routers
     std::uint32_t routerPacketCycles = 0;  ///< receiver: header decode and routing per packet
-    bool bubbleFlowControl = true;  ///< deadlock avoidance on rings / torus axes (off: demonstrates the deadlock)
+    bool bubbleFlowControl = true;     ///< deadlock avoidance on rings / torus axes (off: demonstrates the deadlock)
+    std::uint32_t txqAcceptAhead = 0;  ///< ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD the router writes at start (0: leaves it)
 };
 
 /// A chip-shared SRAM pool (PE_IPCQ buffer_kind "sram"): one bank behind

@@ -23,12 +23,14 @@ void BandwidthServer::reconfigure(double chunkBytes, std::unique_ptr<SharePolicy
     policy_ = std::move(policy);
 }
 
-std::size_t BandwidthServer::jobsBeyond(unsigned cls, double bytes) const {
+std::size_t BandwidthServer::jobsBeyond(unsigned cls, double bytes, std::size_t units, double unitBytes) const {
     const std::deque<Job>& jobs = classes_.at(cls).jobs;
     double filled = 0;
+    std::size_t counted = 0;
     for (std::size_t i = 1; i < jobs.size(); ++i) {
         filled += jobs[i].bytes;
-        if (filled > bytes) return jobs.size() - i;
+        if (units) counted += std::max<std::size_t>(1, std::size_t(std::ceil(jobs[i].bytes / unitBytes - 1e-9)));
+        if (filled > bytes && (units == 0 || counted > units)) return jobs.size() - i;
     }
     return 0;
 }

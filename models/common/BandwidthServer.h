@@ -51,7 +51,12 @@ public:
     std::size_t jobsQueued(unsigned cls) const { return classes_.at(cls).jobs.size(); }
     /// Jobs of `cls` behind its head that do not fit in a buffer of `bytes`
     /// filled in FIFO order (the head job is the one being sent).
-    std::size_t jobsBeyond(unsigned cls, double bytes) const;
+    std::size_t jobsBeyond(unsigned cls, double bytes) const { return jobsBeyond(cls, bytes, 0, 0); }
+    /// The same, where a job also fits while the jobs behind the head up to
+    /// and including it count at most `units` units of `unitBytes` (each job
+    /// at least one): a buffer that accepts a number of packets as well as
+    /// bytes (a MAC accepting frames ahead of the wire).
+    std::size_t jobsBeyond(unsigned cls, double bytes, std::size_t units, double unitBytes) const;
     double bytesQueued(unsigned cls) const;
     bool idle() const;
     unsigned numClasses() const { return unsigned(classes_.size()); }

@@ -45,9 +45,9 @@ EriscCore::EriscCore(const sc_core::sc_module_name& name, EventQueue& eq, unsign
 
 std::string EriscCore::describeQueue(unsigned q) const {
     EthSubsystem& e = const_cast<EthSubsystem&>(eth);
-    return fmt::format("{} commands queued, {} not taken by the MAC (registers {}, FIFO {} B), MAC {}", eth.depth(q),
-                       e.mac().jobsBeyond(q, eth.config().txFifoBytes), eth.config().txQueueDepth,
-                       eth.config().txFifoBytes, e.mac().idle() ? "idle" : "busy");
+    return fmt::format("{} commands queued, {} not taken by the MAC (registers {}, FIFO {} B, accept ahead {}), MAC {}",
+                       eth.depth(q), eth.notTaken(q), eth.config().txQueueDepth, eth.config().txFifoBytes,
+                       eth.acceptAhead(q), e.mac().idle() ? "idle" : "busy");
 }
 
 void EriscCore::trace(TraceFile& tf) {

@@ -21,6 +21,7 @@ EthSubsystem::EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, 
           BandwidthServerConfig{cfg.lineBytesPerNs, double(cfg.maxPacketBytes + cfg.packetOverheadBytes), cfg.txQueues},
           std::make_unique<WeightedRoundRobin>(std::vector<double>(cfg.txQueues, 1.0))) {
     rx.register_b_transport(this, &EthSubsystem::rxTransport);
+    acceptAhead_.assign(cfg_.txQueues, 0);
     for (unsigned q = 0; q < cfg_.txQueues; ++q) depthSig_.emplace_back(8);
     mac_.onChange = [this] {
         const bool busy = !mac_.idle();
@@ -32,12 +33,27 @@ EthSubsystem::EthSubsystem(const sc_core::sc_module_name& name, EventQueue& eq, 
             txBusy_ = busy;
         }
         for (unsigned q = 0; q < depthSig_.size(); ++q) depthSig_[q].set(mac_.jobsQueued(q));
-        // Kernels poll busy() far more often than the queues change.
-        busyMask_ = 0;
-        for (unsigned q = 0; q < cfg_.txQueues; ++q)
-            if (mac_.jobsBeyond(q, cfg_.txFifoBytes) >= cfg_.txQueueDepth) busyMask_ |= std::uint64_t{1} << q;
+        updateBusy();
         if (onTxqChange) onTxqChange();
     };
+}
+
+std::size_t EthSubsystem::notTaken(unsigned q) const {
+    return mac_.jobsBeyond(q, cfg_.txFifoBytes, acceptAhead_[q],
+                           double(cfg_.maxPacketBytes + cfg_.packetOverheadBytes));
+}
+
+void EthSubsystem::updateBusy() {
+    // Kernels poll busy() far more often than the queues change.
+    busyMask_ = 0;
+    for (unsigned q = 0; q < cfg_.txQueues; ++q)
+        if (notTaken(q) >= cfg_.txQueueDepth) busyMask_ |= std::uint64_t{1} << q;
+}
+
+void EthSubsystem::setAcceptAhead(unsigned q, std::uint32_t packets) {
+    acceptAhead_.at(q) = packets;
+    updateBusy();
+    if (onTxqChange) onTxqChange();
 }
 
 void EthSubsystem::trace(TraceFile& tf) {

@@ -110,6 +110,14 @@ public:
     /// Counters of stream 0 (untagged) .. declared streams (empty if none declared).
     const std::vector<EthStreamStats>& streamStats() const { return streamStats_; }
     bool busy(unsigned q) const { return q >= cfg_.txQueues || (busyMask_ >> q & 1) != 0; }
+    /// ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD of queue `q`: the MAC also takes a
+    /// command while the commands it took ahead of the wire hold at most
+    /// `packets` Ethernet packets (0: the FIFO alone, the model's power-on
+    /// state). Firmware writes it (tt-metal's fabric router: 32).
+    void setAcceptAhead(unsigned q, std::uint32_t packets);
+    std::uint32_t acceptAhead(unsigned q) const { return acceptAhead_.at(q); }
+    /// Commands of queue `q` the MAC has not taken.
+    std::size_t notTaken(unsigned q) const;
     std::size_t depth(unsigned q) const { return mac_.jobsQueued(q); }
     /// Validate a send without queueing it (reports the error).
     void check(unsigned q, std::uint32_t srcAddr, std::uint32_t dstAddr, std::uint32_t bytes) const;
@@ -179,6 +187,8 @@ private:
     std::vector<AddressRange> peerSendable_;
     EthLinkInfo link_;
     BandwidthServer mac_;
+    std::vector<std::uint32_t> acceptAhead_;  ///< per queue, packets (0: FIFO bytes only)
+    void updateBusy();
     EthStats stats_;
     Tick lastDelivery_ = 0;  ///< when the previous command reached the remote L1
     ActivityLog* activity_ = nullptr;

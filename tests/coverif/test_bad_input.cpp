@@ -143,6 +143,34 @@ TEST(BadInput, EthSendOutsideKernelRegion) {
     }
 }
 
+TEST(BadInput, EthTxqRegWriteOfAnUnmodelledRegister) {
+    Bench b;
+    b.rt.program(0).createKernel(
+        "txq_reg", [] { fw::eth_txq_reg_write(0, 0x10, 1); }, b.userEth0, KernelConfig{});
+    try {
+        b.rt.run();
+        FAIL() << "a write to a tx queue register the model does not have must stop the simulation";
+    } catch (const std::exception& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("eth_txq_reg_write"), std::string::npos) << m;
+        EXPECT_NE(m.find("0x10"), std::string::npos) << m;
+        EXPECT_NE(m.find("ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD"), std::string::npos) << m;
+    }
+}
+
+TEST(BadInput, EthTxqRegWriteToAQueueThatDoesNotExist) {
+    Bench b;
+    b.rt.program(0).createKernel(
+        "txq_reg", [] { fw::eth_txq_reg_write(5, fw::ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD, 32); }, b.userEth0,
+        KernelConfig{});
+    try {
+        b.rt.run();
+        FAIL() << "a write to tx_cmd_q 5 must stop the simulation";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("tx_cmd_q 5 does not exist"), std::string::npos) << e.what();
+    }
+}
+
 TEST(BadInput, NocWriteOutsideTargetL1) {
     Bench b;
     const CoreCoord w = b.desc.arch.workers[0];

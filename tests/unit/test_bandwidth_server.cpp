@@ -110,6 +110,23 @@ TEST(BandwidthServer, JobsBeyondCountsWhatABufferBehindTheHeadCannotHold) {
     EXPECT_EQ(s.jobsBeyond(1, 0), 0u) << "classes are counted apart";
 }
 
+TEST(BandwidthServer, JobsBeyondAlsoAcceptsACountOfUnits) {
+    // A MAC that accepts N packets ahead of the wire (ETH_TXQ_DATA_PACKET_
+    // ACCEPT_AHEAD): a job fits while the jobs behind the head count at most
+    // N units of `unitBytes`, each job at least one, whatever the byte buffer.
+    EventQueue eq("eq");
+    BandwidthServer s(eq, "bw", config(1), wrr({1}));
+    s.submit(0, 4294, nullptr, nullptr);  // head: on the wire
+    s.submit(0, 4294, nullptr, nullptr);  // 3 units of 1550
+    s.submit(0, 66, nullptr, nullptr);    // 1 unit
+    s.submit(0, 4294, nullptr, nullptr);  // 3 units
+    EXPECT_EQ(s.jobsBeyond(0, 0, 0, 1550), 3u) << "no units: the byte buffer alone";
+    EXPECT_EQ(s.jobsBeyond(0, 0, 3, 1550), 2u) << "the first job's 3 units fit";
+    EXPECT_EQ(s.jobsBeyond(0, 0, 4, 1550), 1u) << "the 66 B job counts one unit";
+    EXPECT_EQ(s.jobsBeyond(0, 0, 7, 1550), 0u);
+    EXPECT_EQ(s.jobsBeyond(0, 8654, 1, 1550), 0u) << "either limit lets a job in";
+}
+
 // ---- timing (each case elaborates and simulates once) -----------------------
 
 TEST(BandwidthServer, SingleJobTakesBytesOverBandwidth) {

@@ -263,6 +263,41 @@ TEST(EthSubsystem, QueueIsBusyWhileItsRegisterHoldsACommandTheFifoCannotTake) {
     EXPECT_EQ(tx.stats().commands, 3u) << "the rejected fourth command was not sent";
 }
 
+TEST(EthSubsystem, AcceptAheadLetsTheQueueTakePayloadsBeforeTheWireFrees) {
+    // ETH_TXQ_DATA_PACKET_ACCEPT_AHEAD (tt-metal's fabric router writes 32):
+    // the MAC takes commands while those it holds ahead of the wire are at
+    // most N Ethernet packets, so a second 4 KB payload no longer waits in
+    // the register; a payload beyond N packets still does.
+    auto p = test::makeN300();
+    EthSubsystem& tx = p->chip(0).erisc(9).eth;
+    const EthConfig& c = tx.config();
+    ASSERT_EQ(c.frames(4096), 3u);
+    unsigned changes = 0;
+    tx.onTxqChange = [&] { ++changes; };
+    bool busyDefault = false, busyAhead6 = true, busyBeyond = false;
+    std::size_t notTakenBeyond = 0;
+    p->eq.at(0, [&] {
+        tx.send(0, 0x20000, 0x30000, 4096);  // on the wire
+        tx.send(0, 0x21000, 0x31000, 4096);
+        busyDefault = tx.busy(0);
+        tx.setAcceptAhead(0, 6);
+        busyAhead6 = tx.busy(0);
+        tx.send(0, 0x22000, 0x32000, 4096);  // 6 packets ahead: taken
+        tx.send(0, 0x23000, 0x33000, 4096);  // 9: waits in the register
+        busyBeyond = tx.busy(0);
+        notTakenBeyond = tx.notTaken(0);
+    });
+    cclsim::simulate();
+    EXPECT_TRUE(busyDefault) << "power-on: the one-frame FIFO cannot take a 4 KB payload";
+    EXPECT_FALSE(busyAhead6) << "writing the register frees the queue at once";
+    EXPECT_TRUE(busyBeyond);
+    EXPECT_EQ(notTakenBeyond, 1u);
+    EXPECT_EQ(tx.acceptAhead(0), 6u);
+    EXPECT_EQ(tx.acceptAhead(1), 0u) << "per queue";
+    EXPECT_GE(changes, 1u) << "the register write notifies the ERISC";
+    EXPECT_EQ(tx.stats().commands, 4u);
+}
+
 TEST(EthSubsystem, InvalidSendsAreErrors) {
     auto p = test::makeN300();
     EthSubsystem& user = p->chip(0).erisc(9).eth;

@@ -7,8 +7,11 @@
 #include "host/microbench/FabricBandwidth.h"
 #include "host/microbench/FabricPing.h"
 #include "host/microbench/FabricTraffic.h"
+#include "host/microbench/FabricUbench.h"
 
 #include <fmt/format.h>
+
+#include <set>
 
 namespace cclsim::microbench {
 
@@ -236,6 +239,101 @@ private:
     std::uint32_t packets_ = 0;
 };
 
+// ---- fabric_ubench --------------------------------------------------------------------
+
+class FabricUbenchWorkload final : public Workload {
+public:
+    std::string name() const override { return "fabric_ubench"; }
+    std::string description() const override {
+        return "tt-metal's fabric bandwidth patterns (every chip streaming flows, multi-hop, both ways): the busiest "
+               "link's payload rate";
+    }
+    void addOptions(Options& cmd) override {
+        cmd.add_option("--pattern", pattern_, "traffic pattern (tt-metal fabric ubench)")
+            ->check(opt::IsMember(fabricUbenchPatterns()));
+        cmd.add_option("--fabric", kind_, "line or ring (default: the pattern's; ring patterns need a ring)")
+            ->check(opt::IsMember({"line", "ring"}));
+        cmd.add_option("--order", order_, "1D fabric chip order, e.g. 0,4,5,1 (default: the board's ring order)")
+            ->delimiter(',');
+        cmd.add_option("--ftype", ftype_, "mcast or unicast (default: the pattern's, as tt-metal's test yaml)")
+            ->check(opt::IsMember({"mcast", "unicast"}));
+        cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
+            ->check(opt::Range(16u, 1u << 20));
+        cmd.add_option("--bytes", bytesText_, "payload bytes per flow (K/M/G suffixes)");
+    }
+    TraceFile::Focus traceFocus() const override { return focus::routers(); }
+    nlohmann::json params() const override {
+        return {{"pattern", pattern_}, {"fabric", kind_},   {"order", order_},
+                {"ftype", ftype_},     {"packet", packet_}, {"bytes", bytesText_}};
+    }
+    std::string csvHeader() const override {
+        return "pattern,topology,ftype,chips,flows,max_flows_per_link,packet_bytes,payload_GBps,per_flow_GBps,"
+               "framing_limit_pct";
+    }
+    std::string csvRow(const nlohmann::json& rep) const override {
+        const auto& r = rep["results"];
+        return fmt::format("{},{},{},{},{},{},{},{:.4f},{:.4f},{:.2f}", r["pattern"].get<std::string>(),
+                           r["topology"].get<std::string>(), r["ftype"].get<std::string>(), r["chips"].get<unsigned>(),
+                           r["flows"].get<unsigned>(), r["max_flows_per_link"].get<unsigned>(),
+                           r["packet_bytes"].get<unsigned>(), r["payload_GBps"].get<double>(),
+                           r["per_flow_GBps"].get<double>(), r["framing_limit_pct"].get<double>());
+    }
+    void build(Runtime& rt) override {
+        FabricUbenchParams p;
+        p.fabric = {kind_, order_};
+        p.pattern = pattern_;
+        p.ftype = ftype_;
+        p.packetBytes = packet_;
+        p.bytes = double(parseBytes(bytesText_, "--bytes"));
+        bench_.build(rt, p);
+    }
+    nlohmann::json results(Runtime& rt, const RunResult&) override {
+        const FabricUbenchResult r = bench_.read(rt);
+        std::set<unsigned> chips;
+        nlohmann::json flows = nlohmann::json::array();
+        for (const FabricUbenchFlow& f : bench_.flows()) {
+            chips.insert(f.src);
+            chips.insert(f.chips.begin(), f.chips.end());
+            flows.push_back({{"src", f.src}, {"dir", dirName(f.dir)}, {"hops", f.hops}, {"chips", f.chips}});
+        }
+        return {{"pattern", pattern_},
+                {"topology", fabricKindName(bench_.topology())},
+                {"ftype", bench_.multicast() ? "mcast" : "unicast"},
+                {"chips", unsigned(chips.size())},
+                {"flows", unsigned(bench_.flows().size())},
+                {"flow_list", flows},
+                {"max_flows_per_link", r.maxFlowsPerLink},
+                {"packet_bytes", packet_},
+                {"header_bytes", r.headerBytes},
+                {"packets_per_flow", bench_.packets()},
+                {"payload_GBps", r.payloadGBps},
+                {"per_flow_GBps", r.perFlowGBps},
+                {"framing_limit_GBps", r.framingLimitGBps},
+                {"framing_limit_pct", 100.0 * r.payloadGBps / r.framingLimitGBps},
+                {"time_ns", r.timeNs}};
+    }
+    std::string summary(const nlohmann::json& r) const override {
+        return fmt::format(
+            "fabric_ubench {} ({}) over a {} fabric of {} chips: {} flow(s), at most {} per link direction\n"
+            "  {} packets of {} B payload + {} B header per flow\n"
+            "  busiest link      {:8.3f} GB/s ({:.1f}% of the framing limit {:.3f} GB/s); per flow {:.3f} GB/s\n",
+            r["pattern"].get<std::string>(), r["ftype"].get<std::string>(), r["topology"].get<std::string>(),
+            r["chips"].get<unsigned>(), r["flows"].get<unsigned>(), r["max_flows_per_link"].get<unsigned>(),
+            r["packets_per_flow"].get<std::uint32_t>(), r["packet_bytes"].get<unsigned>(),
+            r["header_bytes"].get<unsigned>(), r["payload_GBps"].get<double>(), r["framing_limit_pct"].get<double>(),
+            r["framing_limit_GBps"].get<double>(), r["per_flow_GBps"].get<double>());
+    }
+
+private:
+    std::string pattern_ = "unidirectional_linear";
+    std::string kind_;
+    std::vector<unsigned> order_;
+    std::string ftype_;
+    unsigned packet_ = 4096;
+    std::string bytesText_ = "1M";
+    FabricUbench bench_;
+};
+
 // ---- fabric_traffic ----------------------------------------------------------------
 
 class FabricTrafficWorkload final : public Workload {
@@ -322,6 +420,9 @@ std::unique_ptr<Workload> makeFabricPing() {
 }
 std::unique_ptr<Workload> makeFabricBandwidth() {
     return std::make_unique<FabricBandwidthWorkload>();
+}
+std::unique_ptr<Workload> makeFabricUbench() {
+    return std::make_unique<FabricUbenchWorkload>();
 }
 
 }  // namespace cclsim::microbench

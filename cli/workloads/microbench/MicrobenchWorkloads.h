@@ -22,6 +22,7 @@ std::unique_ptr<Workload> makeDataMovement();
 std::unique_ptr<Workload> makeDispatch();
 std::unique_ptr<Workload> makeFabricPing();
 std::unique_ptr<Workload> makeFabricBandwidth();
+std::unique_ptr<Workload> makeFabricUbench();
 std::unique_ptr<Workload> makeFabricTraffic();
 
 /// "chip A ch X <-> chip B ch Y": a link as the reports name it.
