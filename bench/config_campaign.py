@@ -177,6 +177,12 @@ def micro(rng, board, w):
             maybe(rng, 0.3, ["--packet", str(rng.choice([0, 64, 1000, 4096]))]) + \
             maybe(rng, 0.3, ["--workers", str(rng.randint(1, 4))]) + \
             maybe(rng, 0.2, ["--fabric", rng.choice(["line", "ring", "mesh"])])
+    if w == "fabric_ubench":
+        pats = ["unidirectional_linear", "all_to_all", "one_to_all"] + (["full_ring", "half_ring"] if n > 2 else [])
+        packet = rng.choice([16, 1024, 4096, 4096])
+        return [w, "--pattern", rng.choice(pats), "--packet", str(packet), "--bytes",
+                rng.choice(["1K", "4K"] if packet == 16 else ["16K", "64K", "200000"])] + \
+            maybe(rng, 0.3, ["--ftype", rng.choice(["mcast", "unicast"])])
     if w == "fabric_traffic":
         return [w, "--messages", str(rng.randint(1, 16)), "--max-bytes", str(rng.choice([32, 100, 4096])),
                 "--seed", str(rng.randrange(100))] + maybe(rng, 0.3, ["--reads", str(rng.randint(0, 3))])
@@ -202,13 +208,14 @@ def micro(rng, board, w):
 
 WORKLOADS = ["all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast", "concurrent", "pto", "eth_ping",
              "ring_ping", "eth_bandwidth", "edm_stream", "dram_bandwidth", "data_movement", "fabric_ping",
-             "fabric_bandwidth", "fabric_traffic", "ipcq_allreduce", "ipcq_latency", "dispatch", "noc_trace"]
+             "fabric_bandwidth", "fabric_ubench", "fabric_traffic", "ipcq_allreduce", "ipcq_latency", "dispatch",
+             "noc_trace"]
 
 
 # Workloads whose Ethernet traffic the tx command queue shapes, run on the
 # plain Wormhole arch (an overlay of it replaces the board's).
 TXQ_WORKLOADS = ["all_gather", "reduce_scatter", "all_reduce", "all_to_all", "broadcast", "eth_ping", "ring_ping",
-                 "eth_bandwidth", "edm_stream", "fabric_ping", "fabric_bandwidth", "fabric_traffic"]
+                 "eth_bandwidth", "edm_stream", "fabric_ping", "fabric_bandwidth", "fabric_ubench", "fabric_traffic"]
 
 
 def mutate(rng, args):
@@ -250,7 +257,8 @@ def draw(rng, boards):
     if w in TXQ_WORKLOADS and "--cluster" not in globals_ and rng.random() < 0.1:
         # Another Ethernet tx command queue (arch overlay): registers per
         # queue and the MAC's tx FIFO behind the command on the wire.
-        txq = {"depth": rng.choice([1, 1, 2]), "fifo": rng.choice([0, 66, 1550, 4146, 16584])}
+        txq = {"depth": rng.choice([1, 1, 2]), "fifo": rng.choice([0, 66, 1550, 4146, 16584]),
+               "ahead": rng.choice([0, 3, 32])}
     faults = None
     if rng.random() < 0.06 and "--fast-forward" not in globals_:
         # Bit errors on every link: the link layer retransmits, the run must still end exact.
@@ -277,7 +285,8 @@ def execute(build, d, out, wall, idx):
         arch = os.path.join(out, f"arch{idx}.yaml")
         with open(arch, "w") as f:
             f.write(f"base: {os.path.join(ROOT, 'platforms', 'arch', 'wormhole_b0.yaml')}\nname: campaign_txq\n"
-                    f"eth:\n  tx_cmd_q: {{depth: {d['txq']['depth']}, mac_fifo_bytes: {d['txq']['fifo']}}}\n")
+                    f"eth:\n  tx_cmd_q: {{depth: {d['txq']['depth']}, mac_fifo_bytes: {d['txq']['fifo']}}}\n"
+                    f"fabric:\n  txq_accept_ahead: {d['txq'].get('ahead', 32)}\n")
         d["args"] = ["--arch", arch] + d["args"]
     cmd = [os.path.join(build, d["board"])] + d["args"] + ["--quiet", "--json", js]
     t0 = time.time()
