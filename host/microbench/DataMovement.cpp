@@ -33,6 +33,10 @@ void DataMovement::build(Runtime& rt, const DataMovementParams& p) {
         if (!arch.hasDram()) throw ConfigError("data_movement: the chip architecture has no DRAM");
         const unsigned banks = arch.dram.banks();
         if (p.bank >= banks) throw ConfigError(fmt::format("--bank {}: the chip has {} DRAM banks", p.bank, banks));
+        if (p.bytes == 0 || p.bytes % 32)
+            throw ConfigError(fmt::format(
+                "--bytes {}: a DRAM transaction is one page of an interleaved buffer, a non-zero multiple of 32 B",
+                p.bytes));
         // An interleaved buffer whose bank-local range holds every transaction.
         const Buffer buf = prog.createBuffer(std::uint64_t(banks) * p.transactions, p.bytes, true);
         x = p.bank;

@@ -159,6 +159,12 @@ TEST(DataMovement, RefusesWhatTheChipLacks) {
     EXPECT_NE(bank["error"].get<std::string>().find("--bank 12: the chip has 12 DRAM banks"), std::string::npos);
 }
 
+TEST(DataMovement, DramPagesAreWholeMultiplesOf32Bytes) {
+    const auto rep = runT3000({"data_movement", "--test", "dram_write", "--bytes", "100"}, 3);
+    EXPECT_NE(rep["error"].get<std::string>().find("--bytes 100: a DRAM transaction is one page"), std::string::npos)
+        << rep.dump();
+}
+
 TEST(DataMovement, PeerMustBeAnotherCore) {
     const auto rep = runT3000({"data_movement", "--test", "one_from_one", "--core", "1,1", "--peer", "1,1"}, 3);
     EXPECT_NE(rep["error"].get<std::string>().find("--peer is the --core itself"), std::string::npos);
