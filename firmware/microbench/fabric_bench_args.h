@@ -60,10 +60,10 @@ struct FabricUbenchArgs {
     std::uint32_t role = 0;  ///< 0 sender, 1 receiver
     std::uint32_t packets = 0;
     std::uint32_t payload = 0;
-    std::uint32_t buffer = 0;   ///< sender: source; receiver: unused (its flow's header names it)
+    std::uint32_t buffer = 0;   ///< sender: source; receiver: where its flow's packets land (checked)
     std::uint32_t sem = 0;      ///< receiver: its flow's increment lands here
     std::uint32_t results = 0;  ///< sender: start timestamp; receiver: end timestamp (2 words each)
-    std::uint32_t stream = 0;   ///< testbench byte stream of the payload
+    std::uint32_t stream = 0;   ///< testbench byte stream of the payload (receiver: its flow's sender's)
     std::uint32_t header_words = 0;
     std::uint32_t n_flows = 0;  ///< sender
     std::uint32_t n_conns = 0;  ///< sender

@@ -183,6 +183,7 @@ void fabric_ubench_main() {
         WAYPOINT("FUBR");
         noc_semaphore_wait_min(a.sem, 1);
         const std::uint64_t t1 = get_timestamp();
+        testbench_check(a.buffer, a.payload, a.stream, 0);  // the sender's bytes, on every chip it wrote
         l1_write_u32(a.results, std::uint32_t(t1));
         l1_write_u32(a.results + 4, std::uint32_t(t1 >> 32));
     }

@@ -212,11 +212,16 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
         }
         rt.program(s.chip).setRuntimeArgs(s.kernel, packFabricBench(a, headers));
     }
+    std::vector<std::uint32_t> streamOf(flows_.size(), 0);
+    for (std::size_t si = 0; si < senders_.size(); ++si)
+        for (std::size_t f : senders_[si].flows) streamOf[f] = unsigned(si) + 1;
     for (const Receiver& r : receivers_) {
         FabricUbenchArgs a;
         a.role = 1;
         a.packets = packets_;
         a.payload = p.packetBytes;
+        a.buffer = flowBuf_[r.flow];
+        a.stream = streamOf[r.flow];
         a.sem = flowSem_[r.flow];
         a.results = r.res;
         a.header_words = fab_->headerBytes() / 4;

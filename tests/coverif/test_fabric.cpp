@@ -115,3 +115,29 @@ TEST(FabricBadInput, RingOfTwo) {
 TEST(FabricBadInput, BadByteCount) {
     EXPECT_NE(errorOf(runT3000({"fabric_bandwidth", "--bytes", "1Q"}, 3)).find("--bytes"), std::string::npos);
 }
+
+// fabric_ubench (tt-metal's fabric bandwidth patterns): every receiver of
+// every flow checks the bytes it got, the figure is the busiest link's rate
+// (M flows at the per-flow rate) and stays under the framing limit.
+TEST(FabricUbench, LineMulticastFromEveryChipLandsEverywhereAndFillsTheBusiestLink) {
+    const auto rep = runT3000({"fabric_ubench", "--pattern", "all_to_all", "--order", "0,1,2,3", "--bytes", "256K"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    const auto& r = rep["results"];
+    EXPECT_EQ(r["flows"], 6);
+    EXPECT_EQ(r["max_flows_per_link"], 3);
+    EXPECT_EQ(r["ftype"], "mcast");
+    EXPECT_NEAR(r["payload_GBps"].get<double>(), 3 * r["per_flow_GBps"].get<double>(), 1e-9);
+    EXPECT_GT(r["framing_limit_pct"].get<double>(), 80.0) << "three flows share the busiest link direction";
+    EXPECT_LT(r["framing_limit_pct"].get<double>(), 100.0);
+}
+TEST(FabricUbench, RingUnicastRoundTheRingBothWays) {
+    const auto rep = runT3000({"fabric_ubench", "--pattern", "full_ring", "--ftype", "unicast", "--bytes", "64K"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_EQ(rep["results"]["topology"], "ring");
+    EXPECT_EQ(rep["results"]["max_flows_per_link"], 7);
+    EXPECT_EQ(rep["results"]["flows"], 16);
+}
+TEST(FabricBadInput, UbenchRingPatternOnALine) {
+    EXPECT_NE(errorOf(runT3000({"fabric_ubench", "--pattern", "half_ring", "--fabric", "line"}, 3)).find("ring fabric"),
+              std::string::npos);
+}
