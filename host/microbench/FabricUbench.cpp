@@ -112,8 +112,9 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
     // Each flow's receiving core: the same on every chip (a multicast writes
     // one address on each), flows apart.
     if (flows_.size() + 2 > arch.workers.size())
-        throw ConfigError(fmt::format("fabric_ubench: {} flows need more worker cores than the chip's {}",
-                                      flows_.size(), arch.workers.size()));
+        throw ConfigError(
+            fmt::format("--pattern {}: {} flows need more worker cores than the chip's {} (a shorter --order)",
+                        p.pattern, flows_.size(), arch.workers.size()));
     flowCore_.clear();
     for (std::size_t f = 0; f < flows_.size(); ++f) flowCore_.push_back(arch.workers[arch.workers.size() - 1 - f]);
 
@@ -133,8 +134,8 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
     const std::uint32_t buf = (p.packetBytes + 15) / 16 * 16;
     for (Sender& s : senders_) {
         if (s.flows.size() > kUbenchMaxFlows)
-            throw ConfigError(fmt::format("fabric_ubench: chip {} sends {} flows (at most {})", s.chip, s.flows.size(),
-                                          kUbenchMaxFlows));
+            throw ConfigError(fmt::format("--pattern {}: chip {} would send {} flows, at most {} (a shorter --order)",
+                                          p.pattern, s.chip, s.flows.size(), kUbenchMaxFlows));
         s.core = freeWorkerNear(rt, s.chip, fab_->router(s.chip, 0, s.dirs.front()).core, flowCore_);
         for (Dir dir : s.dirs) s.clients.push_back(fab_->addClient(s.chip, s.core, dir, 0));
         Program& prog = rt.program(s.chip);
