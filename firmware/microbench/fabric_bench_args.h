@@ -67,11 +67,12 @@ struct FabricUbenchArgs {
     std::uint32_t header_words = 0;
     std::uint32_t n_flows = 0;  ///< sender
     std::uint32_t n_conns = 0;  ///< sender
+    std::uint32_t fused = 0;    ///< every packet a fused write + increment (tt-metal ntype fused_atomic_inc)
     std::uint32_t flow_conn[kUbenchMaxFlows] = {};
     cclsim::fabric::FabricConnectionArgs conn[kUbenchMaxConns];
     template <class V> void visit(V& v) {
         v(role), v(packets), v(payload), v(buffer), v(sem), v(results), v(stream), v(header_words), v(n_flows),
-            v(n_conns);
+            v(n_conns), v(fused);
         for (std::uint32_t& f : flow_conn) v(f);
         for (auto& c : conn) c.visit(v);
     }

@@ -172,7 +172,7 @@ void fabric_ubench_main() {
         const std::uint64_t t0 = get_timestamp();
         WAYPOINT("FUBS");
         for (std::uint32_t p = 0; p < a.packets; ++p) {
-            const bool last = p + 1 == a.packets;
+            const bool last = a.fused || p + 1 == a.packets;
             for (std::uint32_t f = 0; f < a.n_flows; ++f)
                 conns[a.flow_conn[f]].send_packet(headers[2 * f + (last ? 1 : 0)], a.buffer, a.payload);
         }
@@ -181,7 +181,7 @@ void fabric_ubench_main() {
         l1_write_u32(a.results + 4, std::uint32_t(t0 >> 32));
     } else {
         WAYPOINT("FUBR");
-        noc_semaphore_wait_min(a.sem, 1);
+        noc_semaphore_wait_min(a.sem, a.fused ? a.packets : 1);
         const std::uint64_t t1 = get_timestamp();
         testbench_check(a.buffer, a.payload, a.stream, 0);  // the sender's bytes, on every chip it wrote
         l1_write_u32(a.results, std::uint32_t(t1));

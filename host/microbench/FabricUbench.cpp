@@ -192,6 +192,7 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
         a.header_words = fab_->headerBytes() / 4;
         a.n_flows = unsigned(s.flows.size());
         a.n_conns = unsigned(s.clients.size());
+        a.fused = p.fused ? 1 : 0;
         for (std::size_t c = 0; c < s.clients.size(); ++c) a.conn[c] = fab_->connection(s.clients[c]);
         std::vector<PacketHeader> headers;
         for (std::size_t i = 0; i < s.flows.size(); ++i) {
@@ -223,6 +224,7 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
         a.payload = p.packetBytes;
         a.buffer = flowBuf_[r.flow];
         a.stream = streamOf[r.flow];
+        a.fused = p.fused ? 1 : 0;
         a.sem = flowSem_[r.flow];
         a.results = r.res;
         a.header_words = fab_->headerBytes() / 4;

@@ -9,7 +9,8 @@
 // flow in turn (tt-metal's test sender with several traffic configs); each
 // flow's receivers sit on the same core of every chip (a multicast writes
 // one address everywhere) and wait for the flow's last packet, a fused
-// write + increment.
+// write + increment (tt-metal's ntype unicast_write), or every packet is one
+// and they count them all (fused_atomic_inc).
 //
 //   pattern                 chip at position i of n (E: up the order)
 //   unidirectional_linear   line: E n-1-i hops if i < n/2, else W i hops
@@ -42,6 +43,7 @@ struct FabricUbenchParams {
     FabricChoice fabric;  ///< empty kind: line for the line patterns, ring for the ring ones
     std::string pattern = "unidirectional_linear";
     std::string ftype;                 ///< "mcast", "unicast" or empty: the pattern's tt-metal default
+    bool fused = false;                ///< every packet a fused write + increment (ntype fused_atomic_inc)
     unsigned packetBytes = 4096;       ///< payload per packet (tt-metal's test: 4096)
     double bytes = 1.0 * 1024 * 1024;  ///< payload per flow (rounded up to whole packets)
 };

@@ -137,6 +137,15 @@ TEST(FabricUbench, RingUnicastRoundTheRingBothWays) {
     EXPECT_EQ(rep["results"]["max_flows_per_link"], 7);
     EXPECT_EQ(rep["results"]["flows"], 16);
 }
+TEST(FabricUbench, FusedEveryPacketIsCountedByEveryReceiver) {
+    // --ntype fused_atomic_inc: the receivers wait for one increment per packet.
+    const auto rep = runT3000({"fabric_ubench", "--pattern", "unidirectional_linear", "--order", "0,1,2,3", "--ntype",
+                               "fused_atomic_inc", "--bytes", "64K"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_EQ(rep["results"]["ntype"], "fused_atomic_inc");
+    EXPECT_EQ(rep["results"]["packets_per_flow"], 16);
+    EXPECT_GT(rep["results"]["payload_GBps"].get<double>(), 1.0);
+}
 TEST(FabricBadInput, UbenchRingPatternOnALine) {
     EXPECT_NE(errorOf(runT3000({"fabric_ubench", "--pattern", "half_ring", "--fabric", "line"}, 3)).find("ring fabric"),
               std::string::npos);

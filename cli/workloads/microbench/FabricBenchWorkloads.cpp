@@ -257,14 +257,18 @@ public:
             ->delimiter(',');
         cmd.add_option("--ftype", ftype_, "mcast or unicast (default: the pattern's, as tt-metal's test yaml)")
             ->check(opt::IsMember({"mcast", "unicast"}));
+        cmd.add_option("--ntype", ntype_,
+                       "unicast_write (the last packet of a flow carries its increment) or fused_atomic_inc (every "
+                       "packet does)")
+            ->check(opt::IsMember({"unicast_write", "fused_atomic_inc"}));
         cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
             ->check(opt::Range(16u, 1u << 20));
         cmd.add_option("--bytes", bytesText_, "payload bytes per flow (K/M/G suffixes)");
     }
     TraceFile::Focus traceFocus() const override { return focus::routers(); }
     nlohmann::json params() const override {
-        return {{"pattern", pattern_}, {"fabric", kind_},   {"order", order_},
-                {"ftype", ftype_},     {"packet", packet_}, {"bytes", bytesText_}};
+        return {{"pattern", pattern_}, {"fabric", kind_},   {"order", order_},    {"ftype", ftype_},
+                {"ntype", ntype_},     {"packet", packet_}, {"bytes", bytesText_}};
     }
     std::string csvHeader() const override {
         return "pattern,topology,ftype,chips,flows,max_flows_per_link,packet_bytes,payload_GBps,per_flow_GBps,"
@@ -283,6 +287,7 @@ public:
         p.fabric = {kind_, order_};
         p.pattern = pattern_;
         p.ftype = ftype_;
+        p.fused = ntype_ == "fused_atomic_inc";
         p.packetBytes = packet_;
         p.bytes = double(parseBytes(bytesText_, "--bytes"));
         bench_.build(rt, p);
@@ -299,6 +304,7 @@ public:
         return {{"pattern", pattern_},
                 {"topology", fabricKindName(bench_.topology())},
                 {"ftype", bench_.multicast() ? "mcast" : "unicast"},
+                {"ntype", ntype_},
                 {"chips", unsigned(chips.size())},
                 {"flows", unsigned(bench_.flows().size())},
                 {"flow_list", flows},
@@ -329,6 +335,7 @@ private:
     std::string kind_;
     std::vector<unsigned> order_;
     std::string ftype_;
+    std::string ntype_ = "unicast_write";
     unsigned packet_ = 4096;
     std::string bytesText_ = "1M";
     FabricUbench bench_;
