@@ -154,7 +154,8 @@ void fabric_bandwidth_main() {
 // fabric_ubench (tt-metal's fabric bandwidth test patterns): a sender
 // interleaves its flows packet by packet, as tt-metal's test sender does with
 // a core's several traffic configs; every flow ends with a fused write +
-// increment its receivers (every chip of a multicast) wait for.
+// increment its receivers (every chip of a multicast) wait for (with `fused`,
+// every packet is one and the receivers count them all).
 void fabric_ubench_main() {
     using cclsim::microbench::FabricUbenchArgs;
     std::vector<PacketHeader> headers;
