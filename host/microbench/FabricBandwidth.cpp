@@ -103,23 +103,16 @@ void FabricBandwidth::setArgs(Runtime& rt) {
 }
 
 FabricBandwidthResult FabricBandwidth::read(Runtime& rt) const {
-    const double cycleNs = ticksToNs(rt.platform().descriptor().arch.cycles(1));
-    auto stamp = [&](unsigned chip, CoreCoord c, std::uint32_t addr) {
-        return double((std::uint64_t(rt.readL1({chip, c}, addr + 4)) << 32) | rt.readL1({chip, c}, addr)) * cycleNs;
-    };
     double t0 = 1e300, t1 = 0;
     for (const Pair& p : pairs_) {
-        t0 = std::min(t0, stamp(srcChip_, p.sender, p.srcRes));
-        t1 = std::max(t1, stamp(dstChip_, p.receiver, p.dstRes));
+        t0 = std::min(t0, stampNs(rt, srcChip_, p.sender, p.srcRes));
+        t1 = std::max(t1, stampNs(rt, dstChip_, p.receiver, p.dstRes));
     }
     FabricBandwidthResult r;
     const double bytes = double(packets_) * packetUsed_ * p_.workers;
     r.payloadGBps = bytes / (t1 - t0);
     const EthConfig& e = rt.platform().descriptor().arch.erisc.eth;
-    const std::uint32_t paddedPayload = (packetUsed_ + 15) / 16 * 16;  // the payload in 16-byte words
-    const double wire = double(fab_->headerBytes() + paddedPayload);
-    const double frames = std::ceil(wire / e.maxPacketBytes);
-    r.framingLimitGBps = planesUsed_ * e.lineBytesPerNs * packetUsed_ / (wire + e.packetOverheadBytes * frames);
+    r.framingLimitGBps = planesUsed_ * fabricFramingLimitGBps(e, fab_->headerBytes(), packetUsed_);
     r.lineRateGBps = planesUsed_ * e.lineBytesPerNs;
     r.timeNs = t1 - t0;
     r.headerBytes = fab_->headerBytes();

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace cclsim::microbench {
 
 using namespace cclsim::fabric;
@@ -39,6 +41,17 @@ PacketHeader benchCommand(PacketHeader h, BenchCommand cmd, CoreCoord dst, std::
     if (cmd == BenchCommand::Write) return h.to_noc_unicast_write(data, payload);
     if (cmd == BenchCommand::FusedWriteInc) return h.to_noc_fused_unicast_write_atomic_inc(data, s, 1, payload);
     return h.to_noc_unicast_atomic_inc(s, 1);
+}
+
+double stampNs(Runtime& rt, unsigned chip, CoreCoord core, std::uint32_t addr) {
+    const double cycleNs = ticksToNs(rt.platform().descriptor().arch.cycles(1));
+    const std::uint64_t t = (std::uint64_t(rt.readL1({chip, core}, addr + 4)) << 32) | rt.readL1({chip, core}, addr);
+    return double(t) * cycleNs;
+}
+
+double fabricFramingLimitGBps(const EthConfig& e, std::uint32_t headerBytes, std::uint32_t payload) {
+    const double wire = double(headerBytes + (payload + 15) / 16 * 16);
+    return e.lineBytesPerNs * payload / (wire + e.packetOverheadBytes * std::ceil(wire / e.maxPacketBytes));
 }
 
 }  // namespace cclsim::microbench

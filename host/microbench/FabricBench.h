@@ -38,4 +38,13 @@ unsigned sourceChip(const fabric::FabricTopology& t, int src);
 fabric::PacketHeader benchCommand(fabric::PacketHeader h, BenchCommand cmd, CoreCoord dst, std::uint32_t rx,
                                   std::uint32_t sem, std::uint32_t payload);
 
+/// A kernel's 64-bit timer stamp (low word at `addr`, high word after it,
+/// in `core`'s L1 on `chip`), in ns.
+double stampNs(Runtime& rt, unsigned chip, CoreCoord core, std::uint32_t addr);
+
+/// One link direction's payload limit for fabric packets of `payload` bytes
+/// behind a `headerBytes` header: 12.5 GB/s x P / (P + H + 50 x frames),
+/// the payload padded to 16 B words on the wire.
+double fabricFramingLimitGBps(const EthConfig& e, std::uint32_t headerBytes, std::uint32_t payload);
+
 }  // namespace cclsim::microbench

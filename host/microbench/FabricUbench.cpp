@@ -233,13 +233,9 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
 }
 
 FabricUbenchResult FabricUbench::read(Runtime& rt) const {
-    const double cycleNs = ticksToNs(rt.platform().descriptor().arch.cycles(1));
-    auto stamp = [&](unsigned chip, CoreCoord c, std::uint32_t addr) {
-        return double((std::uint64_t(rt.readL1({chip, c}, addr + 4)) << 32) | rt.readL1({chip, c}, addr)) * cycleNs;
-    };
     double t0 = 1e300, t1 = 0;
-    for (const Sender& s : senders_) t0 = std::min(t0, stamp(s.chip, s.core, s.res));
-    for (const Receiver& r : receivers_) t1 = std::max(t1, stamp(r.chip, flowCore_[r.flow], r.res));
+    for (const Sender& s : senders_) t0 = std::min(t0, stampNs(rt, s.chip, s.core, s.res));
+    for (const Receiver& r : receivers_) t1 = std::max(t1, stampNs(rt, r.chip, flowCore_[r.flow], r.res));
     FabricUbenchResult out;
     out.maxFlowsPerLink = maxFlowsPerLink(flows_);
     out.timeNs = t1 - t0;
@@ -247,10 +243,8 @@ FabricUbenchResult FabricUbench::read(Runtime& rt) const {
     out.perFlowGBps = perFlowBytes / out.timeNs;
     out.payloadGBps = out.perFlowGBps * out.maxFlowsPerLink;
     out.headerBytes = fab_->headerBytes();
-    const EthConfig& e = rt.platform().descriptor().arch.erisc.eth;
-    const double wire = double(fab_->headerBytes() + (p_.packetBytes + 15) / 16 * 16);
     out.framingLimitGBps =
-        e.lineBytesPerNs * p_.packetBytes / (wire + e.packetOverheadBytes * std::ceil(wire / e.maxPacketBytes));
+        fabricFramingLimitGBps(rt.platform().descriptor().arch.erisc.eth, fab_->headerBytes(), p_.packetBytes);
     return out;
 }
 
