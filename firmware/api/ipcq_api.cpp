@@ -222,7 +222,9 @@ void ipcq_send(ipcq_dir dir, std::uint32_t src, std::uint32_t nbytes, std::uint3
         } else {
             p.setWait(IpcqWait{IpcqWait::Fabric, q.direction});
             fabric::PacketHeader h = unpackHeader(q.txHeader);
-            h.to_noc_fused_unicast_write_atomic_inc(dst, q.peerHeadReg, 1, nbytes);
+            // No flush: the head update follows its data at once (PE_IPCQ has
+            // no tt-metal counterpart whose flag it could follow).
+            h.to_noc_fused_unicast_write_atomic_inc(dst, q.peerHeadReg, 1, nbytes, /*flush=*/false);
             h.set_stream(fabric::hdr::stream_of(q.txHeader[0]));  // the group's tag (concurrent runs)
             connection(sessions()[&k].tx, q.direction, q.txConnection).send_packet(h, src, nbytes);
             p.setWait(IpcqWait{});

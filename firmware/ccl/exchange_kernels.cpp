@@ -192,8 +192,9 @@ void fabric_exchange_main() {
                 for (std::uint32_t i = 0; i < n; ++i) {
                     PacketHeader h = unicastHeader(q);
                     const std::uint32_t page = pageOf(i0 + i), at = buf + i * a.page_bytes;
-                    if (last && i + 1 == n)
-                        h.to_noc_fused_unicast_write_atomic_inc(destPage(q, page), doneSem(q), 1, a.page_bytes);
+                    if (last && i + 1 == n)  // tt-metal's all-to-all writer: flush = false
+                        h.to_noc_fused_unicast_write_atomic_inc(destPage(q, page), doneSem(q), 1, a.page_bytes,
+                                                                /*flush=*/false);
                     else
                         h.to_noc_unicast_write(destPage(q, page), a.page_bytes);
                     tx[mydir].send_packet(h, at, a.page_bytes);

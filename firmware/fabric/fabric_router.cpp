@@ -125,7 +125,7 @@ private:
         std::uint64_t p = reply_written_ + relay_sent_ + (worker_open_ ? 1u : 0u);
         for (unsigned c = 0; c < n_senders_; ++c) p += senders_[c].sent + senders_[c].freed + senders_[c].completed;
         for (unsigned v = 0; v < kVcs; ++v) {
-            p += rx_[v].processed + rx_[v].acked + rx_[v].completing + rx_[v].decoded + rx_[v].delivered;
+            p += rx_[v].processed + rx_[v].acked + rx_[v].completing + rx_[v].decoded + rx_[v].passed;
             for (unsigned d = 0; d < kDirs; ++d) p += forwarded_[v][d] + ds_freed_[v][d];
         }
         return p;
@@ -143,7 +143,7 @@ private:
         std::uint32_t acked = 0;         ///< first-level acks sent
         std::uint32_t completing = 0;    ///< completions sent
         std::uint32_t decoded = ~0u;     ///< the packet whose header was decoded
-        std::uint32_t delivered = ~0u;   ///< a multicast packet already performed here (its forward waits)
+        std::uint32_t passed = ~0u;      ///< a multicast packet already forwarded (performing it here waits)
         std::vector<std::uint32_t> src;  ///< sender channel of each slot's packet (to credit)
     };
 
@@ -257,13 +257,15 @@ private:
             fw_assert(bits != route1d::NOOP, "fabric router: 1D route field is empty here (the hop count was wrong)");
             out = opposite(dir_);
             if (bits == route1d::WRITE_AND_FORWARD) {
-                // Line multicast: perform it on this chip, then pass it on (once each,
-                // whichever has to wait).
-                if (r.delivered != r.processed) {
-                    if (!deliver(v, slot, cmd, trid)) return;
-                    r.delivered = r.processed;
+                // Line multicast: pass it on, then perform it on this chip (once
+                // each, whichever has to wait), in tt-metal's order
+                // (receiver_forward_packet), so a flush on the local command
+                // also waits for the forward.
+                if (r.passed != r.processed) {
+                    if (!forward(v, slot, cmd, route, out, trid)) return;
+                    r.passed = r.processed;
                 }
-                if (!forward(v, slot, cmd, route, out, trid)) return;
+                if (!deliver(v, slot, cmd, trid)) return;
                 r.src[r.processed % a_.rx_slots[v]] = src_ch;
                 ++r.processed;
                 trace_value(1, rx_[0].processed + rx_[1].processed);
@@ -358,10 +360,18 @@ private:
                 noc_inline_dw_write(addr, l1_read_u32(slot + hdr::kValue), fnoc());
                 return true;
             case NocSendType::NOC_UNICAST_ATOMIC_INC:
-                if (l1_read_u32(slot + hdr::kFlags) & hdr::kFlagFlush) noc_async_write_barrier(fnoc());
+                if (l1_read_u32(slot + hdr::kFlags) & hdr::kFlagFlush) flush_write_to_noc_pipeline();
                 noc_semaphore_inc(addr, l1_read_u32(slot + hdr::kValue), fnoc());
                 return true;
             case NocSendType::NOC_FUSED_UNICAST_ATOMIC_INC:
+                if (l1_read_u32(slot + hdr::kFlags) & hdr::kFlagFlush) {
+                    // tt-metal's router with the header's flush: the write, then
+                    // every write of the channel acknowledged, then the increment.
+                    noc_async_write_one_packet_with_trid(payload, addr, size, trid, fnoc());
+                    flush_write_to_noc_pipeline();
+                    noc_semaphore_inc(rd64(hdr::kSemAddr), l1_read_u32(slot + hdr::kValue), fnoc());
+                    return true;
+                }
                 noc_async_write_fused_atomic_inc(payload, addr, size, rd64(hdr::kSemAddr),
                                                  l1_read_u32(slot + hdr::kValue), trid, fnoc());
                 return true;
@@ -373,6 +383,15 @@ private:
         fw_assert(false, "fabric router: unknown NoC command in a packet header");
         return true;
     }
+
+    /// Wait until every write the router issued on its forwarding NoC is
+    /// acknowledged. tt-metal's flush_write_to_noc_pipeline polls each
+    /// transaction id of the receiver channel (4 on a line, 8 on a ring) on
+    /// the local-write and forwarding NoCs until none is outstanding; the
+    /// model's local writes and forwards share one NoC and its ids, so one
+    /// barrier (which also covers the packets' inline writes) is that
+    /// condition in one poll. The whole router waits.
+    void flush_write_to_noc_pipeline() { noc_async_write_barrier(fnoc()); }
 
     /// Hand a read request to this router's read relay (UDM mode): its header
     /// into the relay's next request slot, then an increment of its counter;
@@ -409,7 +428,10 @@ private:
         auto get64 = [&](std::uint32_t off) {
             return std::uint64_t(h.words[off / 4]) | (std::uint64_t(h.words[off / 4 + 1]) << 32);
         };
-        reply.to_noc_fused_unicast_write_atomic_inc(get64(hdr::kSemAddr), get64(hdr::kReplySem), h.value(), size);
+        // No flush: this reply (a router serving reads itself, without UDM's
+        // relay) has no tt-metal counterpart.
+        reply.to_noc_fused_unicast_write_atomic_inc(get64(hdr::kSemAddr), get64(hdr::kReplySem), h.value(), size,
+                                                    /*flush=*/false);
         reply.set_chips(h.dst_chip(), h.src_chip());
         if (!is2d_) {
             reply.words[hdr::kRoute / 4] = h.words[hdr::kReplyRoute / 4];

@@ -158,12 +158,18 @@ struct PacketHeader {
         words[hdr::kValue / 4] = first_size;
         return *this;
     }
+    /// `flush` (tt-metal's NocUnicastAtomicIncFusedCommandHeader::flush,
+    /// true unless the kernel says otherwise): the destination router issues
+    /// the write, then waits until every write of its receiver channel is
+    /// acknowledged (the forward of a multicast included) and only then
+    /// increments. Without it the increment follows the write at once.
     PacketHeader& to_noc_fused_unicast_write_atomic_inc(std::uint64_t noc_addr, std::uint64_t sem_noc_addr,
-                                                        std::uint32_t val, std::uint32_t size) {
+                                                        std::uint32_t val, std::uint32_t size, bool flush = true) {
         set_cmd(NocSendType::NOC_FUSED_UNICAST_ATOMIC_INC, size);
         set64(hdr::kNocAddr, noc_addr);
         set64(hdr::kSemAddr, sem_noc_addr);
         words[hdr::kValue / 4] = val;
+        words[hdr::kFlags / 4] = flush ? hdr::kFlagFlush : 0u;
         return *this;
     }
     /// Read `size` bytes at `src_noc_addr` on the destination chip; the reply

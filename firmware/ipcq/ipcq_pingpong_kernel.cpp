@@ -59,7 +59,7 @@ void ipcq_pingpong_main() {
             noc_async_write_fused_atomic_inc(a.buffer, dst, a.bytes, sem, 1);
         } else {
             fabric::PacketHeader h = header;
-            h.to_noc_fused_unicast_write_atomic_inc(dst, sem, 1, a.bytes);
+            h.to_noc_fused_unicast_write_atomic_inc(dst, sem, 1, a.bytes, /*flush=*/false);  // as ipcq_send's
             fab.send_packet(h, a.buffer, a.bytes);
         }
     };

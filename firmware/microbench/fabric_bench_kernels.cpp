@@ -234,8 +234,10 @@ void fabric_traffic_main() {
                     testbench_fill(b, m.bytes, m.stream, 0);
                     l1_write_u32(b, i + 1);
                     if (m.kind < 2) {
-                        conn.send_packet(h.to_noc_fused_unicast_write_atomic_inc(slot, counter, 1, m.bytes), b,
-                                         m.bytes);
+                        // No flush: the increment follows the write (not a tt-metal test).
+                        conn.send_packet(
+                            h.to_noc_fused_unicast_write_atomic_inc(slot, counter, 1, m.bytes, /*flush=*/false), b,
+                            m.bytes);
                         continue;
                     }
                     conn.send_packet(h.to_noc_unicast_write(slot, m.bytes), b, m.bytes);

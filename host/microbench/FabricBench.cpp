@@ -35,11 +35,11 @@ unsigned sourceChip(const FabricTopology& t, int src) {
 }
 
 PacketHeader benchCommand(PacketHeader h, BenchCommand cmd, CoreCoord dst, std::uint32_t rx, std::uint32_t sem,
-                          std::uint32_t payload) {
+                          std::uint32_t payload, bool flush) {
     const std::uint64_t data = nocaddr::encode(dst.x, dst.y, rx);
     const std::uint64_t s = nocaddr::encode(dst.x, dst.y, sem);
     if (cmd == BenchCommand::Write) return h.to_noc_unicast_write(data, payload);
-    if (cmd == BenchCommand::FusedWriteInc) return h.to_noc_fused_unicast_write_atomic_inc(data, s, 1, payload);
+    if (cmd == BenchCommand::FusedWriteInc) return h.to_noc_fused_unicast_write_atomic_inc(data, s, 1, payload, flush);
     return h.to_noc_unicast_atomic_inc(s, 1);
 }
 

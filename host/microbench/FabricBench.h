@@ -35,8 +35,10 @@ std::vector<unsigned> targetsAlongRoute(const fabric::FabricBuilder& fab, unsign
 unsigned sourceChip(const fabric::FabricTopology& t, int src);
 
 /// `h` with `cmd` to core `dst`: data to L1 `rx`, increments to L1 `sem`.
+/// `flush`: a fused write + increment's flush flag (tt-metal's header
+/// default is true; its latency and 1D bandwidth tests pass false).
 fabric::PacketHeader benchCommand(fabric::PacketHeader h, BenchCommand cmd, CoreCoord dst, std::uint32_t rx,
-                                  std::uint32_t sem, std::uint32_t payload);
+                                  std::uint32_t sem, std::uint32_t payload, bool flush = false);
 
 /// A kernel's 64-bit timer stamp (low word at `addr`, high word after it,
 /// in `core`'s L1 on `chip`), in ns.

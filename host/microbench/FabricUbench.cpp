@@ -209,8 +209,9 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
             h.set_chips(s.chip, fl.chips.back());
             headers.push_back(
                 benchCommand(h, BenchCommand::Write, flowCore_[f], flowBuf_[f], flowSem_[f], p.packetBytes));
-            headers.push_back(
-                benchCommand(h, BenchCommand::FusedWriteInc, flowCore_[f], flowBuf_[f], flowSem_[f], p.packetBytes));
+            headers.push_back(benchCommand(h, BenchCommand::FusedWriteInc, flowCore_[f], flowBuf_[f], flowSem_[f],
+                                           p.packetBytes,
+                                           /*flush=*/true));
         }
         rt.program(s.chip).setRuntimeArgs(s.kernel, packFabricBench(a, headers));
     }
