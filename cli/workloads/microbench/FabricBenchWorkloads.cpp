@@ -259,7 +259,8 @@ public:
             ->check(opt::IsMember({"mcast", "unicast"}));
         cmd.add_option("--ntype", ntype_,
                        "unicast_write (the last packet of a flow carries its increment) or fused_atomic_inc (every "
-                       "packet does)")
+                       "packet does, flushed as tt-metal's header defaults: each router that performs it waits for "
+                       "its writes' acknowledgements first)")
             ->check(opt::IsMember({"unicast_write", "fused_atomic_inc"}));
         cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
             ->check(opt::Range(16u, 1u << 20));
