@@ -110,8 +110,8 @@ void emitCredit(KernelContext& k, PeIpcq& p, IpcqQueuePair& q) {
         } else {
             p.setWait(IpcqWait{IpcqWait::Fabric, q.direction});
             fabric::PacketHeader h = unpackHeader(q.creditHeader);
-            h.to_noc_unicast_atomic_inc(q.peerTailReg, 1);
-            h.set_stream(fabric::hdr::stream_of(q.creditHeader[0]));  // the group's tag (concurrent runs)
+            h.to_noc_unicast_atomic_inc(q.peerTailReg, 1, /*flush=*/false);  // a credit: no data before it
+            h.set_stream(fabric::hdr::stream_of(q.creditHeader[0]));         // the group's tag (concurrent runs)
             connection(sessions()[&k].credit, q.direction, q.creditConnection).send_packet(h, 0, 0);
             p.setWait(IpcqWait{});
         }

@@ -586,7 +586,7 @@ void TNOTIFY(const Signal& dst, std::int32_t value, NotifyOp op) {
         if (op == NotifyOp::Set)
             h.to_noc_unicast_inline_write(peerL1(c, dst.rank, addr), std::uint32_t(value));
         else
-            h.to_noc_unicast_atomic_inc(peerL1(c, dst.rank, addr), std::uint32_t(value));
+            h.to_noc_unicast_atomic_inc(peerL1(c, dst.rank, addr), std::uint32_t(value), /*flush=*/false);
         txTo(c, dst.rank).send_packet(h, 0, 0);
     }
 }

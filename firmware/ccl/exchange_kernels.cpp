@@ -162,7 +162,7 @@ void fabric_exchange_main() {
             const std::uint32_t q = order[d];
             if (q == a.pos || lo[d] < hi[d]) continue;
             PacketHeader h = unicastHeader(q);
-            h.to_noc_unicast_atomic_inc(doneSem(q), 1);
+            h.to_noc_unicast_atomic_inc(doneSem(q), 1, /*flush=*/false);  // as the all-to-all's fused last packets
             tx[mydir].send_packet(h, a.staging, 0);
         }
         Pkt cur{0, 0};

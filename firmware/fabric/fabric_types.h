@@ -136,10 +136,11 @@ struct PacketHeader {
         words[hdr::kValue / 4] = value;
         return *this;
     }
-    /// `flush`: the destination router first waits until every write it
-    /// performed before has landed (tt-metal UnicastAtomicIncUpdateMask::Flush),
-    /// so a semaphore that follows separate data packets never overtakes them.
-    PacketHeader& to_noc_unicast_atomic_inc(std::uint64_t noc_addr, std::uint32_t val, bool flush = false) {
+    /// `flush` (tt-metal's NocUnicastAtomicIncCommandHeader::flush, true
+    /// unless the kernel says otherwise): the destination router first waits
+    /// until every write it performed before is acknowledged, so a semaphore
+    /// that follows separate data packets never overtakes them.
+    PacketHeader& to_noc_unicast_atomic_inc(std::uint64_t noc_addr, std::uint32_t val, bool flush = true) {
         set_cmd(NocSendType::NOC_UNICAST_ATOMIC_INC, 0);
         set64(hdr::kNocAddr, noc_addr);
         words[hdr::kValue / 4] = val;

@@ -243,7 +243,7 @@ void fabric_traffic_main() {
                     conn.send_packet(h.to_noc_unicast_write(slot, m.bytes), b, m.bytes);
                 }
                 PacketHeader inc = routes[p];
-                conn.send_packet(inc.to_noc_unicast_atomic_inc(counter, 1), 0, 0);
+                conn.send_packet(inc.to_noc_unicast_atomic_inc(counter, 1, /*flush=*/false), 0, 0);
             }
         }
         // Reads: each destination's read region, slices of growing size.

@@ -172,6 +172,10 @@ TEST(FabricRouting, PacketCommands) {
     EXPECT_EQ(h.words[hdr::kFlags / 4] & hdr::kFlagFlush, hdr::kFlagFlush);
     h.to_noc_fused_unicast_write_atomic_inc(0x1234500, 0x6789a00, 3, 4352, /*flush=*/false);
     EXPECT_EQ(h.words[hdr::kFlags / 4] & hdr::kFlagFlush, 0u);
+    h.to_noc_unicast_atomic_inc(0x40, 1);  // the standalone increment too
+    EXPECT_EQ(h.words[hdr::kFlags / 4] & hdr::kFlagFlush, hdr::kFlagFlush);
+    h.to_noc_unicast_atomic_inc(0x40, 1, /*flush=*/false);
+    EXPECT_EQ(h.words[hdr::kFlags / 4] & hdr::kFlagFlush, 0u);
     h.to_noc_unicast_inline_write(0x40, 77);
     EXPECT_EQ(h.noc_send_type(), NocSendType::NOC_UNICAST_INLINE_WRITE);
     EXPECT_EQ(h.payload_size_bytes(), 0u);
