@@ -36,7 +36,8 @@ unsigned sourceChip(const fabric::FabricTopology& t, int src);
 
 /// `h` with `cmd` to core `dst`: data to L1 `rx`, increments to L1 `sem`.
 /// `flush`: a fused write + increment's flush flag (tt-metal's header
-/// default is true; its latency and 1D bandwidth tests pass false).
+/// default is true; its latency and 1D bandwidth tests pass false). An
+/// increment alone always flushes, as tt-metal's latency test sends it.
 fabric::PacketHeader benchCommand(fabric::PacketHeader h, BenchCommand cmd, CoreCoord dst, std::uint32_t rx,
                                   std::uint32_t sem, std::uint32_t payload, bool flush = false);
 
