@@ -148,13 +148,13 @@ def run(build, board, args, ff, tmp, tag, skew="0"):
 
 
 def combine(runs):
-    """One point's runs over the skews: the first error, or the means (skips
-    and skipped time per run, wall times summed)."""
+    """One point's runs over the skews: the first error, or the means (of
+    the simulated time, skips, skipped time and wall time per run)."""
     for r in runs:
         if "error" in r:
             return r
     n = len(runs)
-    out = {"sim_ns": sum(r["sim_ns"] for r in runs) / n, "wall": sum(r["wall"] for r in runs), "ff": None,
+    out = {"sim_ns": sum(r["sim_ns"] for r in runs) / n, "wall": sum(r["wall"] for r in runs) / n, "ff": None,
            "gbps": sum(r["gbps"] for r in runs) / n if all(r.get("gbps") for r in runs) else None}
     if all(r["ff"] is not None for r in runs):
         out["ff"] = {"periods": sum(r["ff"].get("periods", 0) for r in runs) / n,
