@@ -91,7 +91,9 @@ def bandwidth_points():
             pts.append(("n300", args, ("eth", "eth_bandwidth", f"{packet}x{channels or 'max'}",
                                        " ".join(extra) or "-", "")))
     for channels, buffers, packet in [(1, 1, 4096), (4, 1, 4096), (4, 4, 4096), (8, 3, 2048), (2, 2, 1024)]:
-        for extra in ([], ["--bidir"]):
+        # Both ways with the EDMs' acks on tx_cmd_q 0 (the default) stays exact;
+        # with the acks on tx_cmd_q 1 it skips.
+        for extra in ([], ["--bidir", "--credit-txq", "1"], ["--bidir"]):
             args = ["edm_stream", "--channels", str(channels), "--buffers", str(buffers), "--packet", str(packet),
                     "--packets", "8000"] + extra
             pts.append(("n300", args, ("edm", "edm_stream", f"{channels}ch x{buffers}", f"{packet}",
@@ -112,6 +114,8 @@ def random_bandwidth_point(rng):
             args.append("--bidir")
         if rng.random() < 0.3:
             args += ["--termination", "worker_initiated"]
+        if rng.random() < 0.5:
+            args += ["--credit-txq", "1"]
         return "n300", args
     if draw < 0.6:
         args = ["eth_bandwidth", "--packet", str(16 * rng.randint(4, 1024)), "--channels",

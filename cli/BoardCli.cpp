@@ -48,7 +48,8 @@ void BoardCli::addGlobalOptions() {
     app_->add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
     app_->add_flag("--fast-forward", g.fastForward,
                    "skip stretches of steady packet loops at their measured rates (the fabric ring collectives, "
-                   "eth_bandwidth with credits on tx_cmd_q 1, edm_stream, fabric_bandwidth; needs --no-data but on "
+                   "eth_bandwidth with credits on tx_cmd_q 1, edm_stream one way or with --credit-txq 1, "
+                   "fabric_bandwidth; needs --no-data but on "
                    "eth_bandwidth and fabric_bandwidth; see results.fast_forward and the fast_forward trace "
                    "signal)");
     app_->add_option("--skew-ns", g.skewNs, "chip c's program starts c x NS later");

@@ -19,7 +19,12 @@
 //   0 EDM core x   1 EDM core y   2 EDM channel buffer (slot 0)   3 EDM channel semaphore
 //   4 local semaphore (incremented by the EDM)          5 messages
 //   6 payload bytes   7 local L1 buffer   8 reference stream id
-//   9 termination mode (0 message count, 1 worker initiated)
+//   9 flags: bit 0 worker-initiated termination (else by message count);
+//     bit 1 not steady: the sender's loop is never fast-forwarded (the host
+//     sets it when the EDMs' acks queue behind data: both directions with
+//     the acks on tx_cmd_q 0, where a pause lets that queue drain and the
+//     stream does not resume at its measured rate; as eth_bandwidth with its
+//     credits on tx_cmd_q 0)
 //   10 slots per channel   11 slot stride   12 end marker
 #include "firmware/edm/edm_types.h"
 #include "firmware/microbench/microbench_kernels.h"
@@ -32,7 +37,7 @@ namespace {
 struct StreamArgs {
     std::uint64_t edm_buffer, edm_sem;
     std::uint32_t local_sem, messages, payload, local_buffer, stream, slots, stride;
-    bool worker_terminates;
+    bool worker_terminates, steady;
 };
 StreamArgs stream_args() {
     const std::uint32_t x = get_arg_val<std::uint32_t>(0), y = get_arg_val<std::uint32_t>(1);
@@ -44,7 +49,9 @@ StreamArgs stream_args() {
     a.payload = get_arg_val<std::uint32_t>(6);
     a.local_buffer = get_arg_val<std::uint32_t>(7);
     a.stream = get_arg_val<std::uint32_t>(8);
-    a.worker_terminates = get_arg_val<std::uint32_t>(9) != 0;
+    const std::uint32_t flags = get_arg_val<std::uint32_t>(9);
+    a.worker_terminates = (flags & 1u) != 0;
+    a.steady = (flags & 2u) == 0;
     a.slots = get_arg_val<std::uint32_t>(10);
     a.stride = get_arg_val<std::uint32_t>(11);
     check_end_marker(12);
@@ -67,7 +74,7 @@ void edm_stream_sender_main() {
     // channel is its own group: the channels of a link do not share it
     // evenly (the first ones get more of it and finish first), and a skip
     // at one common rate would even them out.
-    SteadyLoop steady(a.messages, 2 * std::uint64_t(a.slots) + 2, a.stream, true, a.slots, /*stream=*/true);
+    SteadyLoop steady(a.messages, 2 * std::uint64_t(a.slots) + 2, a.stream, a.steady, a.slots, /*stream=*/true);
     std::uint32_t skipped = 0;  // skipped messages the next real one reports
     for (std::uint32_t i = 0; i < a.messages; ++i) {
         if (const std::uint64_t n = steady.skip(a.messages - i)) {

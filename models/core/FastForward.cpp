@@ -388,8 +388,8 @@ std::string FastForward::whyNone() const {
     if (skips_ > 0) return "";
     if (packetLoops_ == 0)
         return "no kernel of this run marked a steady loop (the --impl fabric all-gather and reduce-scatter "
-               "workers on a ring do, and the eth_bandwidth (credits on tx_cmd_q 1), edm_stream and "
-               "fabric_bandwidth streams)";
+               "workers on a ring do, and the eth_bandwidth (credits on tx_cmd_q 1), edm_stream (one way, or its "
+               "acks on tx_cmd_q 1) and fabric_bandwidth streams)";
     if (windowsAllInLoops_ == 0)
         return fmt::format("never were all kernels inside steady loops at once ({} measurement windows closed)",
                            windowsClosed_);
