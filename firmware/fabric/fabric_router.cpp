@@ -413,6 +413,7 @@ private:
     /// route; false (wait) while the reply channel is full.
     bool serve_read(std::uint32_t slot, std::uint64_t src) {
         Sender& r = senders_[reply_];
+        fw_assert(r.slots != 0, "fabric router: a read request on a fabric built without reads (no reply channel)");
         if (reply_written_ - r.freed >= r.slots) return false;
         const std::uint32_t size = l1_read_u32(slot + hdr::kFlags);
         fw_assert(size + a_.header_bytes <= a_.slot_bytes[1],
@@ -504,8 +505,9 @@ private:
 
 void fabric_router_main() {
     const FabricRouterArgs a = read_fabric_args<FabricRouterArgs>();
+    // VC1 has no slots on a fabric without reads (FabricOptions::reads).
     for (unsigned v = 0; v < kVcs; ++v)
-        fw_assert(a.rx_slots[v] >= 1 && a.rx_slots[v] <= NOC_MAX_TRANSACTION_ID_COUNT,
+        fw_assert(a.rx_slots[v] >= (v == 0 ? 1u : 0u) && a.rx_slots[v] <= NOC_MAX_TRANSACTION_ID_COUNT,
                   "fabric router: receiver slots must be 1..16 (one NoC transaction id each)");
     Router r(a, get_compile_time_arg_val(router_ct::kIdleRounds));
     r.run();

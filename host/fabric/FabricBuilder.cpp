@@ -46,8 +46,10 @@ FabricBuilder::FabricBuilder(Runtime& rt, FabricTopology topo, const FabricOptio
     slotBytes_ = headerBytes_ + round16(payload_);
     readMax_ = std::min(fa.readMaxBytes, payload_);
     slotBytes1_ = headerBytes_ + round16(readMax_);
-    replySlots_ = fa.replySlots;
-    vc1Slots_ = fa.vc1Slots;
+    // VC1 exists only on a fabric that carries reads (FabricOptions::reads).
+    const bool reads = opts_.reads || opts_.readRelays;
+    replySlots_ = reads ? fa.replySlots : 0;
+    vc1Slots_ = reads ? fa.vc1Slots : 0;
     if (opts_.readRelays && topo_.is2d())
         throw ConfigError("fabric: read relays (UDM mode) are modelled on 1D fabrics only (line, ring)");
     planRouters();
@@ -126,7 +128,8 @@ void FabricBuilder::chooseSlots() {
     const unsigned nSenders = numSenderChannels(is2d);
     const std::uint32_t relayWord = opts_.readRelays ? 16 : 0;  // the relay's "slots freed" word
     const std::uint32_t control = kVcs * 16 + nSenders * 64 + kVcs * kDirs * 16 + conn::kBytes + relayWord;
-    // VC1 (read replies): the reply channel, one forwarding channel per other direction, the receiver.
+    // VC1 (read replies, only with reads): the reply channel, one forwarding channel per other
+    // direction, the receiver.
     const std::uint64_t vc1 = std::uint64_t(replySlots_ + nUp * vc1Slots_ + vc1Slots_) * slotBytes1_;
     const std::uint32_t avail = arch.erisc.kernelRegionEnd() - base;
     for (const auto& opt : arch.fabric.slotOptions) {
@@ -138,10 +141,10 @@ void FabricBuilder::chooseSlots() {
         }
     }
     if (!senderSlots_)
-        throw ConfigError(
-            fmt::format("fabric: no slot option of {} fits {} B slots ({} B header + {} B payload) and the "
-                        "read-reply channels in the {} B of ERISC L1",
-                        arch.file, slotBytes_, headerBytes_, payload_, avail));
+        throw ConfigError(fmt::format(
+            "fabric: no slot option of {} fits {} B slots ({} B header + {} B payload){} in the "
+            "{} B of ERISC L1",
+            arch.file, slotBytes_, headerBytes_, payload_, vc1 ? " and the read-reply channels" : "", avail));
     RouterLayout& l = layout_;
     l.handshake = arch.erisc.unreservedBase;
     l.rx_pkts_sent[0] = base;
@@ -186,6 +189,8 @@ PacketHeader FabricBuilder::header(unsigned src, unsigned dst) const {
 }
 
 void FabricBuilder::setReadReply(PacketHeader& h, unsigned src, unsigned dst) const {
+    if (!opts_.reads && !opts_.readRelays)
+        throw std::logic_error("fabric: a read request on a fabric built without reads (FabricOptions::reads)");
     setReplyRoute(h, topo_, route(src, dst));
 }
 

@@ -42,6 +42,13 @@ struct FabricOptions {
     /// muxes start with the fabric (resident). Off: the router serves reads
     /// itself, one at a time, on its reply VC. 1D fabrics only.
     bool readRelays = false;
+    /// The routers serve remote reads themselves, on a second virtual channel
+    /// (VC1: a reply channel, a forwarding channel per other direction and a
+    /// receiver). tt-metal builds a second VC only for reads (its UDM mode);
+    /// without reads (the default) those channels have no slots and take no
+    /// ERISC L1, which leaves room for more VC0 slots at large payloads. A
+    /// read request on such a fabric is a firmware error. Implied by readRelays.
+    bool reads = false;
 };
 
 struct ClientId {

@@ -17,7 +17,9 @@ using namespace cclsim::fabric;
 void FabricTraffic::build(Runtime& rt, const FabricTrafficParams& p) {
     p_ = p;
     const ClusterDescriptor& d = rt.platform().descriptor();
-    fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, p.fabric.kind, p.fabric.order), FabricOptions{});
+    FabricOptions fo;
+    fo.reads = p.reads > 0;  // the routers' reply channels, only when the run reads
+    fab_ = std::make_unique<FabricBuilder>(rt, topologyFromOptions(d, p.fabric.kind, p.fabric.order), fo);
     if (p.maxBytes > fab_->maxPayloadBytes())
         throw ConfigError(
             fmt::format("--max-bytes {}: the fabric's largest payload is {} B", p.maxBytes, fab_->maxPayloadBytes()));

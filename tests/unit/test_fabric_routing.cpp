@@ -223,6 +223,31 @@ TEST(FabricBuilderLayout, LineOnT3000PicksEightSixteenSlotsAndOnePlane) {
     EXPECT_THROW(fab.router(0, 0, Dir::W), cclsim::ConfigError);
 }
 
+// tt-metal builds a second VC only for reads (UDM mode); its
+// fabric_static_sized_channels_allocator fits {8, 8} slots of 6144 B + header
+// in the ERISC region of a 1D fabric. The read-reply channels' L1 would push
+// the model to {4, 8}, so they exist only on a fabric that reads.
+TEST(FabricBuilderLayout, ReadReplyChannelsTakeL1OnlyOnAFabricThatReads) {
+    ClusterDescriptor d = t3000();
+    d.arch.fabric.maxPayloadBytes = 6144;
+    Platform p("t3000", d, PlatformOptions{});
+    Runtime rt(p);
+    const auto line = makeTopology1d(FabricKind::Line, {0, 4, 5, 1});
+    FabricBuilder plain(rt, line, {});
+    EXPECT_EQ(plain.senderSlots(), 8u);
+    EXPECT_EQ(plain.receiverSlots(), 8u);
+    FabricOptions withReads;
+    withReads.reads = true;
+    FabricBuilder reading(rt, line, withReads);
+    EXPECT_EQ(reading.senderSlots(), 4u);
+    EXPECT_EQ(reading.receiverSlots(), 8u);
+    // A read request needs the reply channels.
+    PacketHeader h = plain.header(0, 1);
+    EXPECT_THROW(plain.setReadReply(h, 0, 1), std::logic_error);
+    PacketHeader h2 = reading.header(0, 1);
+    EXPECT_NO_THROW(reading.setReadReply(h2, 0, 1));
+}
+
 TEST(FabricBuilderLayout, GalaxyMeshPicksFourEightSlotsAndFourPlanes) {
     Platform p("galaxy", galaxy(), PlatformOptions{});
     Runtime rt(p);
