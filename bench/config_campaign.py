@@ -254,6 +254,10 @@ def draw(rng, boards):
     if rng.random() < 0.08:
         # The same board as tt-metal's driver describes it (tests/data/tt_cluster/).
         globals_ += ["--cluster", os.path.join(ROOT, "tests", "data", "tt_cluster", board + ".yaml")]
+    if "--cluster" not in globals_ and rng.random() < 0.08:
+        # Another fabric packet payload: the routers' slot counts follow it,
+        # and a page larger than it is refused.
+        globals_ += ["--fabric-payload", str(rng.choice([2048, 4352, 6144, 8192]))]
     txq = None
     if w in TXQ_WORKLOADS and "--cluster" not in globals_ and rng.random() < 0.1:
         # Another Ethernet tx command queue (arch overlay): registers per

@@ -45,6 +45,11 @@ void BoardCli::addGlobalOptions() {
                    "at 0 us), as tt-metal's skip-Ethernet-cores-with-retrain option: ops run on fewer links");
     app_->add_option("--aiclk-mhz", g.aiclkMhz, "run the chips at this AICLK instead of the arch YAML's aiclk_mhz")
         ->check(CLI::Range(100.0, 3000.0));
+    app_->add_option("--fabric-payload", g.fabricPayload,
+                     "the packet fabric's largest packet payload in bytes (a multiple of 16), instead of the arch "
+                     "YAML's fabric.max_payload_bytes: tt-metal's FabricRouterConfig max_packet_payload_size_bytes. "
+                     "The routers' channel slots are sized for it")
+        ->check(CLI::Range(16u, 65536u));
     app_->add_flag("--no-data", g.noData, "timing only: payload bytes are not stored or checked");
     app_->add_flag("--fast-forward", g.fastForward,
                    "skip stretches of steady packet loops at their measured rates (the fabric ring collectives, "

@@ -34,6 +34,7 @@ struct GlobalOptions {
     std::string faults;                 ///< --faults: fault plan YAML
     bool skipLinksWithRetrain = false;  ///< --skip-links-with-retrain
     double aiclkMhz = 0;                ///< --aiclk-mhz (0: the arch YAML's)
+    std::uint32_t fabricPayload = 0;    ///< --fabric-payload (0: the arch YAML's fabric.max_payload_bytes)
     bool noData = false;                ///< --no-data
     bool fastForward = false;           ///< --fast-forward
     double skewNs = 0;                  ///< --skew-ns

@@ -55,7 +55,7 @@ template <class Session> RunReport reportingErrors(Session&& session) {
 
 /// The configuration a run would start from, read and checked without
 /// elaborating: the configuration directory, the cluster descriptor with
-/// its arch (and --aiclk-mhz), the --start times and the workload's options.
+/// its arch (and --aiclk-mhz, --fabric-payload), the --start times and the workload's options.
 nlohmann::json checkOnce(const BoardInfo& board, Workload& w, const GlobalOptions& g) {
     const ClusterDescriptor desc = RunSession::loadDescriptor(board, g);
     RunSession::dispatchTimes(g, unsigned(desc.chips.size()));

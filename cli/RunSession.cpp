@@ -48,6 +48,15 @@ ClusterDescriptor RunSession::loadDescriptor(const BoardInfo& board, const Globa
     const std::string archDir = (std::filesystem::path(options.configs.shown("arch"))).string();
     ClusterDescriptor desc = loadClusterDescriptor(cluster, options.arch, options.torus, archDir);
     if (options.aiclkMhz > 0) desc.arch = loadArchConfig(desc.arch.file, options.aiclkMhz);
+    if (options.fabricPayload) {
+        if (!desc.arch.fabric.present)
+            throw ConfigError(
+                fmt::format("--fabric-payload: the chip architecture {} has no `fabric:` section", desc.arch.file));
+        if (options.fabricPayload % 16)
+            throw ConfigError(
+                fmt::format("--fabric-payload {}: must be a multiple of 16 (Ethernet words)", options.fabricPayload));
+        desc.arch.fabric.maxPayloadBytes = options.fabricPayload;
+    }
     return desc;
 }
 
@@ -193,6 +202,7 @@ nlohmann::json RunSession::params() const {
     params["cluster"] = desc_.file;
     params["arch"] = desc_.arch.file;
     params["aiclk_mhz"] = desc_.arch.aiclkMhz;
+    if (desc_.arch.fabric.present) params["fabric_payload_bytes"] = desc_.arch.fabric.maxPayloadBytes;
     params["no_data"] = options_.noData;
     params["fast_forward"] = options_.fastForward;
     params["skew_ns"] = options_.skewNs;

@@ -47,7 +47,7 @@ public:
     RunReport run(RunObserver& observer);
 
     /// The cluster descriptor a run with `options` uses: --cluster or the
-    /// board's, with --arch and --aiclk-mhz applied.
+    /// board's, with --arch, --aiclk-mhz and --fabric-payload applied.
     static ClusterDescriptor loadDescriptor(const BoardInfo& board, const GlobalOptions& options);
     /// When each of `chips` chips starts its programs: chip c at c x
     /// --skew-ns, then each --start CHIP:NS. ConfigError on a bad --start.

@@ -32,6 +32,15 @@ TEST(FabricCalibration, FourKilobytePerHop) {
     EXPECT_WITHIN_PCT(result(rep, "per_hop_ns"), 1300.0, 12);
 }
 
+// --fabric-payload (tt-metal's max_packet_payload_size_bytes): at 6144 B the
+// routers keep {8, 8} slots, as tt-metal's allocator with no read VC does, so
+// one worker still fills the link (at {4, 8} it moved 9.5 GB/s).
+TEST(FabricCalibration, SixKilobytePayloadKeepsTheLinkFull) {
+    const auto rep = runT3000({"--fabric-payload", "6144", "fabric_bandwidth", "--bytes", "8M", "--no-data"});
+    EXPECT_EQ(rep["params"]["fabric_payload_bytes"], 6144);
+    EXPECT_GT(result(rep, "payload_GBps"), 0.97 * result(rep, "framing_limit_GBps"));
+}
+
 // ~770 ns for a fused payload + semaphore increment.
 TEST(FabricCalibration, FusedWriteAndIncrementPerHop) {
     const auto rep = runT3000({"fabric_ping", "--samples", "10", "--mode", "fused"});
@@ -110,6 +119,14 @@ TEST(FabricBadInput, UnlinkedNeighbours) {
 }
 TEST(FabricBadInput, RingOfTwo) {
     EXPECT_NE(errorOf(runT3000({"fabric_traffic", "--fabric", "ring", "--order", "0,1"}, 3)).find("three chips"),
+              std::string::npos);
+}
+TEST(FabricBadInput, FabricPayloadNotAWholeWord) {
+    EXPECT_NE(errorOf(runT3000({"--fabric-payload", "100", "fabric_ping"}, 3)).find("--fabric-payload 100"),
+              std::string::npos);
+}
+TEST(FabricBadInput, FabricPayloadLargerThanTheRouterFits) {
+    EXPECT_NE(errorOf(runT3000({"--fabric-payload", "65536", "fabric_bandwidth"}, 3)).find("no slot option"),
               std::string::npos);
 }
 TEST(FabricBadInput, BadByteCount) {

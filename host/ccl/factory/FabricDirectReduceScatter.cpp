@@ -64,8 +64,9 @@ std::shared_ptr<DirectRsBuild> buildDirectReduceScatter(FactoryContext& ctx, Ccl
     const std::uint32_t B = std::uint32_t(ctx.plan.shape.blockPages);
     const std::uint32_t payload = fab.maxPayloadBytes();
     if (s.pageBytes > payload)
-        throw CclOpError("page_bytes", fmt::format("{}: a {} B page does not fit the fabric's {} B packet payload",
-                                                   specRef("impl", "fabric"), s.pageBytes, payload));
+        throw CclOpError("page_bytes",
+                         fmt::format("{}: a {} B page does not fit the fabric's {} B packet payload (--fabric-payload)",
+                                     specRef("impl", "fabric"), s.pageBytes, payload));
     // tt-metal (reduce_scatter_ring_interm_staging_params): a chunk is four
     // packets' pages (a packet: at most four pages), at most the 8 tiles of
     // the destination registers; a packet carries whole pages of the chunk.

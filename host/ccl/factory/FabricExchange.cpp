@@ -28,7 +28,7 @@ std::string FabricExchange::build() {
     fab_ = std::make_unique<FabricBuilder>(
         ctx_.rt, makeTopology1d(ring_ ? FabricKind::Ring : FabricKind::Line, t.order), FabricOptions{1, 0});
     if (s.pageBytes > fab_->maxPayloadBytes())
-        return fmt::format("a {} B page does not fit the fabric's {} B packet payload", s.pageBytes,
+        return fmt::format("a {} B page does not fit the fabric's {} B packet payload (--fabric-payload)", s.pageBytes,
                            fab_->maxPayloadBytes());
     // all_to_all: two pages per packet (a scatter write) where they fit.
     batch_ = x_.allToAll ? std::min<std::uint32_t>(2, fab_->maxPayloadBytes() / s.pageBytes) : x_.batch;

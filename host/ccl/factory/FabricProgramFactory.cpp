@@ -81,8 +81,9 @@ void FabricProgramFactory::ring(CclGroup& g, RingPhases phases) {
     }
     const std::uint32_t payload = fab->maxPayloadBytes();
     if (s.pageBytes > payload)
-        throw CclOpError("page_bytes", fmt::format("{}: a {} B page does not fit the fabric's {} B packet payload",
-                                                   specRef("impl", "fabric"), s.pageBytes, payload));
+        throw CclOpError("page_bytes",
+                         fmt::format("{}: a {} B page does not fit the fabric's {} B packet payload (--fabric-payload)",
+                                     specRef("impl", "fabric"), s.pageBytes, payload));
     allocateIntermediates(ctx_, g, *r);
     FabricRingInput in;
     in.ranks = ctx_.plan.ranks;
