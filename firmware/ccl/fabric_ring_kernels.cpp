@@ -251,6 +251,8 @@ void fabric_ring_writer_main() {
     const std::vector<std::uint32_t> mine = pages_of(a);
     const std::uint32_t n = std::uint32_t(mine.size());
     const std::uint32_t ppp = a.pages_per_packet;
+    fw_assert(ppp >= 1 && ppp <= fabric::hdr::kScatterMaxChunks,
+              "fabric_ring_writer: a packet carries 1..4 pages (a scatter write's chunks)");
     const std::uint32_t slot_bytes = ppp * a.page_bytes;
     const std::uint32_t stream = (a.role >> 8) & 0xff;
     WorkerToFabricEdmSender tx;
@@ -351,11 +353,13 @@ void fabric_ring_writer_main() {
                 PacketHeader h;
                 route(h);
                 h.set_chips(a.chip, a.next_chip);
-                if (k == 2)
-                    h.to_noc_unicast_scatter_write(next_page_addr(b, mine[i]), next_page_addr(b, mine[i + 1]),
-                                                   a.page_bytes, 2 * a.page_bytes);
-                else
+                if (k >= 2) {
+                    std::uint64_t to[fabric::hdr::kScatterMaxChunks];
+                    for (std::uint32_t j = 0; j < k; ++j) to[j] = next_page_addr(b, mine[i + j]);
+                    h.to_noc_unicast_scatter_write(to, k, a.page_bytes, k * a.page_bytes);
+                } else {
                     h.to_noc_unicast_write(next_page_addr(b, mine[i]), a.page_bytes);
+                }
                 h.set_stream(stream);
                 tx.send_packet(h, slot, k * a.page_bytes);
                 since_sync += k;

@@ -346,14 +346,20 @@ private:
                 if (size) noc_async_write_one_packet_with_trid(payload, addr, size, trid, fnoc());
                 return true;
             case NocSendType::NOC_UNICAST_SCATTER_WRITE: {
-                // Two NoC writes under the slot's transaction id: the slot is
-                // free once both have left it.
-                const std::uint32_t first = l1_read_u32(slot + hdr::kValue);
-                fw_assert(first <= size, "fabric router: scatter write's first piece is larger than its payload");
-                if (first) noc_async_write_one_packet_with_trid(payload, addr, first, trid, fnoc());
-                if (size > first)
-                    noc_async_write_one_packet_with_trid(payload + first, rd64(hdr::kSemAddr), size - first, trid,
-                                                         fnoc());
+                // One NoC write per chunk under the slot's transaction id: the
+                // slot is free once all of them have left it.
+                const std::uint32_t word = l1_read_u32(slot + hdr::kValue);
+                const std::uint32_t chunk = word & 0xffffu, count = word >> 16;
+                fw_assert(count >= 2 && count <= hdr::kScatterMaxChunks,
+                          "fabric router: a scatter write has 2..4 chunks (NOC_SCATTER_WRITE_MAX_CHUNKS)");
+                fw_assert((count - 1) * chunk <= size,
+                          "fabric router: scatter write's chunks are larger than its payload");
+                for (std::uint32_t c = 0; c < count; ++c) {
+                    const std::uint32_t off = c * chunk, len = c + 1 < count ? chunk : size - off;
+                    if (len)
+                        noc_async_write_one_packet_with_trid(payload + off, c ? rd64(hdr::kScatterAddr[c]) : addr, len,
+                                                             trid, fnoc());
+                }
                 return true;
             }
             case NocSendType::NOC_UNICAST_INLINE_WRITE:

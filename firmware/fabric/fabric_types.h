@@ -20,13 +20,14 @@
 //              2D the index of the next route nibble
 //    8    8    noc_addr: write/atomic target (read: source) on the destination chip
 //   16    8    sem_noc_addr: fused increment target (read: where the reply is written;
-//              scatter write: the second piece's address)
+//              scatter write: the second chunk's address)
 //   24    4    value: inline value / atomic addend (read: reply increment; scatter
-//              write: the first piece's size)
+//              write: chunk size | chunk count << 16)
 //   28    2    src_chip      30  2  dst_chip
 //   32    4    flags
 //   36    4    reply_route (1D read requests: the route back)
-//   40    8    reply_sem_noc_addr (read requests: incremented when the reply lands)
+//   40    8    reply_sem_noc_addr (read requests: incremented when the reply lands;
+//              scatter write: the third chunk's address, the fourth at 32..39)
 //   48   12    1D route extension words (routes of 17..64 hops; 64 B header)
 //   48   16    2D route: one nibble per chip from the sender on (Dir, or kLocal)
 //   64   16    2D reply route (read requests)
@@ -58,7 +59,7 @@ enum class NocSendType : std::uint8_t {
     NOC_UNICAST_INLINE_WRITE = 1,
     NOC_UNICAST_ATOMIC_INC = 2,
     NOC_FUSED_UNICAST_ATOMIC_INC = 3,  ///< write, then increment a semaphore
-    NOC_UNICAST_SCATTER_WRITE = 4,     ///< the payload in two pieces to two NoC addresses
+    NOC_UNICAST_SCATTER_WRITE = 4,     ///< the payload in 2..4 chunks to as many NoC addresses
     NOC_UNICAST_READ = 7,              ///< read; the reply comes back as a fused write
 };
 const char* nocSendTypeName(NocSendType t);
@@ -93,6 +94,11 @@ constexpr std::uint32_t kReplySem = 40;
 constexpr std::uint32_t kRouteExt = 48;  ///< 1D: three more route words
 constexpr std::uint32_t kRoute2d = 48;   ///< 2D: 16 bytes of nibbles
 constexpr std::uint32_t kReplyRoute2d = 64;
+/// Scatter write: where each chunk's NoC address is (tt-metal's
+/// NocUnicastScatterCommandHeader, NOC_SCATTER_WRITE_MAX_CHUNKS = 4; fields a
+/// write does not use: the increment's, the read's and the flags).
+constexpr unsigned kScatterMaxChunks = 4;
+constexpr std::uint32_t kScatterAddr[kScatterMaxChunks] = {kNocAddr, kSemAddr, kReplySem, kFlags};
 constexpr std::uint32_t kMinBytes1d = 48;
 constexpr std::uint32_t kMinBytes1dLong = 64;
 constexpr std::uint32_t kMinBytes2d = 80;
@@ -147,17 +153,23 @@ struct PacketHeader {
         words[hdr::kFlags / 4] = flush ? hdr::kFlagFlush : 0u;
         return *this;
     }
-    /// Scatter write (tt-metal NocUnicastScatterCommandHeader with two
-    /// addresses): payload bytes [0, first_size) go to `noc_addr`, the rest of
-    /// the `size` bytes to `noc_addr2` (tt-metal's collectives send two tiles
-    /// per packet this way).
+    /// Scatter write (tt-metal NocUnicastScatterCommandHeader): the payload
+    /// in `count` (2..4) chunks to `addrs[0..count)`, the first count - 1 of
+    /// `chunk` bytes each, the last the rest of the `size` bytes (tt-metal's
+    /// collectives send a packet's tiles to their pages this way; its header
+    /// carries every chunk's size, the model's one, as its tiles are equal).
+    PacketHeader& to_noc_unicast_scatter_write(const std::uint64_t* addrs, unsigned count, std::uint32_t chunk,
+                                               std::uint32_t size) {
+        set_cmd(NocSendType::NOC_UNICAST_SCATTER_WRITE, size);
+        for (unsigned i = 0; i < count && i < hdr::kScatterMaxChunks; ++i) set64(hdr::kScatterAddr[i], addrs[i]);
+        words[hdr::kValue / 4] = (chunk & 0xffffu) | (count << 16);
+        return *this;
+    }
+    /// Two chunks: bytes [0, first_size) to `noc_addr`, the rest to `noc_addr2`.
     PacketHeader& to_noc_unicast_scatter_write(std::uint64_t noc_addr, std::uint64_t noc_addr2,
                                                std::uint32_t first_size, std::uint32_t size) {
-        set_cmd(NocSendType::NOC_UNICAST_SCATTER_WRITE, size);
-        set64(hdr::kNocAddr, noc_addr);
-        set64(hdr::kSemAddr, noc_addr2);
-        words[hdr::kValue / 4] = first_size;
-        return *this;
+        const std::uint64_t addrs[2] = {noc_addr, noc_addr2};
+        return to_noc_unicast_scatter_write(addrs, 2, first_size, size);
     }
     /// `flush` (tt-metal's NocUnicastAtomicIncFusedCommandHeader::flush,
     /// true unless the kernel says otherwise): the destination router issues
