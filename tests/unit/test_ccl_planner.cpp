@@ -498,6 +498,29 @@ TEST(FabricRingPlan, AllReduceRunsBothPhasesIntoTheOutput) {
     EXPECT_EQ(p.find(0, 0, 0, 1)->args.range_first, 6u);
 }
 
+// tt-metal caps a packet's pages per op: the ring all-gather (minimal
+// default factory) at four, the reduce-scatter and the line (multicast)
+// all-gather at two; an all-reduce's two phases each keep their op's.
+TEST(FabricRingPlan, PagesPerPacketFollowTheOp) {
+    FabricRingInput in = ringInput(4, true, {true, true});
+    in.pageBytes = 1024;
+    in.payloadBytes = 4352;
+    const FabricRingPlan ar = planFabricRing(in);
+    EXPECT_EQ(ar.pagesPerPacket, 2u);
+    EXPECT_EQ(ar.agPagesPerPacket, 4u);
+    EXPECT_EQ(ar.find(0, 0, 0, 0)->args.pages_per_packet, 2u);  // reduce-scatter phase
+    EXPECT_EQ(ar.find(1, 0, 0, 0)->args.pages_per_packet, 4u);  // all-gather phase
+    EXPECT_EQ(ar.find(1, 0, 0, 0)->args.cb_slots, 3u);          // tt-metal: 3 x num_tiles_to_write_per_packet
+    in.payloadBytes = 6144;                                     // three 2 KB pages (tt-metal's CCL benchmark)
+    in.pageBytes = 2048;
+    EXPECT_EQ(planFabricRing(in).agPagesPerPacket, 3u);
+    FabricRingInput line = ringInput(4, false, {false, true});
+    line.pageBytes = 1024;
+    line.payloadBytes = 4352;
+    line.lineMulticast = true;
+    EXPECT_EQ(planFabricRing(line).agPagesPerPacket, 2u);
+}
+
 TEST(FabricRingPlan, PacketsAndLimits) {
     FabricRingInput in = ringInput(4, true, {true, false});
     in.pageBytes = 4096;

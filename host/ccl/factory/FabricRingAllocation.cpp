@@ -73,7 +73,7 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
         const unsigned chip = g.topo.order[k.pos];
         Program& p = ctx.rt.program(chip);
         res.core = ctx.takeCore(chip);
-        const std::uint32_t slot = r.plan.pagesPerPacket * s.pageBytes;
+        const std::uint32_t slot = a.pages_per_packet * s.pageBytes;
         a.cb = p.allocateL1(res.core, a.cb_slots * slot, 32);
         a.scratch = p.allocateL1(res.core, 2 * slot, 32);
         a.cb_filled = p.createSemaphore(res.core, 0, "cb_filled");

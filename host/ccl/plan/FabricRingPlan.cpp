@@ -16,8 +16,12 @@ namespace rs = cclsim::ccl::ring_step;
 class RingPlanner {
 public:
     RingPlanner(const FabricRingInput& in, FabricRingPlan& out) : in_(in), out_(out), n_(in.ranks) {
-        // tt-metal: scatter writes carry at most two pages.
-        out.pagesPerPacket = std::min<std::uint32_t>(2, in.payloadBytes / in.pageBytes);
+        // tt-metal: the reduce-scatter's and the line (multicast) all-gather's
+        // scatter writes carry at most two pages, the ring all-gather's (the
+        // minimal default factory) at most four.
+        const std::uint32_t fit = in.payloadBytes / in.pageBytes;
+        out.pagesPerPacket = std::min<std::uint32_t>(2, fit);
+        out.agPagesPerPacket = in.lineMulticast ? out.pagesPerPacket : std::min<std::uint32_t>(4, fit);
         out.granularity = out.pagesPerPacket < 4 ? 4 * out.pagesPerPacket : 8;
         out.units = in.links * in.workers;
         out.agUnits = in.links * in.agWorkers;
@@ -122,15 +126,14 @@ private:
         FabricRingArgs& a = k.args;
         const std::uint32_t B = in_.blockPages, U = phase == 1 ? out_.agUnits : out_.units;
         a.page_bytes = in_.pageBytes;
-        a.pages_per_packet = out_.pagesPerPacket;
+        a.pages_per_packet = phase == 1 ? out_.agPagesPerPacket : out_.pagesPerPacket;
         a.block_pages = B;
         a.range_first = unit * B / U;
         a.range_pages = (unit + 1) * B / U - unit * B / U;
         a.granularity = out_.granularity;
         // Circular buffer slots of pages_per_packet pages (tt-metal: triple
         // buffering; the reduce-scatter's reader keeps three granules).
-        const std::uint32_t ppp = out_.pagesPerPacket;
-        a.cb_slots = phase == 0 ? std::max<std::uint32_t>(3, 3 * out_.granularity / ppp) : 3;
+        a.cb_slots = phase == 0 ? std::max<std::uint32_t>(3, 3 * out_.granularity / out_.pagesPerPacket) : 3;
         a.redop = in_.redop;
         a.dtype = in_.dtype;
         return k;

@@ -83,7 +83,13 @@ struct RingWorkerPlan {
 };
 
 struct FabricRingPlan {
-    std::uint32_t pagesPerPacket = 1;     ///< tt-metal: scatter writes carry at most two pages
+    /// Pages per packet of the reduce-scatter and the line all-gather
+    /// (tt-metal's reduce_scatter_minimal_async and multicast all-gather: a
+    /// scatter write of at most two pages) ...
+    std::uint32_t pagesPerPacket = 1;
+    /// ... and of the ring all-gather (all_gather_async's minimal default
+    /// factory: at most four, NOC_SCATTER_WRITE_MAX_CHUNKS).
+    std::uint32_t agPagesPerPacket = 1;
     std::uint32_t granularity = 1;        ///< G: reduce-scatter tile_granularity
     unsigned units = 0;                   ///< links x workers per direction
     unsigned agUnits = 0;                 ///< the all-gather phase's: links x agWorkers
