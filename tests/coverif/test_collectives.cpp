@@ -196,6 +196,17 @@ TEST(CollectiveVariants, SmallPagesAndDefaultPacket) {
     expectExact(runT3000({"all_reduce", "--impl", "edm", "--page-bytes", "1024", "--size", "104K"}), 104, 1024);
 }
 
+// The fabric ring all-gather packs up to four pages per packet (scatter
+// writes of 2..4 chunks to pages in different DRAM banks): 1 KB pages give
+// four, the CCL benchmark's 6144 B payload three 2 KB pages; 13-page blocks
+// leave shorter tails.
+TEST(CollectiveVariants, FabricScatterWritesOfFourPages) {
+    expectExact(runT3000({"all_reduce", "--impl", "fabric", "--page-bytes", "1024", "--size", "104K"}), 104, 1024);
+}
+TEST(CollectiveVariants, FabricScatterWritesOfThreePages) {
+    expectExact(runT3000({"--fabric-payload", "6144", "all_gather", "--impl", "fabric", "--size", "208K"}), 104);
+}
+
 TEST(CollectiveVariants, SkewedStartsAreStillExact) {
     // Chips start up to 70 us apart; the EDM handshakes make that safe.
     const auto rep = runT3000({"all_reduce", "--impl", "edm", "--skew-ns", "10000", "--size", "208K"});
