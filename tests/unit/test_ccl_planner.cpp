@@ -225,6 +225,24 @@ TEST(CclPlanner, EdmChannelsPerLinkEnd) {
     EXPECT_EQ(edmChannelsPerLinkEnd(ag, cw, planDirections(ag, cw), 1), 3u);
 }
 
+// The fabric's packets (the figure the report gives): up to four pages on a
+// ring all-gather or all-reduce, two on a line and on the other ops.
+TEST(CclPlanner, FabricPacketsFollowTheOpsCap) {
+    PacketLimits lim;
+    lim.fabricPayloadBytes = 4352;
+    CclSpec s = spec(Op::AllGather, 1 << 20);
+    s.impl = CclSpec::Impl::Fabric;
+    s.pageBytes = 1024;
+    EXPECT_EQ(planPagesPerChunk(s, 64, 0, lim), 4u);
+    s.op = Op::AllReduce;
+    EXPECT_EQ(planPagesPerChunk(s, 64, 0, lim), 4u);
+    s.op = Op::ReduceScatter;
+    EXPECT_EQ(planPagesPerChunk(s, 64, 0, lim), 2u);
+    s.op = Op::AllGather;
+    s.method = Method::Line;
+    EXPECT_EQ(planPagesPerChunk(s, 64, 0, lim), 2u);
+}
+
 TEST(CclPlanner, EdmPacketsFillAChannelSlot) {
     PacketLimits lim;
     lim.edmRegionBytes = 100000;
