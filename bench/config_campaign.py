@@ -183,7 +183,7 @@ def micro(rng, board, w):
         return [w, "--pattern", rng.choice(pats), "--packet", str(packet), "--bytes",
                 rng.choice(["1K", "4K"] if packet == 16 else ["16K", "64K", "200000"])] + \
             maybe(rng, 0.3, ["--ftype", rng.choice(["mcast", "unicast"])]) + \
-            maybe(rng, 0.3, ["--ntype", rng.choice(["unicast_write", "fused_atomic_inc"])])
+            maybe(rng, 0.3, ["--ntype", rng.choice(["unicast_write", "fused_atomic_inc", "scatter_write"])])
     if w == "fabric_traffic":
         return [w, "--messages", str(rng.randint(1, 16)), "--max-bytes", str(rng.choice([32, 100, 4096])),
                 "--seed", str(rng.randrange(100))] + maybe(rng, 0.3, ["--reads", str(rng.randint(0, 3))])

@@ -40,6 +40,12 @@ PacketHeader benchCommand(PacketHeader h, BenchCommand cmd, CoreCoord dst, std::
     const std::uint64_t s = nocaddr::encode(dst.x, dst.y, sem);
     if (cmd == BenchCommand::Write) return h.to_noc_unicast_write(data, payload);
     if (cmd == BenchCommand::FusedWriteInc) return h.to_noc_fused_unicast_write_atomic_inc(data, s, 1, payload, flush);
+    if (cmd == BenchCommand::ScatterWrite) {
+        // Two chunks, the first half (whole 16 B words) and the rest, each
+        // written by its own NoC command at the destination router.
+        const std::uint32_t first = std::max<std::uint32_t>(16, payload / 2 / 16 * 16);
+        return h.to_noc_unicast_scatter_write(data, nocaddr::encode(dst.x, dst.y, rx + first), first, payload);
+    }
     return h.to_noc_unicast_atomic_inc(s, 1);
 }
 

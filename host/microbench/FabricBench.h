@@ -24,6 +24,7 @@ enum class BenchCommand : std::uint32_t {
     Write = 0,          ///< unicast write (the receiver polls the data)
     FusedWriteInc = 1,  ///< unicast write + semaphore increment in one packet
     AtomicInc = 2,      ///< semaphore increment only
+    ScatterWrite = 3,   ///< unicast scatter write: the payload's halves to two addresses (one after the other)
 };
 
 /// Chips at 1, 2, ... hops from `src` whose routes all leave the same way

@@ -207,8 +207,8 @@ void FabricUbench::build(Runtime& rt, const FabricUbenchParams& p) {
             else
                 h.set_route_1d_multicast(fl.hops, 1);
             h.set_chips(s.chip, fl.chips.back());
-            headers.push_back(
-                benchCommand(h, BenchCommand::Write, flowCore_[f], flowBuf_[f], flowSem_[f], p.packetBytes));
+            headers.push_back(benchCommand(h, p.scatter ? BenchCommand::ScatterWrite : BenchCommand::Write,
+                                           flowCore_[f], flowBuf_[f], flowSem_[f], p.packetBytes));
             headers.push_back(benchCommand(h, BenchCommand::FusedWriteInc, flowCore_[f], flowBuf_[f], flowSem_[f],
                                            p.packetBytes,
                                            /*flush=*/true));

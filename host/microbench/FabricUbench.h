@@ -44,6 +44,7 @@ struct FabricUbenchParams {
     std::string pattern = "unidirectional_linear";
     std::string ftype;                 ///< "mcast", "unicast" or empty: the pattern's tt-metal default
     bool fused = false;                ///< every packet a fused write + increment (ntype fused_atomic_inc)
+    bool scatter = false;              ///< packets before a flow's last a two-chunk scatter write (scatter_write)
     unsigned packetBytes = 4096;       ///< payload per packet (tt-metal's test: 4096)
     double bytes = 1.0 * 1024 * 1024;  ///< payload per flow (rounded up to whole packets)
 };

@@ -163,6 +163,17 @@ TEST(FabricUbench, FusedEveryPacketIsCountedByEveryReceiver) {
     EXPECT_EQ(rep["results"]["packets_per_flow"], 16);
     EXPECT_GT(rep["results"]["payload_GBps"].get<double>(), 1.0);
 }
+TEST(FabricUbench, ScatterWritesLandEveryChunkOnEveryChip) {
+    // --ntype scatter_write: each packet but a flow's last is a two-chunk
+    // scatter write, performed (and for a multicast forwarded) by every
+    // router it passes; the receivers check the bytes.
+    const auto rep = runT3000({"fabric_ubench", "--pattern", "all_to_all", "--order", "0,1,2,3", "--ntype",
+                               "scatter_write", "--packet", "2048", "--bytes", "64K"});
+    EXPECT_EQ(rep["data_check"], "pass");
+    EXPECT_EQ(rep["results"]["ntype"], "scatter_write");
+    EXPECT_EQ(rep["results"]["packets_per_flow"], 32);
+    EXPECT_GT(rep["results"]["payload_GBps"].get<double>(), 1.0);
+}
 TEST(FabricBadInput, UbenchRingPatternOnALine) {
     EXPECT_NE(errorOf(runT3000({"fabric_ubench", "--pattern", "half_ring", "--fabric", "line"}, 3)).find("ring fabric"),
               std::string::npos);

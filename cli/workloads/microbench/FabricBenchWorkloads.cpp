@@ -258,10 +258,11 @@ public:
         cmd.add_option("--ftype", ftype_, "mcast or unicast (default: the pattern's, as tt-metal's test yaml)")
             ->check(opt::IsMember({"mcast", "unicast"}));
         cmd.add_option("--ntype", ntype_,
-                       "unicast_write (the last packet of a flow carries its increment) or fused_atomic_inc (every "
+                       "unicast_write (the last packet of a flow carries its increment), fused_atomic_inc (every "
                        "packet does, flushed as tt-metal's header defaults: each router that performs it waits for "
-                       "its writes' acknowledgements first)")
-            ->check(opt::IsMember({"unicast_write", "fused_atomic_inc"}));
+                       "its writes' acknowledgements first) or scatter_write (as unicast_write, each packet but the "
+                       "last a scatter write of two chunks, the payload's halves)")
+            ->check(opt::IsMember({"unicast_write", "fused_atomic_inc", "scatter_write"}));
         cmd.add_option("--packet", packet_, "payload bytes per packet (multiple of 16)")
             ->check(opt::Range(16u, 1u << 20));
         cmd.add_option("--bytes", bytesText_, "payload bytes per flow (K/M/G suffixes)");
@@ -289,6 +290,7 @@ public:
         p.pattern = pattern_;
         p.ftype = ftype_;
         p.fused = ntype_ == "fused_atomic_inc";
+        p.scatter = ntype_ == "scatter_write";
         p.packetBytes = packet_;
         p.bytes = double(parseBytes(bytesText_, "--bytes"));
         bench_.build(rt, p);
