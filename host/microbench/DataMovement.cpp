@@ -47,9 +47,20 @@ void DataMovement::build(Runtime& rt, const DataMovementParams& p) {
         if (span > 0xffffffffull) throw ConfigError("data_movement: --bytes x --transactions exceeds the L1");
         x = peer_.x;
         y = peer_.y;
-        remote = prog.allocateL1(peer_, std::uint32_t(span), 32);
+        try {
+            remote = prog.allocateL1(peer_, std::uint32_t(span), 32);
+        } catch (const ConfigError& e) {
+            throw ConfigError(fmt::format("--bytes {} x --transactions {}: the peer's {} B do not fit its L1 ({})",
+                                          p.bytes, p.transactions, span, e.what()));
+        }
     }
-    const std::uint32_t local = prog.allocateL1(core_, p.bytes, 32);
+    std::uint32_t local = 0;
+    try {
+        local = prog.allocateL1(core_, p.bytes, 32);
+    } catch (const ConfigError& e) {
+        throw ConfigError(
+            fmt::format("--bytes {}: one transaction does not fit the core's L1 ({})", p.bytes, e.what()));
+    }
     result_ = prog.allocateL1(core_, 8, 16);
     KernelConfig kc;
     kc.processor = "ncrisc";

@@ -170,6 +170,14 @@ TEST(DataMovement, PeerMustBeAnotherCore) {
     EXPECT_NE(rep["error"].get<std::string>().find("--peer is the --core itself"), std::string::npos);
 }
 
+// Found by the config campaign (seed 49): the peer's span named a core and
+// sizes but no option.
+TEST(DataMovement, SpanLargerThanThePeersL1NamesTheOptions) {
+    const auto rep = runT3000({"data_movement", "--test", "one_to_one", "--bytes", "65536", "--transactions", "64"}, 3);
+    EXPECT_NE(rep["error"].get<std::string>().find("--bytes 65536 x --transactions 64"), std::string::npos)
+        << rep.dump();
+}
+
 TEST(DataMovement, CoreOutsideTheGrid) {
     const auto rep = runT3000({"data_movement", "--core", "8,0"}, 3);
     EXPECT_NE(rep["error"].get<std::string>().find("--core 8,0: the chip's worker grid is 8 x 10"), std::string::npos);
