@@ -129,6 +129,23 @@ TEST(Coverify, TimeoutKillsTheRow) {
     EXPECT_NE(r.out.find("timed out after"), std::string::npos) << r.out;
 }
 
+// --with adds options to every row: the table under a configuration change.
+// The row holds only if the fabric really ran at the payload --with gives.
+TEST(Coverify, WithAddsOptionsToEveryRow) {
+    const TableFile table("with.csv", kHeader +
+                                          "payload,n300,fabric_bandwidth,--bytes 256K --no-data,"
+                                          "params.fabric_payload_bytes,6144,+-1\n");
+    Outcome r = run(table.path + " -q --with \"--fabric-payload 6144\"");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("every row run with: --fabric-payload 6144"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 row(s): 1 pass"), std::string::npos) << r.out;
+    r = run(table.path + " -q");  // the arch YAML's 4352 B
+    EXPECT_EQ(r.code, 1) << r.out;
+    r = run(table.path + " -q --with \"--json x\"");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("--with: '--json' is not allowed"), std::string::npos) << r.out;
+}
+
 // A bad table stops before anything runs, naming file:line:column (exit 3);
 // usage errors exit 2.
 TEST(Coverify, BadTableAndUsage) {

@@ -216,6 +216,7 @@ std::vector<RowResult> runTable(const Table& table, const RunOptions& options) {
             run.log = std::string(tmpDir) + "/row" + std::to_string(row.line) + ".log";
             std::vector<std::string> argv{options.boardDir + "/" + row.board, row.workload};
             argv.insert(argv.end(), row.args.begin(), row.args.end());
+            argv.insert(argv.end(), options.extraArgs.begin(), options.extraArgs.end());
             argv.push_back("--json");
             argv.push_back(run.json);
             std::string command;

@@ -18,6 +18,9 @@ struct RunOptions {
     unsigned jobs = 1;     ///< rows at once
     double timeoutSeconds = 600;
     bool progress = true;  ///< a line on stderr as each row finishes
+    /// Options added after every row's own (--with): the table under a
+    /// configuration change, e.g. another fabric payload or an arch overlay.
+    std::vector<std::string> extraArgs;
 };
 
 /// The executables in `dir` a table may name as boards (every executable file

@@ -1,6 +1,6 @@
 // coverify: run a table of measured figures on the model and compare.
 //
-//   coverify TABLE.csv [-j N] [--junit OUT.xml] [--boards DIR] [--timeout S]
+//   coverify TABLE.csv [-j N] [--junit OUT.xml] [--boards DIR] [--timeout S] [--with "OPTIONS"]
 //
 // Each row runs `<DIR>/<board> <workload> <options> --json <tmp>` in its own
 // process (up to N at once, in the directory that holds the table, so that
@@ -56,6 +56,7 @@ int run(int argc, char** argv) {
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 600;
     bool quiet = false;
+    std::string with;
     app.add_option("table", tableFile, "CSV table: board,workload,options,key,measured,tolerance[,name,source]")
         ->required();
     app.add_option("-j,--jobs", jobs, "rows run at once (default: the number of CPUs)")->check(CLI::Range(1u, 1024u));
@@ -64,6 +65,9 @@ int run(int argc, char** argv) {
     app.add_option("--timeout", timeout, "wall-clock seconds a row may run before it is killed (default 600)")
         ->check(CLI::PositiveNumber);
     app.add_flag("-q,--quiet", quiet, "no progress lines on stderr");
+    app.add_option("--with", with,
+                   "options added to every row's, split as the options column (e.g. \"--fabric-payload 6144\" or "
+                   "\"--arch overlay.yaml\"): the table under a configuration change");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -85,6 +89,17 @@ int run(int argc, char** argv) {
     }
 
     RunOptions opts;
+    try {
+        opts.extraArgs = splitOptions(with);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "coverify: error: --with: " << e.what() << "\n";
+        return 2;
+    }
+    for (const auto& a : opts.extraArgs)
+        if (a == "--json" || a.rfind("--json=", 0) == 0 || a == "--sweep") {
+            std::cerr << "coverify: error: --with: '" << a << "' is not allowed (coverify writes the report itself)\n";
+            return 2;
+        }
     opts.boardDir = absolute(boardDir);
     opts.workDir = dirOf(absolute(tableFile));
     opts.jobs = jobs;
@@ -98,6 +113,7 @@ int run(int argc, char** argv) {
         return 2;
     }
 
+    if (!with.empty()) std::cout << "every row run with: " << with << "\n";
     printReport(std::cout, table, results);
     if (!junitFile.empty()) {
         std::ofstream os(junitFile);
