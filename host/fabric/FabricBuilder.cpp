@@ -47,9 +47,8 @@ FabricBuilder::FabricBuilder(Runtime& rt, FabricTopology topo, const FabricOptio
     readMax_ = std::min(fa.readMaxBytes, payload_);
     slotBytes1_ = headerBytes_ + round16(readMax_);
     // VC1 exists only on a fabric that carries reads (FabricOptions::reads).
-    const bool reads = opts_.reads || opts_.readRelays;
-    replySlots_ = reads ? fa.replySlots : 0;
-    vc1Slots_ = reads ? fa.vc1Slots : 0;
+    replySlots_ = servesReads() ? fa.replySlots : 0;
+    vc1Slots_ = servesReads() ? fa.vc1Slots : 0;
     if (opts_.readRelays && topo_.is2d())
         throw ConfigError("fabric: read relays (UDM mode) are modelled on 1D fabrics only (line, ring)");
     planRouters();
@@ -189,7 +188,7 @@ PacketHeader FabricBuilder::header(unsigned src, unsigned dst) const {
 }
 
 void FabricBuilder::setReadReply(PacketHeader& h, unsigned src, unsigned dst) const {
-    if (!opts_.reads && !opts_.readRelays)
+    if (!servesReads())
         throw std::logic_error("fabric: a read request on a fabric built without reads (FabricOptions::reads)");
     setReplyRoute(h, topo_, route(src, dst));
 }

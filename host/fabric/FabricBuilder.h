@@ -78,6 +78,8 @@ public:
     /// Largest read one request may ask for: the reply VC's payload, or
     /// (read relays) any length, the relay splitting it into payloads.
     std::uint32_t readMaxBytes() const { return opts_.readRelays ? kRelayReadMax : readMax_; }
+    /// The fabric carries reads (FabricOptions::reads, or read relays).
+    bool servesReads() const { return opts_.reads || opts_.readRelays; }
     static constexpr std::uint32_t kRelayReadMax = 0x40000000;
 
     Route route(unsigned src, unsigned dst) const;

@@ -125,6 +125,12 @@ std::vector<std::string> parseKeyPath(const std::string& key) {
     return parts;
 }
 
+std::string reservedOption(const std::vector<std::string>& args) {
+    for (const auto& a : args)
+        if (a == "--json" || a.rfind("--json=", 0) == 0 || a == "--sweep") return a;
+    return "";
+}
+
 std::vector<std::string> splitOptions(const std::string& options) {
     std::vector<std::string> args;
     std::string cur;
@@ -227,10 +233,9 @@ Table parseTable(const std::string& text, const std::string& file, const std::ve
         } catch (const std::invalid_argument& e) {
             throw TableError(file, lineNo, field("options").column, e.what());
         }
-        for (const auto& a : row.args)
-            if (a == "--json" || a.rfind("--json=", 0) == 0 || a == "--sweep")
-                throw TableError(file, lineNo, field("options").column,
-                                 "'" + a + "' is not allowed in the options (coverify writes the report itself)");
+        if (const std::string a = reservedOption(row.args); !a.empty())
+            throw TableError(file, lineNo, field("options").column,
+                             "'" + a + "' is not allowed in the options (coverify writes the report itself)");
         try {
             parseKeyPath(row.key);
         } catch (const std::invalid_argument& e) {

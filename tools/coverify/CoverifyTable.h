@@ -51,6 +51,9 @@ std::vector<std::string> parseKeyPath(const std::string& key);
 /// group words ("--inputs 'my file.bin'"). Throws std::invalid_argument.
 std::vector<std::string> splitOptions(const std::string& options);
 
+/// The first of `args` coverify sets itself (--json, --sweep), or "" if none.
+std::string reservedOption(const std::vector<std::string>& args);
+
 struct Row {
     int line = 0;  ///< line in the file (1-based)
     std::string name;

@@ -95,11 +95,10 @@ int run(int argc, char** argv) {
         std::cerr << "coverify: error: --with: " << e.what() << "\n";
         return 2;
     }
-    for (const auto& a : opts.extraArgs)
-        if (a == "--json" || a.rfind("--json=", 0) == 0 || a == "--sweep") {
-            std::cerr << "coverify: error: --with: '" << a << "' is not allowed (coverify writes the report itself)\n";
-            return 2;
-        }
+    if (const std::string a = reservedOption(opts.extraArgs); !a.empty()) {
+        std::cerr << "coverify: error: --with: '" << a << "' is not allowed (coverify writes the report itself)\n";
+        return 2;
+    }
     opts.boardDir = absolute(boardDir);
     opts.workDir = dirOf(absolute(tableFile));
     opts.jobs = jobs;

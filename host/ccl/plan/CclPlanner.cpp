@@ -2,6 +2,7 @@
 #include "host/ccl/plan/CclPlanner.h"
 
 #include "host/ccl/CclOpError.h"
+#include "host/ccl/plan/FabricRingPlan.h"
 #include "models/chip/ArchConfig.h"
 
 #include <algorithm>
@@ -66,15 +67,15 @@ std::uint32_t planPagesPerChunk(const CclSpec& s, std::uint64_t blockPages, unsi
                                 const PacketLimits& limits) {
     const std::uint32_t page = s.pageBytes;
     if (s.impl == CclSpec::Impl::Fabric && s.method != Method::Broadcast) {
-        // No EDM: the fabric's packets carry the pages of one scatter write,
-        // up to four on a ring all-gather (an all-reduce's second phase) and
-        // two elsewhere, as tt-metal's factories cap them (FabricRingPlan);
-        // this is the largest, for the report. A page too large for the
-        // fabric's payload is refused when the fabric is built.
+        // No EDM: the fabric's packets carry the pages of one scatter write
+        // (an all-reduce's second phase is a ring all-gather); this is the
+        // largest, for the report. A page too large for the fabric's payload
+        // is refused when the fabric is built.
         const bool ringGather =
             s.topology() == TopologyKind::Ring && (s.op == golden::Op::AllGather || s.op == golden::Op::AllReduce);
-        const std::uint32_t fits = std::max<std::uint32_t>(1, limits.fabricPayloadBytes / page);
-        return std::uint32_t(std::min<std::uint64_t>(std::min<std::uint32_t>(ringGather ? 4 : 2, fits), blockPages));
+        const std::uint32_t pages =
+            std::max<std::uint32_t>(1, fabricPagesPerPacket(ringGather, limits.fabricPayloadBytes, page));
+        return std::uint32_t(std::min<std::uint64_t>(pages, blockPages));
     }
     const unsigned ch = std::max(1u, edmChannels);
     const unsigned slots = s.impl == CclSpec::Impl::Edm ? s.edmBuffers : 1;  // EDM channels only

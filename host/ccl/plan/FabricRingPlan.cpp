@@ -16,12 +16,8 @@ namespace rs = cclsim::ccl::ring_step;
 class RingPlanner {
 public:
     RingPlanner(const FabricRingInput& in, FabricRingPlan& out) : in_(in), out_(out), n_(in.ranks) {
-        // tt-metal: the reduce-scatter's and the line (multicast) all-gather's
-        // scatter writes carry at most two pages, the ring all-gather's (the
-        // minimal default factory) at most four.
-        const std::uint32_t fit = in.payloadBytes / in.pageBytes;
-        out.pagesPerPacket = std::min<std::uint32_t>(2, fit);
-        out.agPagesPerPacket = in.lineMulticast ? out.pagesPerPacket : std::min<std::uint32_t>(4, fit);
+        out.pagesPerPacket = fabricPagesPerPacket(false, in.payloadBytes, in.pageBytes);
+        out.agPagesPerPacket = fabricPagesPerPacket(!in.lineMulticast, in.payloadBytes, in.pageBytes);
         out.granularity = out.pagesPerPacket < 4 ? 4 * out.pagesPerPacket : 8;
         out.units = in.links * in.workers;
         out.agUnits = in.links * in.agWorkers;

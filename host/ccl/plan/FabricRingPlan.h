@@ -32,6 +32,7 @@
 
 #include "firmware/ccl/ccl_args.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -81,6 +82,15 @@ struct RingWorkerPlan {
     bool stores = false;                             ///< reduce-scatter: writes the finished own block last
     FabricRingArgs args;                             ///< schedule fields only
 };
+
+/// Pages in one fabric packet of a collective, as tt-metal's factories set
+/// num_tiles_to_write_per_packet: as many as `payloadBytes` holds, at most
+/// four on the ring all-gather (all_gather_async's minimal default factory,
+/// NOC_SCATTER_WRITE_MAX_CHUNKS) and two on the reduce-scatter and the line's
+/// multicast all-gather.
+inline std::uint32_t fabricPagesPerPacket(bool ringAllGather, std::uint32_t payloadBytes, std::uint32_t pageBytes) {
+    return std::min<std::uint32_t>(ringAllGather ? 4 : 2, payloadBytes / pageBytes);
+}
 
 struct FabricRingPlan {
     /// Pages per packet of the reduce-scatter and the line all-gather
