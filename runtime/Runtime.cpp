@@ -38,14 +38,29 @@ std::uint32_t Program::allocateL1(CoreCoord c, std::uint32_t bytes, std::uint32_
     return addr;
 }
 
-std::uint32_t Program::l1Free(CoreCoord c) {
-    ProgrammableCore& p = core(c, "l1Free");
+std::uint32_t Program::l1Next(CoreCoord c) {
+    ProgrammableCore& p = core(c, "l1Next");
     const ArchConfig& arch = rt_.platform().descriptor().arch;
     const std::uint32_t base = p.isEthernet() ? arch.erisc.unreservedBase + 16 : arch.workerUnreservedBase;
-    const std::uint32_t end = p.isEthernet() ? arch.erisc.kernelRegionEnd() : std::uint32_t(arch.worker.l1.sizeBytes);
     auto it = next_.find(c);
-    const std::uint32_t used = it == next_.end() ? base : it->second;
+    return it == next_.end() ? base : it->second;
+}
+
+std::uint32_t Program::l1Free(CoreCoord c) {
+    const std::uint32_t used = l1Next(c);
+    const ArchConfig& arch = rt_.platform().descriptor().arch;
+    const std::uint32_t end =
+        core(c, "l1Free").isEthernet() ? arch.erisc.kernelRegionEnd() : std::uint32_t(arch.worker.l1.sizeBytes);
     return end > used ? end - used : 0;
+}
+
+std::uint32_t Program::createSemaphoreAt(CoreCoord c, std::uint32_t addr, std::uint32_t initial,
+                                         const std::string& label) {
+    if (addr % 16 || addr < l1Next(c))
+        throw std::logic_error(fmt::format(
+            "chip {} core {}: semaphore address {:#x} is not 16-byte aligned or not free", chip_, c.str(), addr));
+    next_[c] = addr;  // the bytes below it stay unused
+    return createSemaphore(c, initial, label);
 }
 
 std::uint32_t Program::createSemaphore(CoreCoord c, std::uint32_t initial, const std::string& label) {

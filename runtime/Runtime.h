@@ -82,10 +82,17 @@ public:
     const Runtime& runtime() const { return rt_; }
     /// Allocate a semaphore word (initialised, traced, kept in --no-data).
     std::uint32_t createSemaphore(CoreCoord core, std::uint32_t initial, const std::string& label);
+    /// A semaphore at `addr` (16-byte aligned, at or above l1Next(core)): one
+    /// address on several cores and chips, as tt-metal's semaphore of a core
+    /// range and its global semaphores have, for a multicast that names one.
+    std::uint32_t createSemaphoreAt(CoreCoord core, std::uint32_t addr, std::uint32_t initial,
+                                    const std::string& label);
     /// Allocate an L1 buffer on a core (aligned; errors when L1 is full).
     std::uint32_t allocateL1(CoreCoord core, std::uint32_t bytes, std::uint32_t align = 32);
     /// Free bytes left in a core's kernel region.
     std::uint32_t l1Free(CoreCoord core);
+    /// The lowest address the next allocation on a core can take.
+    std::uint32_t l1Next(CoreCoord core);
     /// Reserve `bytes` at the same offset of every DRAM bank (a region a
     /// caller places in one bank of its choice); returns the offset.
     std::uint64_t allocateDramRegion(std::uint64_t bytes, std::uint32_t align = 64);

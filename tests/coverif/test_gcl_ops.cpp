@@ -523,6 +523,22 @@ TEST(ShardedTensors, EveryOpOnEveryLayoutIsExact) {
             }
 }
 
+// A line's start barrier is one multicast increment to one semaphore address
+// on the workers of both directions of every chip. With a block-sharded
+// tensor some of those cores hold a shard and others not, so their
+// semaphores fell at different addresses and the op was refused as an
+// internal error (config campaign, seed 51: n300 reduce_scatter --workers 5
+// --layout block_sharded). The group now takes one address free on all.
+TEST(ShardedTensors, LineBarrierSemaphoreHasOneAddressBesideShards) {
+    for (const char* chips : {"2", "4"})
+        for (const char* op : {"reduce_scatter", "all_reduce"})
+            for (const char* workers : {"2", "5"}) {
+                const std::string args = fmt::format(
+                    "{} --chips {} --topology line --workers {} --layout block_sharded --size 1M", op, chips, workers);
+                expectExact(runBinary(kT3000, args), args);
+            }
+}
+
 TEST(ShardedTensors, ShardSpecAndGridAreHonouredAndChecked) {
     // 64 KiB bf16 = 32 pages per rank, rows of 4 pages (block: 2 grid
     // columns x 2 pages): 8 rows, 4 per grid row, in 4x2-page shards.

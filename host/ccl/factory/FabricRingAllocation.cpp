@@ -3,6 +3,10 @@
 
 #include "firmware/ccl/ccl_kernels.h"
 
+#include <algorithm>
+#include <array>
+#include <map>
+
 namespace cclsim::ccl {
 
 void allocateIntermediates(FactoryContext& ctx, const CclGroup& g, AllocatedRing& r) {
@@ -33,6 +37,35 @@ void bindTensors(const CclGroup& g, const AllocatedRing& r, const RingWorkerPlan
         a.landing = tensorArgs(rank.output);
         // all_reduce: the reduce-scatter left the own block in the output.
         a.source = r.phases.reduceScatter ? tensorArgs(rank.output) : a.input;
+    }
+}
+
+void shareBarrierSemaphores(FactoryContext& ctx, const CclGroup& g, AllocatedRing& r) {
+    // The start barrier's multicast names one core and one semaphore address
+    // for every worker it reaches: on a ring the lane's worker on every chip,
+    // on a line the unit's workers of both directions on every chip
+    // (tt-metal's barrier semaphore is one address on every core of the
+    // mesh). The addresses agree where the cores held the same L1 before;
+    // where they do not (a sharded tensor on some of the cores) the group
+    // takes a semaphore at an address free on all of its cores.
+    std::map<std::array<unsigned, 3>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < r.plan.workers.size(); ++i) {
+        const RingWorkerPlan& k = r.plan.workers[i];
+        if (k.args.barrier_sem) groups[{k.phase, r.ring ? k.dir : 2u, k.unit}].push_back(i);
+    }
+    for (const auto& [key, members] : groups) {
+        const std::uint32_t first = r.plan.workers[members.front()].args.barrier_sem;
+        bool same = true;
+        std::uint32_t addr = 0;
+        for (std::size_t i : members) {
+            same = same && r.plan.workers[i].args.barrier_sem == first;
+            const std::uint32_t next = ctx.rt.program(g.topo.order[r.plan.workers[i].pos]).l1Next(r.res[i].core);
+            addr = std::max(addr, (next + 15) / 16 * 16);
+        }
+        if (same) continue;
+        for (std::size_t i : members)
+            r.plan.workers[i].args.barrier_sem = ctx.rt.program(g.topo.order[r.plan.workers[i].pos])
+                                                     .createSemaphoreAt(r.res[i].core, addr, 0, "barrier_sem");
     }
 }
 
@@ -111,6 +144,7 @@ void allocateRingWorkers(FactoryContext& ctx, const CclGroup& g, fabric::FabricB
             res.client = fab.addClient(chip, res.core, k.dir == 0 ? fabric::Dir::E : fabric::Dir::W,
                                        k.unit / ((k.phase ? r.plan.agUnits : r.plan.units) / s.links));
     }
+    shareBarrierSemaphores(ctx, g, r);
 }
 
 void setOpGate(const AllocatedRing& r, const RingWorkerPlan& k, KernelConfig& cfg) {
