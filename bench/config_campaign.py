@@ -45,6 +45,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHIPS = {"n300": 2, "t3000": 8, "galaxy": 32}
+# Worker cores per chip (the Wormhole arch's worker list, 8 x 10): what `concurrent --op "... --cores A-B"` indexes.
+WORKER_CORES = 80
 DTYPES = ["bf16", "fp16", "fp32", "int32", "uint32", "int64", "uint64", "bool"]
 REDOPS = ["add", "mean", "mul", "min", "max", "square_add", "logical_and", "logical_or"]
 METHODS = ["clockwise_ring", "anticlockwise_ring", "bidirectional_ring_pair", "meet_in_middle_ring", "broadcast",
@@ -105,11 +107,42 @@ def collective(rng, board, op):
 
 
 def concurrent(rng, board):
+    # Two or three ops on the same chips, each with options of its own (data
+    # type, reduction, workers, a sharded layout); sometimes every op its own
+    # run of worker cores (--cores). The EDM also runs all_to_all and
+    # broadcast beside the others, the fabric one IPCQ all-reduce (the
+    # fabric's all_to_all and broadcast are refused: they run a packet fabric
+    # of their own).
+    impl = rng.choice(["fabric", "edm"]) if rng.random() < 0.3 else None
+    kinds = ["all_gather", "reduce_scatter", "all_reduce"]
+    if impl == "edm":
+        kinds += ["all_to_all", "broadcast"]
+    elif board != "n300":
+        kinds += ["ipcq_allreduce"]
+    n = rng.randint(2, 3)
+    cuts = sorted(rng.sample(range(1, WORKER_CORES), n - 1)) if rng.random() < 0.2 else None
     ops = []
-    for _ in range(rng.randint(2, 3)):
-        op = rng.choice(["all_gather", "reduce_scatter", "all_reduce"])
-        ops += ["--op", f"{op} --size {rng.choice(['32K', '64K', '256K'])}"]
-    return ["concurrent"] + ops + maybe(rng, 0.3, ["--impl", rng.choice(["fabric", "edm"])])
+    for i in range(n):
+        op = rng.choice(kinds)
+        if op == "ipcq_allreduce":
+            kinds.remove(op)  # one per run: its ranks take the cores ccl.yaml names
+            o = [op] + maybe(rng, 0.5, ["--size", rng.choice(["64K", "256K", "1M"])])
+        else:
+            o = [op, "--size", rng.choice(["2K", "32K", "64K", "100K", "256K", "1M"])]
+            o += maybe(rng, 0.3, ["--dtype", rng.choice(DTYPES)])
+            if op in ("reduce_scatter", "all_reduce"):
+                o += maybe(rng, 0.3, ["--op", rng.choice(REDOPS)])
+            o += maybe(rng, 0.2, ["--workers", str(rng.randint(1, 4))])
+            o += maybe(rng, 0.15, ["--layout", rng.choice(["height_sharded", "width_sharded", "block_sharded"])])
+        if cuts is not None:
+            bounds = [0] + cuts + [WORKER_CORES]
+            o += ["--cores", f"{bounds[i]}-{bounds[i + 1] - 1}"]
+        ops += ["--op", " ".join(o)]
+    a = ["concurrent"] + ops
+    if impl:
+        a += ["--impl", impl]
+    a += maybe(rng, 0.2, ["--topology", rng.choice(["ring", "line"])])
+    return a
 
 
 def pto(rng, board):
