@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <tuple>
@@ -136,6 +137,39 @@ TEST(Concurrent, UnknownOpsAndOptionsAreRefused) {
     std::tie(code, text) = runText("concurrent --impl fabric --op \"all_gather --size 64K --impl edm\"");
     EXPECT_EQ(code, 3) << text;
     EXPECT_NE(text.find("--impl edm but the run's ops share --impl fabric"), std::string::npos) << text;
+}
+
+// Two PE_IPCQ all-reduces that read one ccl.yaml would place their ranks on
+// the same cores: refused naming both ops and the way out (found by the
+// config campaign's concurrent draws, which refused it only as a clash of
+// kernels on one core). With a second ccl.yaml that places its ranks on the
+// grid's second row, both run beside a collective, each byte-exact.
+TEST(Concurrent, TwoPeIpcqAllReducesNeedTwoPlacements) {
+    auto [code, text] = runText(
+        "concurrent --op \"ipcq_allreduce --size 64K\" --op \"all_gather --size 256K\" "
+        "--op \"ipcq_allreduce\"");
+    EXPECT_EQ(code, 3) << text;
+    EXPECT_NE(text.find("--op 3 'ipcq_allreduce': --op 1 'ipcq_allreduce --size 64K' places its PE_IPCQ ranks by "
+                        "the same ccl.yaml"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("give one of them --ccl FILE"), std::string::npos) << text;
+
+    std::string ccl = test::slurp(std::string(CCLSIM_SOURCE_DIR) + "/platforms/ccl.yaml");
+    const std::string from = "placement: {cores_per_chip: 8}";
+    const auto at = ccl.find(from);
+    ASSERT_NE(at, std::string::npos) << "the shipped ccl.yaml's default placement moved";
+    ccl.replace(at, from.size(), "placement: {cores_per_chip: 8, cores: [1-2, 2-2, 3-2, 4-2, 6-2, 7-2, 8-2, 9-2]}");
+    const std::string row2 =
+        std::string(::testing::TempDir()) + "cclsim_ccl_row2_" + std::to_string(getpid()) + ".yaml";
+    { std::ofstream(row2) << ccl; }
+    const auto rep = test::runBinary(kBin,
+                                     "concurrent --op \"ipcq_allreduce --size 64K\" --op \"all_gather --size 256K\" "
+                                     "--op \"ipcq_allreduce --ccl " +
+                                         row2 + "\"");
+    std::remove(row2.c_str());
+    ASSERT_EQ(rep["results"]["ops"].size(), 3u) << rep.dump();
+    for (const auto& op : rep["results"]["ops"]) EXPECT_EQ(op["data_check"], "pass") << op.dump();
 }
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -46,6 +47,7 @@ struct OpEntry {
     std::unique_ptr<CollectiveOp> coll;           ///< a collective, or
     std::unique_ptr<ipcq::IpcqAllReduceOp> ipcq;  ///< a PE_IPCQ all-reduce (its ranks placed by ccl.yaml)
     std::string cores;                            ///< --cores as given ("" = default share)
+    std::string ccl;                              ///< ipcq_allreduce: --ccl as given ("" = the default ccl.yaml)
     unsigned first = 0, last = 0;                 ///< worker indices
     unsigned stream = 0;
     Workload& w() { return coll ? static_cast<Workload&>(*coll) : *ipcq; }
@@ -91,6 +93,21 @@ public:
                 fmt::format("--op given {} times: at most {} ops run at once", specs_.size(), fabric::hdr::kMaxStream));
         // 1. Parse every op's spec with its own workload's options.
         for (std::size_t i = 0; i < specs_.size(); ++i) ops_.push_back(parseSpec(i, specs_[i]));
+        // Two PE_IPCQ all-reduces that read one ccl.yaml place their ranks on
+        // the same cores.
+        std::map<std::string, const OpEntry*> byCcl;
+        for (const OpEntry& e : ops_) {
+            if (!e.ipcq) continue;
+            std::error_code ec;
+            const std::string file = e.ccl.empty() ? configDir().file("ccl.yaml") : e.ccl;
+            const auto canonical = std::filesystem::weakly_canonical(file, ec);
+            const auto [it, fresh] = byCcl.emplace(ec ? file : canonical.string(), &e);
+            if (!fresh)
+                throw ConfigError(fmt::format(
+                    "{}: {} places its PE_IPCQ ranks by the same ccl.yaml ({}), on the same cores; give one "
+                    "of them --ccl FILE placing its ranks on other cores",
+                    e.where(), it->second->where(), it->first));
+        }
         // 2. Streams on every Ethernet subsystem, then what the ops share.
         for (unsigned c = 0; c < pf.numChips(); ++c)
             for (unsigned ch = 0; ch < d.arch.ethCores.size(); ++ch)
@@ -378,6 +395,12 @@ private:
                     fmt::format("{}: {} (ipcq_allreduce takes its ranks' cores from ccl.yaml)", where, err.what()));
             }
             e.ipcq->setConfigDir(configDir());
+            std::istringstream words(rest);
+            for (std::string w; words >> w;)
+                if (w == "--ccl")
+                    words >> e.ccl;
+                else if (w.rfind("--ccl=", 0) == 0)
+                    e.ccl = w.substr(6);
             return e;
         }
         e.coll = makeCollective(opName);
