@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <deque>
+#include <map>
 
 namespace cclsim {
 
@@ -44,6 +45,28 @@ std::uint32_t Program::l1Next(CoreCoord c) {
     const std::uint32_t base = p.isEthernet() ? arch.erisc.unreservedBase + 16 : arch.workerUnreservedBase;
     auto it = next_.find(c);
     return it == next_.end() ? base : it->second;
+}
+
+void Runtime::alignTensorAllocators(const std::vector<unsigned>& chips) {
+    if (chips.size() < 2) return;
+    const ArchConfig& arch = platform().descriptor().arch;
+    std::map<CoreCoord, std::uint32_t> l1;
+    std::uint64_t dram = 0;
+    for (unsigned c : chips) {
+        Program& p = program(c);
+        for (const CoreCoord& core : platform().chip(c).banks().l1Cores) {
+            const auto it = p.next_.find(core);
+            std::uint32_t& most = l1.emplace(core, arch.workerUnreservedBase).first->second;
+            if (it != p.next_.end()) most = std::max(most, it->second);
+        }
+        dram = std::max(dram, p.dramNext_);
+    }
+    for (unsigned c : chips) {
+        Program& p = program(c);
+        for (const auto& [core, next] : l1)
+            if (next != arch.workerUnreservedBase || p.next_.count(core)) p.next_[core] = next;
+        p.dramNext_ = dram;
+    }
 }
 
 std::uint32_t Program::l1Free(CoreCoord c) {

@@ -166,6 +166,12 @@ public:
 
     Platform& platform() { return platform_; }
     Program& program(unsigned chip);
+    /// Bring the tensor allocators of `chips` (every worker core's L1 and the
+    /// DRAM banks) to one cursor, the furthest any of them has reached, so
+    /// that buffers allocated alike on each chip next land at one address on
+    /// every chip, as tt-metal's mesh allocator places a mesh tensor. Where a
+    /// chip's earlier allocations fell short, the bytes in between stay unused.
+    void alignTensorAllocators(const std::vector<unsigned>& chips);
     /// When the host enqueues a chip's program (programs on different chips
     /// are enqueued at different times). Its kernels start `launchTime` later,
     /// once the chip's dispatcher has sent the program (runtime/Dispatch.h).

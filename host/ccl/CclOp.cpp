@@ -76,6 +76,11 @@ void CclOp::allocateRanks(Runtime& rt, CclGroup& g) {
     gc.root = s.root;
     gc.gatherDim = s.dim;
     gc.rowElements = std::uint64_t(s.rowPages) * P;
+    // A rank's tensors sit at one address on every chip (tt-metal allocates
+    // a mesh tensor in lock step on all devices; a line multicast names one
+    // address for all the chips it reaches), even where an op that ran
+    // before left the chips' allocators at different places.
+    rt.alignTensorAllocators(g.topo.order);
     for (unsigned pos = 0; pos < n; ++pos) {
         CclRank r;
         r.chip = g.topo.order[pos];

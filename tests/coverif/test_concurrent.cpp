@@ -5,6 +5,7 @@
 // each op takes longer than alone. Bad specs exit 3 with a clear message.
 #include "tests/coverif/SubprocessRunner.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -137,6 +138,24 @@ TEST(Concurrent, UnknownOpsAndOptionsAreRefused) {
     std::tie(code, text) = runText("concurrent --impl fabric --op \"all_gather --size 64K --impl edm\"");
     EXPECT_EQ(code, 3) << text;
     EXPECT_NE(text.find("--impl edm but the run's ops share --impl fabric"), std::string::npos) << text;
+}
+
+// A line's multicast all-gather writes one output address on every chip it
+// reaches. Its output in L1 (interleaved or sharded) came at different
+// addresses on the line's end chips and its middle ones when an op before it
+// had allocated different L1 per position (the line reduce-scatter's end
+// workers), and the run stopped with an internal error. The ranks' tensors
+// now take one address on every chip, as tt-metal's mesh allocator gives.
+TEST(Concurrent, LineAllGatherInL1BesideALineReduceScatter) {
+    for (const char* where : {"--l1", "--layout height_sharded", "--layout block_sharded"}) {
+        const std::string args = fmt::format(
+            "concurrent --topology line --op \"reduce_scatter --size 1M --workers 3 {0}\" "
+            "--op \"all_gather --size 1M {0}\"",
+            where);
+        const auto rep = test::runBinary(kBin, args);
+        ASSERT_EQ(rep["results"]["ops"].size(), 2u) << args << "\n" << rep.dump();
+        for (const auto& op : rep["results"]["ops"]) EXPECT_EQ(op["data_check"], "pass") << args << "\n" << op.dump();
+    }
 }
 
 // Two PE_IPCQ all-reduces that read one ccl.yaml would place their ranks on
