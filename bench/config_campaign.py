@@ -120,12 +120,19 @@ def concurrent(rng, board):
     elif board != "n300":
         kinds += ["ipcq_allreduce"]
     n = rng.randint(2, 3)
-    cuts = sorted(rng.sample(range(1, WORKER_CORES), n - 1)) if rng.random() < 0.2 else None
+    names = []
+    for _ in range(n):
+        names.append(rng.choice(kinds))
+        if names[-1] == "ipcq_allreduce":
+            kinds.remove("ipcq_allreduce")  # one per run: its ranks take the cores ccl.yaml names
+    # A run of cores each (ccl.yaml places an IPCQ all-reduce's ranks itself,
+    # on cores a split of the whole list would hand to a collective).
+    cuts = None
+    if "ipcq_allreduce" not in names and rng.random() < 0.2:
+        cuts = sorted(rng.sample(range(1, WORKER_CORES), n - 1))
     ops = []
-    for i in range(n):
-        op = rng.choice(kinds)
+    for i, op in enumerate(names):
         if op == "ipcq_allreduce":
-            kinds.remove(op)  # one per run: its ranks take the cores ccl.yaml names
             o = [op] + maybe(rng, 0.5, ["--size", rng.choice(["64K", "256K", "1M"])])
         else:
             o = [op, "--size", rng.choice(["2K", "32K", "64K", "100K", "256K", "1M"])]
@@ -134,9 +141,9 @@ def concurrent(rng, board):
                 o += maybe(rng, 0.3, ["--op", rng.choice(REDOPS)])
             o += maybe(rng, 0.2, ["--workers", str(rng.randint(1, 4))])
             o += maybe(rng, 0.15, ["--layout", rng.choice(["height_sharded", "width_sharded", "block_sharded"])])
-        if cuts is not None:
-            bounds = [0] + cuts + [WORKER_CORES]
-            o += ["--cores", f"{bounds[i]}-{bounds[i + 1] - 1}"]
+            if cuts is not None:
+                bounds = [0] + cuts + [WORKER_CORES]
+                o += ["--cores", f"{bounds[i]}-{bounds[i + 1] - 1}"]
         ops += ["--op", " ".join(o)]
     a = ["concurrent"] + ops
     if impl:
