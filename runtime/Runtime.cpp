@@ -47,28 +47,6 @@ std::uint32_t Program::l1Next(CoreCoord c) {
     return it == next_.end() ? base : it->second;
 }
 
-void Runtime::alignTensorAllocators(const std::vector<unsigned>& chips) {
-    if (chips.size() < 2) return;
-    const ArchConfig& arch = platform().descriptor().arch;
-    std::map<CoreCoord, std::uint32_t> l1;
-    std::uint64_t dram = 0;
-    for (unsigned c : chips) {
-        Program& p = program(c);
-        for (const CoreCoord& core : platform().chip(c).banks().l1Cores) {
-            const auto it = p.next_.find(core);
-            std::uint32_t& most = l1.emplace(core, arch.workerUnreservedBase).first->second;
-            if (it != p.next_.end()) most = std::max(most, it->second);
-        }
-        dram = std::max(dram, p.dramNext_);
-    }
-    for (unsigned c : chips) {
-        Program& p = program(c);
-        for (const auto& [core, next] : l1)
-            if (next != arch.workerUnreservedBase || p.next_.count(core)) p.next_[core] = next;
-        p.dramNext_ = dram;
-    }
-}
-
 std::uint32_t Program::l1Free(CoreCoord c) {
     const std::uint32_t used = l1Next(c);
     const ArchConfig& arch = rt_.platform().descriptor().arch;
@@ -294,6 +272,25 @@ void Program::setRuntimeArgs(KernelHandle k, std::vector<std::uint32_t> args) {
 
 Runtime::Runtime(Platform& platform) : platform_(platform), dispatch_(platform.numChips(), 0) {
     for (unsigned c = 0; c < platform.numChips(); ++c) programs_.push_back(std::make_unique<Program>(*this, c));
+}
+
+void Runtime::alignTensorAllocators(const std::vector<unsigned>& chips) {
+    if (chips.size() < 2) return;
+    std::map<CoreCoord, std::uint32_t> l1;
+    std::uint64_t dram = 0;
+    for (unsigned c : chips) {
+        Program& p = program(c);
+        for (const CoreCoord& core : platform().chip(c).banks().l1Cores) {
+            std::uint32_t& most = l1[core];
+            most = std::max(most, p.l1Next(core));
+        }
+        dram = std::max(dram, p.dramNext_);
+    }
+    for (unsigned c : chips) {
+        Program& p = program(c);
+        for (const auto& [core, next] : l1) p.next_[core] = next;
+        p.dramNext_ = dram;
+    }
 }
 
 Program& Runtime::program(unsigned chip) {

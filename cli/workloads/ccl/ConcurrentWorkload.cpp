@@ -34,6 +34,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -47,7 +48,6 @@ struct OpEntry {
     std::unique_ptr<CollectiveOp> coll;           ///< a collective, or
     std::unique_ptr<ipcq::IpcqAllReduceOp> ipcq;  ///< a PE_IPCQ all-reduce (its ranks placed by ccl.yaml)
     std::string cores;                            ///< --cores as given ("" = default share)
-    std::string ccl;                              ///< ipcq_allreduce: --ccl as given ("" = the default ccl.yaml)
     unsigned first = 0, last = 0;                 ///< worker indices
     unsigned stream = 0;
     Workload& w() { return coll ? static_cast<Workload&>(*coll) : *ipcq; }
@@ -99,7 +99,7 @@ public:
         for (const OpEntry& e : ops_) {
             if (!e.ipcq) continue;
             std::error_code ec;
-            const std::string file = e.ccl.empty() ? configDir().file("ccl.yaml") : e.ccl;
+            const std::string file = e.ipcq->cclFile();
             const auto canonical = std::filesystem::weakly_canonical(file, ec);
             const auto [it, fresh] = byCcl.emplace(ec ? file : canonical.string(), &e);
             if (!fresh)
@@ -395,12 +395,6 @@ private:
                     fmt::format("{}: {} (ipcq_allreduce takes its ranks' cores from ccl.yaml)", where, err.what()));
             }
             e.ipcq->setConfigDir(configDir());
-            std::istringstream words(rest);
-            for (std::string w; words >> w;)
-                if (w == "--ccl")
-                    words >> e.ccl;
-                else if (w.rfind("--ccl=", 0) == 0)
-                    e.ccl = w.substr(6);
             return e;
         }
         e.coll = makeCollective(opName);

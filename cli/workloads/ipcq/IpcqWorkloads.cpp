@@ -76,6 +76,8 @@ nlohmann::json groupJson(const ProcessGroup& pg) {
 
 class IpcqAllReduce final : public IpcqAllReduceOp {
 public:
+    /// --ccl, else the ccl.yaml of the configuration directory.
+    std::string cclFile() const override { return ccl_.empty() ? configDir().file("ccl.yaml") : ccl_; }
     void setSharing(fabric::FabricBuilder* fabric, unsigned stream) override {
         sharedFabric_ = fabric;
         stream_ = stream;
@@ -224,9 +226,6 @@ private:
                            r["algbw_GBps"].get<double>(), r["busbw_GBps"].get<double>(),
                            r["data_check"].get<std::string>());
     }
-    /// --ccl, else the ccl.yaml of the configuration directory.
-    std::string cclFile() const { return ccl_.empty() ? configDir().file("ccl.yaml") : ccl_; }
-
     std::string ccl_, algorithm_, size_, dtype_ = "bf16", trace_, checks_ = "on";
     std::uint64_t seed_ = 1;
     bool dump_ = false;

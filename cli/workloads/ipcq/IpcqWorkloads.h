@@ -29,6 +29,8 @@ public:
     virtual void finishBuild() = 0;
     /// The group build() made (null before).
     virtual const ProcessGroup* group() const = 0;
+    /// The ccl.yaml it reads: --ccl, else the configuration directory's.
+    virtual std::string cclFile() const = 0;
 };
 std::unique_ptr<IpcqAllReduceOp> makeIpcqAllReduceOp();
 
